@@ -1,0 +1,23 @@
+"""perceptron_bounds: Perceptron-family online learners and their mistake bounds.
+
+The public entry points are :func:`run_online`, which runs any registered
+algorithm and returns an :class:`OnlineRun`, and the scikit-learn estimators
+(imported lazily, so that ``import perceptron_bounds`` stays fast).
+"""
+
+from .online import run_online
+from .run import OnlineRun
+
+__version__ = "0.1.0"
+
+_ESTIMATORS = ("Perceptron", "KernelPerceptron", "VotedPerceptron", "Ballseptron")
+
+__all__ = ["OnlineRun", "run_online", *_ESTIMATORS]
+
+
+def __getattr__(name):
+    if name in _ESTIMATORS:
+        from . import estimators
+
+        return getattr(estimators, name)
+    raise AttributeError(f"module 'perceptron_bounds' has no attribute {name!r}")

@@ -1,0 +1,49 @@
+"""The presented sequence of an online run (SPEC 1.2, 1.3).
+
+An online run shows the rows of X one at a time. ``epochs=E`` shows rows
+0..n-1 E times; ``shuffle=True`` shows each epoch in a fresh permutation drawn
+from ``numpy.random.default_rng(seed)``. The result is the int64 array of the
+row shown at each trial; trial indices are positions in it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validation import check_bool, check_int
+
+
+def check_seed(seed) -> int | None:
+    """Accept None or a non-negative integer seed."""
+    if seed is None:
+        return None
+    return check_int("seed", seed, low=0)
+
+
+def presentation_order(n_samples: int, epochs: int, shuffle: bool, seed: int | None) -> np.ndarray:
+    """Return the row of X shown at each trial, as an int64 array of length epochs * n_samples.
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of rows of X.
+    epochs : int
+        Number of passes, >= 1.
+    shuffle : bool
+        False: rows in order every epoch. True: each epoch is
+        ``rng.permutation(n_samples)`` with ``rng = numpy.random.default_rng(seed)``.
+    seed : int or None
+        Seed of the generator (only used with ``shuffle=True``).
+    """
+    epochs = check_int("epochs", epochs, low=1)
+    shuffle = check_bool("shuffle", shuffle)
+    if not shuffle:
+        return np.tile(np.arange(n_samples, dtype=np.int64), epochs)
+    rng = np.random.default_rng(seed)
+    return np.concatenate([rng.permutation(n_samples).astype(np.int64) for _ in range(epochs)])
+
+
+def draw_seed() -> int:
+    """A fresh seed from the operating system's entropy, recorded so a run can be replayed."""
+    return int(np.random.SeedSequence().generate_state(1, dtype=np.uint32)[0])
+

@@ -1,0 +1,200 @@
+"""Input checks shared by every public wrapper.
+
+The wrappers validate, the jitted loops trust: everything that reaches a loop
+is a float64 C-contiguous array (or a CSR matrix with float64 data and int64
+index arrays), an int64 array, or a Python scalar of the right kind. Errors
+name the argument, the allowed range and the value received.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+
+@dataclass(frozen=True)
+class Data:
+    """Validated training data handed to an algorithm.
+
+    Attributes
+    ----------
+    X : ndarray of shape (n_samples, n_features) or scipy.sparse.csr_matrix
+        float64, C-contiguous when dense; CSR with int64 ``indices``/``indptr``.
+    y : ndarray of shape (n_samples,)
+        Labels mapped to -1.0 / +1.0 (SPEC 1.6).
+    classes : ndarray of shape (2,)
+        The original label values, sorted; ``classes[1]`` maps to +1.
+    """
+
+    X: np.ndarray | sp.csr_matrix
+    y: np.ndarray
+    classes: np.ndarray
+
+    @property
+    def n_samples(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def n_features(self) -> int:
+        return self.X.shape[1]
+
+    @property
+    def sparse(self) -> bool:
+        return sp.issparse(self.X)
+
+
+def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int | None = None):
+    """Return ``X`` as float64 C-contiguous ndarray or canonical-dtype CSR matrix.
+
+    Raises ``TypeError`` for non-numeric or (when not accepted) sparse input and
+    ``ValueError`` for a wrong number of dimensions, empty data, a feature
+    count different from ``n_features``, NaN or infinite values.
+    """
+    if sp.issparse(X):
+        if not accept_sparse:
+            raise TypeError(
+                f"{name} is a sparse matrix, but this form needs dense data; "
+                f"pass {name}.toarray() or use a linear kernel"
+            )
+        if X.ndim != 2:
+            raise ValueError(f"{name} must be 2-D, got {X.ndim}-D")
+        _check_numeric_dtype(X.dtype, name)
+        X = sp.csr_matrix(X, dtype=np.float64)
+        if X.indices.dtype != np.int64 or X.indptr.dtype != np.int64:
+            X = sp.csr_matrix(
+                (X.data, X.indices.astype(np.int64), X.indptr.astype(np.int64)), shape=X.shape
+            )
+        values = X.data
+    else:
+        if isinstance(X, (str, bytes)) or X is None:
+            raise TypeError(f"{name} must be an array-like of numbers, got {type(X).__name__}")
+        X = np.asarray(X)
+        _check_numeric_dtype(X.dtype, name)
+        if X.ndim != 2:
+            raise ValueError(
+                f"{name} must be 2-D (n_samples, n_features), got an array of shape {X.shape}"
+            )
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        values = X
+    if X.shape[0] == 0 or X.shape[1] == 0:
+        raise ValueError(f"{name} is empty: shape {X.shape}; at least one sample and one feature")
+    if n_features is not None and X.shape[1] != n_features:
+        raise ValueError(f"{name} has {X.shape[1]} features, but {n_features} were expected")
+    check_finite(values, name)
+    return X
+
+
+def _check_numeric_dtype(dtype, name: str) -> None:
+    if not (np.issubdtype(dtype, np.number) or np.issubdtype(dtype, np.bool_)):
+        raise TypeError(f"{name} must hold numbers, got dtype {dtype}")
+    if np.issubdtype(dtype, np.complexfloating):
+        raise TypeError(f"{name} must hold real numbers, got dtype {dtype}")
+
+
+def check_finite(values: np.ndarray, name: str) -> None:
+    """Raise ``ValueError`` if ``values`` holds NaN or an infinity."""
+    if values.size and not np.isfinite(values.sum()):
+        # The fast sum check can also fire on an overflow; look closer.
+        if np.isnan(values).any():
+            raise ValueError(f"{name} contains NaN")
+        if np.isinf(values).any():
+            raise ValueError(f"{name} contains infinity")
+
+
+def check_labels(y, n_samples: int, classes=None) -> tuple[np.ndarray, np.ndarray]:
+    """Map labels to -1/+1 (SPEC 1.6) and return ``(y_pm, classes)``.
+
+    ``classes``, when given, names the two label values (useful when a batch
+    of a stream shows only one of them); otherwise they are the sorted
+    distinct values of ``y`` and there must be exactly two.
+    """
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be 1-D, got an array of shape {y.shape}")
+    if y.shape[0] != n_samples:
+        raise ValueError(f"X and y have different lengths: {n_samples} rows in X, {y.shape[0]} in y")
+    if y.dtype.kind == "f":
+        check_finite(y, "y")
+    if y.dtype.kind == "O" and any(v is None for v in y):
+        raise ValueError("y contains None")
+    if classes is None:
+        classes = np.unique(y)
+        if classes.shape[0] < 2:
+            raise ValueError(
+                f"y has a single class ({classes[0]!r}); two classes are needed for a binary "
+                "algorithm"
+            )
+    else:
+        classes = np.unique(np.asarray(classes))
+        unknown = np.setdiff1d(np.unique(y), classes)
+        if unknown.size:
+            raise ValueError(f"y has labels {unknown.tolist()} not in classes {classes.tolist()}")
+    if classes.shape[0] != 2:
+        shown = ", ".join(repr(c) for c in classes[:5].tolist())
+        raise ValueError(
+            f"y has {classes.shape[0]} classes ({shown}{', ...' if classes.shape[0] > 5 else ''}); "
+            "this algorithm is binary: exactly two classes are needed"
+        )
+    y_pm = np.where(y == classes[1], 1.0, -1.0)
+    return y_pm, classes
+
+
+def check_int(name: str, value, *, low: int | None = None, high: int | None = None) -> int:
+    """Return ``value`` as int after checking its type and range [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+    value = int(value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ValueError(f"{name} must be in {_range(low, high, True, True)}, got {value}")
+    return value
+
+
+def check_real(
+    name: str,
+    value,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    include_low: bool = True,
+    include_high: bool = True,
+) -> float:
+    """Return ``value`` as float after checking that it is a finite real in range."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
+    value = float(value)
+    ok = np.isfinite(value)
+    if low is not None:
+        ok = ok and (value >= low if include_low else value > low)
+    if high is not None:
+        ok = ok and (value <= high if include_high else value < high)
+    if not ok:
+        raise ValueError(
+            f"{name} must be in {_range(low, high, include_low, include_high)}, got {value!r}"
+        )
+    return value
+
+
+def check_choice(name: str, value, choices) -> str:
+    """Check that ``value`` is one of ``choices`` (strings)."""
+    if not isinstance(value, str) or value not in choices:
+        options = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"{name} must be one of {options}, got {value!r}")
+    return value
+
+
+def check_bool(name: str, value) -> bool:
+    """Check that ``value`` is a bool (NumPy bools accepted)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _range(low, high, include_low, include_high) -> str:
+    left = "[" if include_low and low is not None else "("
+    right = "]" if include_high and high is not None else ")"
+    lo = "-inf" if low is None else f"{low:g}"
+    hi = "inf" if high is None else f"{high:g}"
+    return f"{left}{lo}, {hi}{right}"

@@ -1,0 +1,79 @@
+"""The table of registered algorithms behind ``run_online``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+_EMPTY = np.empty(0, dtype=np.int64)
+
+
+@dataclass(frozen=True, eq=False)
+class LoopResult:
+    """What an algorithm's ``fit`` hands back to ``run_online``.
+
+    ``state`` holds algorithm-specific final state (what a warm start needs)
+    and per-mistake records (what the bounds need); it is copied into
+    ``OnlineRun.state``.
+    """
+
+    mistake_trials: np.ndarray
+    hypothesis: Any
+    margin_error_trials: np.ndarray = field(default_factory=lambda: _EMPTY)
+    state: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """A registered algorithm.
+
+    Attributes
+    ----------
+    name : str
+        The name ``run_online`` takes.
+    defaults : dict
+        Every parameter the algorithm takes, with its default.
+    resolve : callable (params: dict, data: Data) -> dict
+        Validates the parameters (all keys of ``defaults`` present) and returns
+        them resolved (e.g. ``form="auto"`` replaced by the form used). Raises
+        before any work starts.
+    fit : callable (data, order, params, margins, previous) -> LoopResult
+        Runs the online loop on the trial order ``order`` (int64 rows of X),
+        writing per-trial margins into ``margins`` when it is not empty, and
+        continuing from the final state of ``previous`` (an ``OnlineRun`` of the
+        same algorithm and parameters) when it is not None.
+    summary : str
+        One line for listings.
+    """
+
+    name: str
+    defaults: dict
+    resolve: Callable
+    fit: Callable
+    summary: str = ""
+
+
+_REGISTRY: dict[str, Algorithm] = {}
+
+
+def register(algorithm: Algorithm) -> Algorithm:
+    """Add ``algorithm`` to the table (names are unique)."""
+    if algorithm.name in _REGISTRY:
+        raise ValueError(f"an algorithm named {algorithm.name!r} is already registered")
+    _REGISTRY[algorithm.name] = algorithm
+    return algorithm
+
+
+def available() -> list[str]:
+    """Names of the registered algorithms, sorted."""
+    return sorted(_REGISTRY)
+
+
+def get(name) -> Algorithm:
+    """The registered algorithm called ``name``; ``ValueError`` naming the choices otherwise."""
+    if not isinstance(name, str) or name not in _REGISTRY:
+        raise ValueError(f"algorithm must be one of {', '.join(available())}; got {name!r}")
+    return _REGISTRY[name]

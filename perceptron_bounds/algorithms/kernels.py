@@ -1,0 +1,192 @@
+"""Mercer kernels (SPEC 1.7), with scikit-learn's parameter names and defaults.
+
+* ``linear``: K(x, z) = x . z
+* ``poly``:   K(x, z) = (gamma x . z + coef0) ** degree
+* ``rbf``:    K(x, z) = exp(-gamma ||x - z||^2)
+
+``gamma=None`` means 1 / n_features, as in :func:`sklearn.metrics.pairwise.polynomial_kernel`
+and :func:`sklearn.metrics.pairwise.rbf_kernel`; ``degree`` defaults to 3 and
+``coef0`` to 1. Freund & Schapire's kernel (1 + x . z)^d is ``poly`` with
+``gamma=1, coef0=1, degree=d``.
+
+The jitted helpers below are shared by every dual ("kernel") loop. A kernel
+enters a loop as four scalars ``(code, degree, gamma, coef0)`` so that every
+loop compiles for one signature whatever the kernel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._jit import jit
+from .._validation import check_choice, check_int, check_real
+
+KERNELS = ("linear", "poly", "rbf")
+LINEAR, POLY, RBF = 0, 1, 2
+
+
+@jit
+def _kernel_value(a, b, code, degree, gamma, coef0):
+    """K(a, b) for two 1-D float64 arrays."""
+    n = a.shape[0]
+    s = 0.0
+    if code == RBF:
+        for j in range(n):
+            d = a[j] - b[j]
+            s += d * d
+        return np.exp(-gamma * s)
+    for j in range(n):
+        s += a[j] * b[j]
+    if code == POLY:
+        base = gamma * s + coef0
+        out = 1.0
+        for _ in range(degree):
+            out *= base
+        return out
+    return s
+
+
+@jit
+def _kernel_row(S, k, x, code, degree, gamma, coef0, out):
+    """out[i] = K(S[i], x) for i < k."""
+    for i in range(k):
+        out[i] = _kernel_value(S[i], x, code, degree, gamma, coef0)
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A resolved Mercer kernel: name and numeric parameters (gamma never None)."""
+
+    name: str = "linear"
+    degree: int = 3
+    gamma: float = 1.0
+    coef0: float = 1.0
+
+    @property
+    def code(self) -> int:
+        return KERNELS.index(self.name)
+
+    @property
+    def is_linear(self) -> bool:
+        return self.name == "linear"
+
+    def loop_args(self) -> tuple[int, int, float, float]:
+        """The four scalars a jitted loop takes: (code, degree, gamma, coef0)."""
+        return self.code, int(self.degree), float(self.gamma), float(self.coef0)
+
+    def params(self) -> dict:
+        """The kernel's parameters as they enter a run's ``params``."""
+        return {"kernel": self.name, "degree": self.degree, "gamma": self.gamma, "coef0": self.coef0}
+
+    def gram(self, X, Z) -> np.ndarray:
+        """The matrix K(X[i], Z[j]) of shape (len(X), len(Z)); X or Z may be CSR."""
+        G = X @ Z.T
+        G = G.toarray() if sp.issparse(G) else np.asarray(G, dtype=np.float64)
+        if self.name == "linear":
+            return G
+        if self.name == "poly":
+            return (self.gamma * G + self.coef0) ** self.degree
+        sq_x = _row_norms_sq(X)
+        sq_z = _row_norms_sq(Z)
+        dist = np.maximum(sq_x[:, None] + sq_z[None, :] - 2.0 * G, 0.0)
+        return np.exp(-self.gamma * dist)
+
+    def diagonal(self, X) -> np.ndarray:
+        """K(x, x) for every row of X."""
+        sq = _row_norms_sq(X)
+        if self.name == "linear":
+            return sq
+        if self.name == "poly":
+            return (self.gamma * sq + self.coef0) ** self.degree
+        return np.ones(X.shape[0])
+
+
+def _row_norms_sq(X) -> np.ndarray:
+    if sp.issparse(X):
+        return np.asarray(X.multiply(X).sum(axis=1)).ravel()
+    return np.einsum("ij,ij->i", X, X)
+
+
+KERNEL_DEFAULTS = {"kernel": "linear", "degree": 3, "gamma": None, "coef0": 1.0}
+
+
+def make_kernel(kernel="linear", degree=3, gamma=None, coef0=1.0, *, n_features: int) -> Kernel:
+    """Validate kernel parameters and resolve ``gamma=None`` to 1 / n_features.
+
+    Raises ``ValueError`` for an unknown kernel name, ``degree < 1``, ``gamma <= 0``.
+    """
+    kernel = check_choice("kernel", kernel, KERNELS)
+    degree = check_int("degree", degree, low=1)
+    gamma = 1.0 / n_features if gamma is None else check_real("gamma", gamma, low=0.0, include_low=False)
+    coef0 = check_real("coef0", coef0)
+    return Kernel(kernel, degree, gamma, coef0)
+
+
+FORMS = ("primal", "dual", "auto")
+
+
+def resolve_kernel_form(params: dict, data) -> dict:
+    """Resolve the kernel parameters and ``form`` shared by the first-order algorithms.
+
+    ``form="auto"`` is ``"primal"`` for the linear kernel and ``"dual"``
+    otherwise; ``"primal"`` with a non-linear kernel is a ``ValueError``; the
+    dual form needs dense X (``TypeError`` otherwise). Returns a dict with the
+    resolved ``kernel``, ``degree``, ``gamma``, ``coef0`` and ``form``.
+    """
+    kernel = make_kernel(
+        params["kernel"], params["degree"], params["gamma"], params["coef0"],
+        n_features=data.n_features,
+    )
+    form = check_choice("form", params["form"], FORMS)
+    if form == "auto":
+        form = "primal" if kernel.is_linear else "dual"
+    if form == "primal" and not kernel.is_linear:
+        raise ValueError(f"form='primal' needs kernel='linear', got kernel={kernel.name!r}")
+    if form == "dual" and data.sparse:
+        raise TypeError("the dual (kernel) form needs dense X, got a sparse matrix; "
+                        "pass X.toarray() or use the linear kernel with form='primal'")
+    return {**kernel.params(), "form": form}
+
+
+def kernel_of(params: dict) -> Kernel:
+    """The :class:`Kernel` named by resolved run parameters."""
+    return Kernel(params["kernel"], params["degree"], params["gamma"], params["coef0"])
+
+
+@jit
+def _append_support(S, coef, k, x, c):
+    """Store x as support row k with coefficient c, doubling the buffers when full.
+
+    Returns the (possibly new) buffers; the caller increments k.
+    """
+    if k == S.shape[0]:
+        cap = max(2 * k, 16)
+        S_new = np.empty((cap, S.shape[1]))
+        coef_new = np.empty(cap)
+        S_new[:k] = S[:k]
+        coef_new[:k] = coef[:k]
+        S, coef = S_new, coef_new
+    S[k] = x
+    coef[k] = c
+    return S, coef
+
+
+def support_buffers(previous, n_features: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Support-vector buffers (S, coef, k) to start a dual loop from.
+
+    Empty for a fresh run; a copy of the final support set of ``previous``
+    (a dual ``OnlineRun``) for a warm start.
+    """
+    if previous is None:
+        return np.empty((16, n_features)), np.empty(16), 0
+    S = np.ascontiguousarray(previous.support_vectors, dtype=np.float64)
+    k = S.shape[0]
+    cap = max(2 * k, 16)
+    S_buf = np.empty((cap, n_features))
+    coef_buf = np.empty(cap)
+    S_buf[:k] = S
+    coef_buf[:k] = previous.dual_coef
+    return S_buf, coef_buf, k

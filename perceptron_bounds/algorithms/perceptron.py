@@ -1,0 +1,143 @@
+"""The Perceptron (first order, FO), primal and kernel forms (SPEC 2.1).
+
+Rosenblatt's rule: w_1 = 0 and, on a mistake (y_t w . x_t <= 0, SPEC 1.1),
+w <- w + y_t x_t. The kernel (dual) form keeps w = sum_i y_i K(x_i, .) over the
+mistaken instances, with multiplicity.
+
+References
+----------
+F. Rosenblatt (1958); A. B. J. Novikoff (1962); Y. Freund and R. E. Schapire,
+"Large margin classification using the Perceptron algorithm", Machine
+Learning 37 (1999), sec. 2 (paper 001).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit
+from ..hypothesis import KernelHypothesis, LinearHypothesis
+from ._registry import Algorithm, LoopResult, register
+from .kernels import (
+    KERNEL_DEFAULTS,
+    _append_support,
+    _kernel_value,
+    kernel_of,
+    resolve_kernel_form,
+    support_buffers,
+)
+
+
+@jit
+def _perceptron_dense_loop(X, y, order, w, margins):
+    """Primal Perceptron over dense rows; updates w in place, returns the mistake trials."""
+    n_trials = order.shape[0]
+    n = X.shape[1]
+    record = margins.shape[0] > 0
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    m = 0
+    for t in range(n_trials):
+        i = order[t]
+        s = 0.0
+        for j in range(n):
+            s += w[j] * X[i, j]
+        if record:
+            margins[t] = s
+        if y[i] * s <= 0.0:
+            yi = y[i]
+            for j in range(n):
+                w[j] += yi * X[i, j]
+            mistakes[m] = t
+            m += 1
+    return mistakes[:m].copy()
+
+
+@jit
+def _perceptron_csr_loop(data, indices, indptr, y, order, w, margins):
+    """Primal Perceptron over CSR rows; updates w in place, returns the mistake trials."""
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    m = 0
+    for t in range(n_trials):
+        i = order[t]
+        start, end = indptr[i], indptr[i + 1]
+        s = 0.0
+        for p in range(start, end):
+            s += w[indices[p]] * data[p]
+        if record:
+            margins[t] = s
+        if y[i] * s <= 0.0:
+            yi = y[i]
+            for p in range(start, end):
+                w[indices[p]] += yi * data[p]
+            mistakes[m] = t
+            m += 1
+    return mistakes[:m].copy()
+
+
+@jit
+def _perceptron_kernel_loop(X, y, order, S, coef, k, code, degree, gamma, coef0, margins):
+    """Kernel Perceptron: f(x) = sum_{i<k} coef[i] K(S[i], x); a mistake appends (x_t, y_t).
+
+    Returns (mistake trials, S, coef, k) with the buffers possibly regrown.
+    """
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    m = 0
+    for t in range(n_trials):
+        i = order[t]
+        x = X[i]
+        s = 0.0
+        for j in range(k):
+            s += coef[j] * _kernel_value(S[j], x, code, degree, gamma, coef0)
+        if record:
+            margins[t] = s
+        if y[i] * s <= 0.0:
+            S, coef = _append_support(S, coef, k, x, y[i])
+            k += 1
+            mistakes[m] = t
+            m += 1
+    return mistakes[:m].copy(), S, coef, k
+
+
+def run_primal(data, order, margins, w0) -> tuple[np.ndarray, np.ndarray]:
+    """Run the primal Perceptron from weights ``w0`` (copied); return (mistake trials, w)."""
+    w = np.array(w0, dtype=np.float64)
+    if data.sparse:
+        X = data.X
+        trials = _perceptron_csr_loop(X.data, X.indices, X.indptr, data.y, order, w, margins)
+    else:
+        trials = _perceptron_dense_loop(data.X, data.y, order, w, margins)
+    return trials, w
+
+
+def run_dual(data, order, params, margins, previous) -> tuple[np.ndarray, KernelHypothesis]:
+    """Run the kernel Perceptron, continuing the support set of ``previous`` if given."""
+    kernel = kernel_of(params)
+    S, coef, k = support_buffers(previous, data.n_features)
+    trials, S, coef, k = _perceptron_kernel_loop(
+        data.X, data.y, order, S, coef, k, *kernel.loop_args(), margins
+    )
+    return trials, KernelHypothesis(S[:k].copy(), coef[:k].copy(), kernel)
+
+
+def _fit(data, order, params, margins, previous) -> LoopResult:
+    if params["form"] == "primal":
+        w0 = np.zeros(data.n_features) if previous is None else previous.weights
+        trials, w = run_primal(data, order, margins, w0)
+        return LoopResult(trials, LinearHypothesis(w))
+    trials, hypothesis = run_dual(data, order, params, margins, previous)
+    return LoopResult(trials, hypothesis)
+
+
+PERCEPTRON = register(
+    Algorithm(
+        name="perceptron",
+        defaults={**KERNEL_DEFAULTS, "form": "auto"},
+        resolve=resolve_kernel_form,
+        fit=_fit,
+        summary="Rosenblatt's Perceptron (FO), primal or kernel form",
+    )
+)

@@ -1,0 +1,137 @@
+"""The record of one online run (SPEC 3).
+
+Every algorithm returns an :class:`OnlineRun`. The bounds, plots and
+experiments read it and never re-run the algorithm behind the user's back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ._validation import check_X
+
+_EMPTY = np.empty(0, dtype=np.int64)
+
+
+def _freeze(value):
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+    return value
+
+
+@dataclass(frozen=True, eq=False)
+class OnlineRun:
+    """Immutable, picklable record of an online run.
+
+    Attributes
+    ----------
+    algorithm : str
+        Registered name of the algorithm (see ``perceptron_bounds.algorithms.available()``).
+    params : dict
+        Every parameter as used, defaults and resolved values included
+        (e.g. ``gamma=None`` resolved to 1/n_features, ``form="auto"`` to the form used).
+    n_features : int
+        Number of features of the training data.
+    classes : ndarray of shape (2,)
+        Original label values; ``classes[1]`` is the positive class.
+    epochs, shuffle, seed
+        How the presented sequence was drawn (SPEC 1.2); ``seed`` is the seed
+        actually used, drawn from the OS when none was given with ``shuffle=True``.
+    sample_index : ndarray of int64, shape (n_trials,)
+        Row of X shown at each trial.
+    mistake_trials : ndarray of int64
+        Sorted 0-based trial indices where ``y_t * margin_t <= 0`` (SPEC 1.1).
+    margin_error_trials : ndarray of int64
+        Trials that were not mistakes but still caused an update (the
+        Ballseptron's margin errors); empty for other algorithms.
+    margins : ndarray of float64 or None
+        ``margin_t`` of every trial when the run was made with ``record_margins=True``.
+    hypothesis : object
+        Final hypothesis; ``decision_function``/``predict`` evaluate it.
+    state : dict
+        Algorithm-specific final state and per-mistake records that bounds need
+        (documented by each algorithm).
+    """
+
+    algorithm: str
+    params: dict
+    n_features: int
+    classes: np.ndarray
+    epochs: int
+    shuffle: bool
+    seed: int | None
+    sample_index: np.ndarray
+    mistake_trials: np.ndarray
+    hypothesis: Any
+    margin_error_trials: np.ndarray = field(default_factory=lambda: _EMPTY)
+    margins: np.ndarray | None = None
+    state: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        for name in ("classes", "sample_index", "mistake_trials", "margin_error_trials", "margins"):
+            _freeze(getattr(self, name))
+        for value in self.state.values():
+            _freeze(value)
+
+    @property
+    def n_trials(self) -> int:
+        """Length T of the presented sequence."""
+        return int(self.sample_index.shape[0])
+
+    @property
+    def mistakes(self) -> int:
+        """Number of mistakes m."""
+        return int(self.mistake_trials.shape[0])
+
+    @property
+    def margin_errors(self) -> int:
+        """Number of margin errors (trials updated without a mistake)."""
+        return int(self.margin_error_trials.shape[0])
+
+    @property
+    def update_trials(self) -> np.ndarray:
+        """Sorted trials that changed the state: mistakes and margin errors."""
+        return np.union1d(self.mistake_trials, self.margin_error_trials)
+
+    @property
+    def mistake_rows(self) -> np.ndarray:
+        """Row of X shown at each mistaken trial: ``X[run.mistake_rows]`` is X_m."""
+        return self.sample_index[self.mistake_trials]
+
+    @property
+    def weights(self) -> np.ndarray | None:
+        """Final primal weight vector, or None for a non-linear kernel."""
+        return getattr(self.hypothesis, "weights", None)
+
+    @property
+    def support_vectors(self) -> np.ndarray | None:
+        """Support vectors of a dual (kernel) run, one row each; None for a primal run."""
+        return getattr(self.hypothesis, "support_vectors", None)
+
+    @property
+    def dual_coef(self) -> np.ndarray | None:
+        """Coefficients of the support vectors in the final hypothesis; None for a primal run."""
+        return getattr(self.hypothesis, "dual_coef", None)
+
+    def decision_function(self, X, **options) -> np.ndarray:
+        """Real-valued scores of the final hypothesis on the rows of X.
+
+        ``options`` are passed to the hypothesis (e.g. ``method="vote"`` for the
+        voted Perceptron).
+        """
+        X = check_X(X, n_features=self.n_features, accept_sparse=True)
+        return self.hypothesis.decision_function(X, **options)
+
+    def predict(self, X, **options) -> np.ndarray:
+        """Labels (original values) predicted by the final hypothesis; score 0 gives classes[0]."""
+        scores = self.decision_function(X, **options)
+        return self.classes[(scores > 0).astype(np.intp)]
+
+    def __repr__(self) -> str:
+        return (
+            f"OnlineRun(algorithm={self.algorithm!r}, n_trials={self.n_trials}, "
+            f"mistakes={self.mistakes}, margin_errors={self.margin_errors})"
+        )
