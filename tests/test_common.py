@@ -1,0 +1,107 @@
+"""Checks every registered algorithm must pass (STYLE practice 7).
+
+New algorithms are picked up automatically through ``available()``.
+"""
+
+import dataclasses
+import importlib
+import pickle
+import pkgutil
+
+import numba
+import numpy as np
+import pytest
+from conftest import noisy_separable
+
+import perceptron_bounds.algorithms as algorithms_package
+from perceptron_bounds import run_online
+from perceptron_bounds.algorithms import available
+
+ALGORITHMS = available()
+X, Y = noisy_separable(n_samples=60, n_features=4, noise=0.1, seed=21)
+
+
+def same_run(a, b):
+    np.testing.assert_array_equal(a.sample_index, b.sample_index)
+    np.testing.assert_array_equal(a.mistake_trials, b.mistake_trials)
+    np.testing.assert_array_equal(a.margin_error_trials, b.margin_error_trials)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_same_seed_same_run_bit_for_bit(algorithm):
+    a = run_online(algorithm, X, Y, epochs=3, shuffle=True, seed=5, record_margins=True)
+    b = run_online(algorithm, X, Y, epochs=3, shuffle=True, seed=5, record_margins=True)
+    same_run(a, b)
+    np.testing.assert_array_equal(a.margins, b.margins)
+    c = run_online(algorithm, X, Y, epochs=3, shuffle=True, seed=6)
+    assert not np.array_equal(a.sample_index, c.sample_index)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_shuffle_without_seed_records_a_replayable_seed(algorithm):
+    a = run_online(algorithm, X, Y, epochs=2, shuffle=True)
+    assert isinstance(a.seed, int)
+    same_run(a, run_online(algorithm, X, Y, epochs=2, shuffle=True, seed=a.seed))
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@pytest.mark.parametrize(
+    "convert",
+    [lambda A: A.tolist(), lambda A: A.astype(np.float32).astype(np.float64),
+     lambda A: np.asfortranarray(A), lambda A: A[:, ::-1][:, ::-1]],
+    ids=["list", "float32-exact", "fortran", "strided"],
+)
+def test_input_kinds_give_the_same_run(algorithm, convert):
+    X32 = X.astype(np.float32).astype(np.float64)
+    reference = run_online(algorithm, X32, Y, epochs=2)
+    same_run(run_online(algorithm, convert(X32), list(Y), epochs=2), reference)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_inputs_are_not_modified(algorithm):
+    X_copy, Y_copy = X.copy(), Y.copy()
+    run_online(algorithm, X_copy, Y_copy, epochs=2, shuffle=True, seed=1)
+    np.testing.assert_array_equal(X_copy, X)
+    np.testing.assert_array_equal(Y_copy, Y)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_record_invariants(algorithm):
+    run = run_online(algorithm, X, Y, epochs=3, record_margins=True)
+    assert run.n_trials == 3 * len(Y)
+    for trials in (run.mistake_trials, run.margin_error_trials):
+        assert trials.dtype == np.int64
+        assert np.all(np.diff(trials) > 0)
+        assert trials.size == 0 or (trials[0] >= 0 and trials[-1] < run.n_trials)
+    assert np.intersect1d(run.mistake_trials, run.margin_error_trials).size == 0
+    # SPEC 1.1: a trial is a mistake iff y_t * margin_t <= 0.
+    y_shown = Y[run.sample_index]
+    np.testing.assert_array_equal(np.flatnonzero(y_shown * run.margins <= 0), run.mistake_trials)
+    assert run.mistake_trials[0] == 0
+    assert run_online(algorithm, X, Y).margins is None
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_run_is_immutable_and_picklable(algorithm):
+    run = run_online(algorithm, X, Y, epochs=2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        run.algorithm = "other"
+    with pytest.raises(ValueError, match="read-only"):
+        run.mistake_trials[0] = 5
+    clone = pickle.loads(pickle.dumps(run))
+    same_run(clone, run)
+    assert clone.params == run.params
+    np.testing.assert_array_equal(clone.predict(X), run.predict(X))
+
+
+def test_every_loop_compiled_for_one_signature():
+    """Run the above first (same session); each jitted loop must have one signature."""
+    for algorithm in ALGORITHMS:
+        for convert in (np.asarray, np.asfortranarray, lambda A: A.astype(np.float32)):
+            run_online(algorithm, convert(X), Y.astype(np.int64), epochs=1)
+    for info in pkgutil.iter_modules(algorithms_package.__path__):
+        module = importlib.import_module(f"{algorithms_package.__name__}.{info.name}")
+        for name, obj in vars(module).items():
+            if isinstance(obj, numba.core.registry.CPUDispatcher) and obj.__module__ == module.__name__:
+                assert len(obj.signatures) <= 1, f"{module.__name__}.{name}: {obj.signatures}"

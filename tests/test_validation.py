@@ -1,0 +1,86 @@
+"""Bad input gets a clear error naming the argument, raised before any trial runs."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from conftest import noisy_separable
+
+from perceptron_bounds import run_online
+from perceptron_bounds.algorithms import available
+
+X, Y = noisy_separable(n_samples=20, n_features=3)
+
+
+@pytest.mark.parametrize(
+    "X_bad, y_bad, error, match",
+    [
+        (np.where(np.eye(20, 3) > 0, np.nan, X), Y, ValueError, "X contains NaN"),
+        (np.where(np.eye(20, 3) > 0, np.inf, X), Y, ValueError, "X contains infinity"),
+        (sp.csr_matrix(np.where(np.eye(20, 3) > 0, np.nan, X)), Y, ValueError, "X contains NaN"),
+        (X[:, 0], Y, ValueError, "X must be 2-D"),
+        (X[None], Y, ValueError, "X must be 2-D"),
+        (X[:0], Y[:0], ValueError, "X is empty"),
+        (X[:, :0], Y, ValueError, "X is empty"),
+        (X, Y[:-1], ValueError, "different lengths"),
+        (X, Y[:, None], ValueError, "y must be 1-D"),
+        (X, np.ones(20), ValueError, "single class"),
+        (X, np.arange(20) % 3, ValueError, "3 classes"),
+        (X, np.where(np.arange(20) == 3, np.nan, Y), ValueError, "y contains NaN"),
+        (X.astype(complex), Y, TypeError, "real numbers"),
+        (np.array([["a", "b", "c"]] * 20), Y, TypeError, "X must hold numbers"),
+        ("not an array", Y, TypeError, "array-like"),
+    ],
+)
+def test_bad_data(X_bad, y_bad, error, match):
+    with pytest.raises(error, match=match):
+        run_online("perceptron", X_bad, y_bad)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"epochs": 0}, ValueError, r"epochs must be in \[1, inf\), got 0"),
+        ({"epochs": 1.5}, TypeError, "epochs must be an integer"),
+        ({"epochs": True}, TypeError, "epochs must be an integer"),
+        ({"shuffle": "yes"}, TypeError, "shuffle must be True or False"),
+        ({"seed": -1}, ValueError, "seed must be in"),
+        ({"kernel": "sigmoid"}, ValueError, "kernel must be one of 'linear', 'poly', 'rbf'"),
+        ({"kernel": "rbf", "gamma": 0.0}, ValueError, r"gamma must be in \(0, inf\), got 0.0"),
+        ({"kernel": "poly", "degree": 0}, ValueError, "degree must be in"),
+        ({"kernel": "rbf", "form": "primal"}, ValueError, "form='primal' needs kernel='linear'"),
+        ({"form": "both"}, ValueError, "form must be one of"),
+        ({"r": 0.1}, TypeError, "unexpected parameter.*r; it takes"),
+    ],
+)
+def test_bad_arguments(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        run_online("perceptron", X, Y, **kwargs)
+
+
+def test_unknown_algorithm_names_the_choices():
+    with pytest.raises(ValueError, match="algorithm must be one of .*perceptron.*'nope'"):
+        run_online("nope", X, Y)
+
+
+def test_kernel_form_rejects_sparse_input():
+    with pytest.raises(TypeError, match="dense X"):
+        run_online("perceptron", sp.csr_matrix(X), Y, kernel="rbf")
+
+
+def test_predict_checks_features():
+    run = run_online("perceptron", X, Y)
+    with pytest.raises(ValueError, match="X has 2 features, but 3 were expected"):
+        run.predict(X[:, :2])
+
+
+def test_classes_allow_a_one_label_batch():
+    run = run_online("perceptron", X, np.ones(20), classes=[-1, 1])
+    assert run.classes.tolist() == [-1, 1]
+    with pytest.raises(ValueError, match=r"labels \[2\] not in classes"):
+        run_online("perceptron", X, np.full(20, 2), classes=[-1, 1])
+
+
+@pytest.mark.parametrize("algorithm", available())
+def test_every_algorithm_rejects_unknown_parameters(algorithm):
+    with pytest.raises(TypeError, match="unexpected parameter"):
+        run_online(algorithm, X, Y, not_a_parameter=1)
