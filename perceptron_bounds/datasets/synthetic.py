@@ -1,0 +1,327 @@
+"""Seeded synthetic data sets of the papers (SPEC sec. 5).
+
+Every generator takes ``seed`` (None or a non-negative int) and draws from
+``numpy.random.default_rng(seed)`` only, so the same seed gives the same data.
+Each returns the target ``u`` (a unit vector) that generated the labels, so
+the bounds can be evaluated against the true separator.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .._sequence import check_seed
+from .._validation import check_choice, check_int, check_real
+
+
+class Dataset(NamedTuple):
+    """Instances, labels and the unit target that labelled them.
+
+    Unpacks as ``X, y, u = dataset``.
+
+    Attributes
+    ----------
+    X : ndarray of shape (n_samples, n_features), float64
+    y : ndarray of shape (n_samples,), float64 in {-1.0, +1.0}
+    u : ndarray of shape (n_features,), float64, ``||u||_2 = 1``, or None
+        The separator that generated the labels before any noise (None for
+        data read from a file that does not store one).
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    u: np.ndarray | None
+
+    @property
+    def target(self) -> np.ndarray | None:
+        """The generating separator ``u`` (alias)."""
+        return self.u
+
+
+class TrainTest(NamedTuple):
+    """A training and a test :class:`Dataset` drawn from the same target."""
+
+    train: Dataset
+    test: Dataset
+
+    @property
+    def target(self) -> np.ndarray:
+        """The generating separator ``u`` shared by both parts."""
+        return self.train.u
+
+
+def _flip(y: np.ndarray, eta: float, rng: np.random.Generator) -> np.ndarray:
+    """Flip each label independently with probability ``eta`` (one uniform per label)."""
+    flip = rng.random(y.shape[0]) < eta
+    return np.where(flip, -y, y)
+
+
+def _signs(s: np.ndarray) -> np.ndarray:
+    return np.where(s >= 0.0, 1.0, -1.0)
+
+
+def make_separable(
+    n_samples: int = 1000,
+    n_features: int = 20,
+    margin: float = 0.1,
+    label_noise: float = 0.0,
+    seed: int | None = None,
+) -> Dataset:
+    """Unit-norm instances separated by a random unit ``u`` with a given margin.
+
+    The general-purpose generator (the default data of the command line).
+
+    Parameters
+    ----------
+    n_samples : int, default=1000
+        Number of instances, >= 1.
+    n_features : int, default=20
+        Dimension n, >= 2.
+    margin : float, default=0.1
+        gamma in [0, 1): every instance has ``|u . x| >= margin`` before noise.
+    label_noise : float, default=0.0
+        eta in [0, 1]: each label is flipped independently with probability eta.
+    seed : int or None, default=None
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    Dataset
+        ``(X, y, u)``; ``||x_t|| = 1`` for every row, so R = 1.
+
+    Notes
+    -----
+    ``u`` is uniform on the unit sphere. Each instance starts uniform on the
+    sphere, ``z = g/||g||`` with Gaussian g; its component along u,
+    ``s = u . z``, is pushed away from the hyperplane,
+    ``s' = sign(s) (gamma + (1 - gamma)|s|)``, and the orthogonal part is
+    rescaled to norm ``sqrt(1 - s'^2)``. Then ``y = sign(s')`` (+1 at 0) and
+    labels are flipped with probability eta. With eta = 0 the data are
+    separable by u with margin gamma: D1 = D2 = 0 and the Novikoff bound is
+    ``1/gamma^2`` (paper 001, Thm 1).
+
+    Examples
+    --------
+    >>> from perceptron_bounds.datasets import make_separable
+    >>> X, y, u = make_separable(100, 5, margin=0.2, seed=0)
+    >>> bool((y * (X @ u) >= 0.2 - 1e-12).all())
+    True
+    """
+    n_samples = check_int("n_samples", n_samples, low=1)
+    n_features = check_int("n_features", n_features, low=2)
+    margin = check_real("margin", margin, low=0.0, high=1.0, include_high=False)
+    label_noise = check_real("label_noise", label_noise, low=0.0, high=1.0)
+    rng = np.random.default_rng(check_seed(seed))
+    u = rng.standard_normal(n_features)
+    u /= np.linalg.norm(u)
+    Z = rng.standard_normal((n_samples, n_features))
+    Z /= np.linalg.norm(Z, axis=1, keepdims=True)
+    s = Z @ u
+    orth = Z - np.outer(s, u)
+    orth_norm = np.linalg.norm(orth, axis=1, keepdims=True)
+    s_new = _signs(s) * (margin + (1.0 - margin) * np.abs(s))
+    scale = np.sqrt(np.maximum(1.0 - s_new**2, 0.0))[:, None]
+    X = np.outer(s_new, u) + np.divide(
+        orth * scale, orth_norm, out=np.zeros_like(orth), where=orth_norm > 0
+    )
+    y = _flip(_signs(s_new), label_noise, rng)
+    return Dataset(np.ascontiguousarray(X), y, u)
+
+
+def make_hop_artificial(
+    eta: float,
+    n_train: int = 1000,
+    n_test: int = 1000,
+    n_features: int = 500,
+    n_relevant: int = 50,
+    gamma: float = 0.005,
+    seed: int | None = None,
+) -> TrainTest:
+    """The "Artificial eta" sparse-target problem of the Higher-Order Perceptron paper.
+
+    Parameters
+    ----------
+    eta : float
+        Label-noise rate in [0, 1] (the paper uses 0.0 and 0.1); applied to the
+        training and the test labels alike.
+    n_train, n_test : int, default=1000
+        Sizes of the two parts (>= 1).
+    n_features : int, default=500
+        Dimension n.
+    n_relevant : int, default=50
+        Number of nonzero target entries, in [1, n_features].
+    gamma : float, default=0.005
+        Margin: instances with ``|u . x| < gamma`` are rejected and redrawn.
+    seed : int or None, default=None
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    TrainTest
+        ``(train, test)``, two :class:`Dataset` sharing the target u.
+
+    Notes
+    -----
+    Paper 000, sec. 4, Task 1: ``u in {-1, 0, +1}^n`` with the first
+    ``n_relevant`` entries independent uniform signs and the rest 0, then
+    normalised; instances uniform in ``[-1, 1]^n`` then normalised
+    (``||x||_2 = 1``); an instance with ``|u . x| < gamma`` is rejected and a
+    new one drawn; ``y = sign(u . x)``, flipped with probability eta.
+
+    Examples
+    --------
+    >>> from perceptron_bounds.datasets import make_hop_artificial
+    >>> train, test = make_hop_artificial(0.0, n_train=50, n_test=20, seed=1)
+    >>> train.X.shape, test.X.shape, int((train.target != 0).sum())
+    ((50, 500), (20, 500), 50)
+    """
+    eta = check_real("eta", eta, low=0.0, high=1.0)
+    n_train = check_int("n_train", n_train, low=1)
+    n_test = check_int("n_test", n_test, low=1)
+    n_features = check_int("n_features", n_features, low=1)
+    n_relevant = check_int("n_relevant", n_relevant, low=1, high=n_features)
+    gamma = check_real("gamma", gamma, low=0.0, high=1.0, include_high=False)
+    rng = np.random.default_rng(check_seed(seed))
+    u = np.zeros(n_features)
+    u[:n_relevant] = rng.choice(np.array([-1.0, 1.0]), size=n_relevant)
+    u /= np.linalg.norm(u)
+    n_total = n_train + n_test
+    kept: list[np.ndarray] = []
+    n_kept = 0
+    while n_kept < n_total:
+        batch = rng.uniform(-1.0, 1.0, size=(n_total, n_features))
+        batch /= np.linalg.norm(batch, axis=1, keepdims=True)
+        batch = batch[np.abs(batch @ u) >= gamma]
+        kept.append(batch)
+        n_kept += batch.shape[0]
+    X = np.concatenate(kept)[:n_total]
+    y = _flip(_signs(X @ u), eta, rng)
+    return TrainTest(
+        Dataset(np.ascontiguousarray(X[:n_train]), y[:n_train], u),
+        Dataset(np.ascontiguousarray(X[n_train:]), y[n_train:], u),
+    )
+
+
+def make_unit_circle(
+    n: int = 10000,
+    margin: float = 0.15,
+    label_noise: float = 0.0,
+    instance_noise: float = 0.0,
+    seed: int | None = None,
+) -> Dataset:
+    """Points on the unit circle separated with a margin, then label or instance noise.
+
+    Parameters
+    ----------
+    n : int, default=10000
+        Number of instances.
+    margin : float, default=0.15
+        gamma in [0, 1): before noise every point has ``|u . x| >= gamma``.
+    label_noise : float, default=0.0
+        eta in [0, 1]: each label flipped independently with probability eta.
+    instance_noise : float, default=0.0
+        sigma >= 0: ``N(0, sigma^2 I)`` noise added to every instance.
+    seed : int or None, default=None
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    Dataset
+        ``(X, y, u)`` with ``X`` of shape (n, 2).
+
+    Notes
+    -----
+    Paper 004, sec. 5 (Fig. 3 bottom): 10,000 instances on the unit circle in
+    R^2, labelled by a unit u with margin 0.15, then labels flipped with
+    probability eta or Gaussian noise of covariance ``sigma^2 I`` added.
+    Here u is a uniform random direction and the angles are uniform over the
+    part of the circle where ``|u . x| >= gamma``. The random numbers are
+    drawn in a fixed order (points, then one uniform per label, then the
+    Gaussian noise), so for one seed the clean points are the same at every
+    noise level and the flipped set grows with eta.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds.datasets import make_unit_circle
+    >>> X, y, u = make_unit_circle(500, seed=0)
+    >>> bool(np.allclose(np.linalg.norm(X, axis=1), 1.0)), bool((y * (X @ u) >= 0.15).all())
+    (True, True)
+    """
+    n = check_int("n", n, low=1)
+    margin = check_real("margin", margin, low=0.0, high=1.0, include_high=False)
+    label_noise = check_real("label_noise", label_noise, low=0.0, high=1.0)
+    instance_noise = check_real("instance_noise", instance_noise, low=0.0)
+    rng = np.random.default_rng(check_seed(seed))
+    phi = rng.uniform(0.0, 2.0 * np.pi)
+    u = np.array([np.cos(phi), np.sin(phi)])
+    # Angle from u: |cos(theta)| >= gamma  <=>  theta in [0, a] or [pi - a, pi], a = arccos(gamma).
+    half = np.arccos(margin)
+    side = rng.random(n) < 0.5
+    theta = rng.uniform(0.0, half, size=n)
+    theta = np.where(side, theta, np.pi - theta) * np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    angle = phi + theta
+    X = np.column_stack([np.cos(angle), np.sin(angle)])
+    y = _flip(_signs(np.cos(theta)), label_noise, rng)
+    X = X + instance_noise * rng.standard_normal((n, 2))
+    return Dataset(np.ascontiguousarray(X), y, u)
+
+
+def make_dominant_eigen(
+    n_samples: int,
+    n_features: int,
+    ratio: float,
+    target: str = "dominant",
+    seed: int | None = None,
+) -> Dataset:
+    """Gaussian data with one dominant correlation eigenvalue, labelled by an eigenvector.
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of instances.
+    n_features : int
+        Dimension n, >= 2.
+    ratio : float
+        lambda_max / lambda_other > 0: the first coordinate has variance
+        ``ratio``, the others variance 1.
+    target : {"dominant", "nondominant"}, default="dominant"
+        Label by the dominant eigenvector ``e_1`` or by the next eigenvector in
+        the natural ordering of the coordinates, ``e_2`` (a non-dominant one).
+    seed : int or None, default=None
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    Dataset
+        ``(X, y, u)`` with ``y = sign(u . x)`` (separable by u, no noise).
+
+    Notes
+    -----
+    Paper 003, sec. 5 (toy problem): the correlation matrix
+    ``E[x x^T] = diag(ratio, 1, ..., 1)`` has one eigenvalue ``ratio`` times
+    the others. The Perceptron's bound depends on R and the margin only,
+    which the two targets share; the Second-Order bound depends on
+    ``u^T X_m X_m^T u``, small when u is a non-dominant eigenvector, so SO is
+    expected to beat the Perceptron on the non-dominant target only.
+
+    Examples
+    --------
+    >>> from perceptron_bounds.datasets import make_dominant_eigen
+    >>> X, y, u = make_dominant_eigen(200, 10, 8.0, target="nondominant", seed=0)
+    >>> u.tolist()[:3], bool((y == ((X[:, 1] >= 0) * 2.0 - 1.0)).all())
+    ([0.0, 1.0, 0.0], True)
+    """
+    n_samples = check_int("n_samples", n_samples, low=1)
+    n_features = check_int("n_features", n_features, low=2)
+    ratio = check_real("ratio", ratio, low=0.0, include_low=False)
+    check_choice("target", target, ("dominant", "nondominant"))
+    rng = np.random.default_rng(check_seed(seed))
+    scale = np.ones(n_features)
+    scale[0] = np.sqrt(ratio)
+    X = rng.standard_normal((n_samples, n_features)) * scale
+    u = np.zeros(n_features)
+    u[0 if target == "dominant" else 1] = 1.0
+    return Dataset(np.ascontiguousarray(X), _signs(X @ u), u)
