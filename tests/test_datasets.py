@@ -212,3 +212,11 @@ def test_load_npz_object_array(tmp_path):
     np.savez(path, X=np.eye(2), y=np.array([1, "a"], dtype=object))
     with pytest.raises(ValueError, match="non-object"):
         load_data(path)
+
+
+def test_dominant_eigen_margin_rejects_close_points():
+    for target in ("dominant", "nondominant"):
+        X, y, u = make_dominant_eigen(500, 5, 8.0, target=target, margin=0.5, seed=2)
+        assert (y * (X @ u)).min() >= 0.5
+    with pytest.raises(ValueError, match="margin"):
+        make_dominant_eigen(10, 3, 8.0, margin=4.0)

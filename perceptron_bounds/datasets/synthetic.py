@@ -274,6 +274,7 @@ def make_dominant_eigen(
     n_features: int,
     ratio: float,
     target: str = "dominant",
+    margin: float = 0.0,
     seed: int | None = None,
 ) -> Dataset:
     """Gaussian data with one dominant correlation eigenvalue, labelled by an eigenvector.
@@ -290,6 +291,10 @@ def make_dominant_eigen(
     target : {"dominant", "nondominant"}, default="dominant"
         Label by the dominant eigenvector ``e_1`` or by the next eigenvector in
         the natural ordering of the coordinates, ``e_2`` (a non-dominant one).
+    margin : float, default=0.0
+        gamma in [0, 3]: instances with ``|u . x| < gamma`` are rejected and
+        redrawn, so u separates the data with margin gamma (at most 3 standard
+        deviations of a unit-variance axis, so that rejection stays cheap).
     seed : int or None, default=None
         Seed of ``numpy.random.default_rng``.
 
@@ -302,8 +307,8 @@ def make_dominant_eigen(
     -----
     Paper 003, sec. 5 (toy problem): the correlation matrix
     ``E[x x^T] = diag(ratio, 1, ..., 1)`` has one eigenvalue ``ratio`` times
-    the others. The Perceptron's bound depends on R and the margin only,
-    which the two targets share; the Second-Order bound depends on
+    the others. With the same margin gamma for both targets, the Perceptron's
+    bound ``(R/gamma)^2`` is the same on both; the Second-Order bound depends on
     ``u^T X_m X_m^T u``, small when u is a non-dominant eigenvector, so SO is
     expected to beat the Perceptron on the non-dominant target only.
 
@@ -319,9 +324,18 @@ def make_dominant_eigen(
     ratio = check_real("ratio", ratio, low=0.0, include_low=False)
     check_choice("target", target, ("dominant", "nondominant"))
     rng = np.random.default_rng(check_seed(seed))
+    margin = check_real("margin", margin, low=0.0, high=3.0)
+    axis = 0 if target == "dominant" else 1
     scale = np.ones(n_features)
     scale[0] = np.sqrt(ratio)
-    X = rng.standard_normal((n_samples, n_features)) * scale
+    kept: list[np.ndarray] = []
+    n_kept = 0
+    while n_kept < n_samples:
+        batch = rng.standard_normal((n_samples, n_features)) * scale
+        batch = batch[np.abs(batch[:, axis]) >= margin]
+        kept.append(batch)
+        n_kept += batch.shape[0]
+    X = np.concatenate(kept)[:n_samples]
     u = np.zeros(n_features)
-    u[0 if target == "dominant" else 1] = 1.0
-    return Dataset(np.ascontiguousarray(X), _signs(X @ u), u)
+    u[axis] = 1.0
+    return Dataset(np.ascontiguousarray(X), _signs(X[:, axis]), u)
