@@ -1,0 +1,372 @@
+"""scikit-learn estimators over :func:`perceptron_bounds.run_online`.
+
+Every estimator is a thin layer on :class:`_OnlineClassifier`: ``fit`` makes a
+fresh run over ``epochs`` passes, ``partial_fit`` makes one more pass over a
+batch from the state of the previous run, and the fitted run is kept in
+``run_`` (an :class:`~perceptron_bounds.OnlineRun`), so the bounds of
+:mod:`perceptron_bounds.bounds` can read it directly.
+
+The estimators are binary: labels are any two distinct values, mapped to
+-1/+1 in sorted order (SPEC 1.6); ``classes_[1]`` is the positive class. There
+is no intercept: the papers' algorithms have none (append a constant feature
+to X to get one).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._validation import check_int
+from .online import run_online
+
+_COMMON_PARAMS = ("epochs", "shuffle", "random_state")
+
+
+class _OnlineClassifier(ClassifierMixin, BaseEstimator):
+    """Base of the toolkit's estimators: a registered algorithm behind the scikit-learn API.
+
+    Parameters common to every estimator (stored by the subclass ``__init__``):
+    ``epochs`` (passes of ``fit``), ``shuffle`` (a fresh permutation of the rows
+    every pass) and ``random_state`` (None, an int or a ``numpy.random.RandomState``;
+    with ``shuffle=True`` an int is the ``run_online`` seed, and None or a
+    RandomState gives a seed drawn from that generator, None meaning NumPy's
+    global one). Every other ``__init__`` parameter is passed to
+    ``run_online`` under its own name, except those listed in ``_predict_params``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels, sorted; ``classes_[1]`` is the positive class.
+    run_ : OnlineRun
+        The record of the last ``fit`` or ``partial_fit`` call (final state,
+        mistake trials, ...).
+    mistakes_ : int
+        Mistakes made by ``fit`` and every later ``partial_fit``.
+    margin_errors_ : int
+        Margin errors (updates on trials that were not mistakes, e.g. the
+        Ballseptron's) made by ``fit`` and every later ``partial_fit``.
+    coef_ : ndarray of shape (1, n_features)
+        The final weight vector, as in scikit-learn's linear models; only for
+        linear-kernel runs (``AttributeError`` otherwise).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        Column names, when X had them.
+
+    Notes
+    -----
+    To add an estimator for a registered algorithm ``"name"``:
+
+    1. subclass ``_OnlineClassifier`` and set ``_algorithm = "name"``;
+    2. write an ``__init__`` taking ``epochs``, ``shuffle``, ``random_state``
+       and the algorithm's parameters under their ``run_online`` names, each
+       stored unchanged as an attribute (scikit-learn's rule: no validation in
+       ``__init__``; ``run_online`` validates them in ``fit``);
+    3. list in ``_predict_params`` the parameters meant for the final
+       hypothesis's ``decision_function`` rather than for the run (e.g. the
+       voted Perceptron's ``method``);
+    4. add the name to ``_ESTIMATORS`` in ``perceptron_bounds/__init__.py`` and
+       to the estimator list of ``tests/test_estimators.py``.
+
+    Sparse input is accepted when the estimator runs a linear form (no
+    ``kernel`` parameter, or ``kernel="linear"`` and ``form`` not ``"dual"``).
+    """
+
+    _algorithm: str
+    _predict_params: tuple[str, ...] = ()
+
+    def fit(self, X, y):
+        """Run the algorithm for ``epochs`` passes over (X, y) from its initial state.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or sparse matrix
+            Training instances (sparse only for linear forms).
+        y : array-like of shape (n_samples,)
+            Two distinct label values.
+
+        Returns
+        -------
+        self
+        """
+        X, y = validate_data(self, X, y, accept_sparse=self._sparse_format())
+        self.classes_ = self._check_targets(y, None)
+        run = self._run(X, y, self.epochs, None)
+        self.mistakes_ = run.mistakes
+        self.margin_errors_ = run.margin_errors
+        return self
+
+    def partial_fit(self, X, y, classes=None):
+        """One more pass over the batch (X, y), continuing from the current state.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or sparse matrix
+            A batch of the stream.
+        y : array-like of shape (n_samples,)
+            Its labels; after the first call a batch may show a single class.
+        classes : array-like of shape (2,), optional
+            The two labels of the stream. Needed on the first call when that
+            batch shows only one of them; later calls may omit it, and if
+            given it must equal ``classes_``.
+
+        Returns
+        -------
+        self
+        """
+        first = not hasattr(self, "run_")
+        X, y = validate_data(self, X, y, accept_sparse=self._sparse_format(), reset=first)
+        if first:
+            self.classes_ = self._check_targets(y, classes)
+            self.mistakes_ = self.margin_errors_ = 0
+        else:
+            self._check_targets(y, self.classes_)
+            if classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+                raise ValueError(
+                    f"classes={np.unique(classes).tolist()} differs from the classes_ "
+                    f"{self.classes_.tolist()} of the earlier calls to partial_fit"
+                )
+        run = self._run(X, y, 1, None if first else self.run_)
+        self.mistakes_ += run.mistakes
+        self.margin_errors_ += run.margin_errors
+        return self
+
+    def decision_function(self, X):
+        """Score of the final hypothesis on each row of X; positive means ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or sparse matrix
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        X = self._check_predict_input(X)
+        return self.run_.decision_function(X, **self._predict_options())
+
+    def predict(self, X):
+        """Label of each row of X: ``classes_[1]`` for a positive score, else ``classes_[0]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or sparse matrix
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        X = self._check_predict_input(X)
+        return self.run_.predict(X, **self._predict_options())
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """Final weight vector, shape (1, n_features); linear-kernel runs only."""
+        check_is_fitted(self, "run_")
+        weights = self.run_.weights
+        if weights is None:
+            raise AttributeError(
+                f"coef_ is only available for a linear kernel; this run used "
+                f"kernel={self.run_.params.get('kernel')!r} (see run_.dual_coef and "
+                "run_.support_vectors)"
+            )
+        return np.array(weights).reshape(1, -1)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.sparse = self._sparse_format() is not False
+        return tags
+
+    def _sparse_format(self):
+        """``"csr"`` when the estimator runs a linear (primal) form, else False."""
+        linear = getattr(self, "kernel", "linear") == "linear"
+        return "csr" if linear and getattr(self, "form", "auto") != "dual" else False
+
+    def _run_params(self) -> dict:
+        """The estimator's parameters that ``run_online`` takes, by name."""
+        skip = {*_COMMON_PARAMS, *self._predict_params}
+        return {k: v for k, v in self.get_params(deep=False).items() if k not in skip}
+
+    def _predict_options(self) -> dict:
+        return {name: getattr(self, name) for name in self._predict_params}
+
+    def _seed(self) -> int | None:
+        """The ``run_online`` seed for ``random_state`` (see the class docstring)."""
+        state = self.random_state
+        if isinstance(state, numbers.Integral) and not isinstance(state, bool):
+            return check_int("random_state", state, low=0)
+        if state is not None and not isinstance(state, np.random.RandomState):
+            raise TypeError(
+                "random_state must be None, a non-negative int or a numpy.random.RandomState, "
+                f"got {state!r}"
+            )
+        if not self.shuffle:
+            return None
+        return int(check_random_state(state).randint(np.iinfo(np.int32).max))
+
+    def _run(self, X, y, epochs, warm_start):
+        self.run_ = run_online(
+            self._algorithm,
+            X,
+            y,
+            epochs=epochs,
+            shuffle=self.shuffle,
+            seed=self._seed(),
+            classes=self.classes_,
+            warm_start=warm_start,
+            **self._run_params(),
+        )
+        return self.run_
+
+    def _check_targets(self, y, classes) -> np.ndarray:
+        """Binary targets only (scikit-learn's message); return the two classes."""
+        check_classification_targets(y)
+        y_type = type_of_target(y, input_name="y", raise_unknown=True)
+        if y_type != "binary":
+            raise ValueError(
+                f"Only binary classification is supported. The type of the target is {y_type}."
+            )
+        if classes is None:
+            classes = np.unique(y)
+            if classes.shape[0] < 2:
+                raise ValueError(
+                    f"y has only one class ({classes[0]!r}); a binary classifier needs two "
+                    "(to start partial_fit on a one-class batch, pass classes=)"
+                )
+        return np.unique(classes)
+
+    def _check_predict_input(self, X):
+        check_is_fitted(self)
+        return validate_data(self, X, accept_sparse=self._sparse_format(), reset=False)
+
+
+class Perceptron(_OnlineClassifier):
+    """Rosenblatt's Perceptron (first order), linear, without intercept.
+
+    On trial t with instance x_t and label y_t in {-1, +1} the margin is
+    w . x_t; a mistake (y_t w . x_t <= 0, a zero margin included) updates
+    w <- w + y_t x_t, starting from w = 0 (SPEC 2.1).
+
+    Parameters
+    ----------
+    epochs : int, default=1
+        Passes over the training data in ``fit``.
+    shuffle : bool, default=False
+        Present each pass in a fresh random permutation.
+    random_state : None, int or numpy.random.RandomState, default=None
+        Source of the permutations (see ``_OnlineClassifier``).
+
+    Attributes
+    ----------
+    classes_, coef_, run_, mistakes_, margin_errors_, n_features_in_
+        See ``_OnlineClassifier``.
+
+    Notes
+    -----
+    Equals ``sklearn.linear_model.Perceptron(fit_intercept=False,
+    shuffle=False, tol=None, eta0=1, alpha=0, max_iter=epochs)`` with
+    ``shuffle=False`` (both count a zero margin as a mistake).
+
+    References
+    ----------
+    F. Rosenblatt (1958); A. B. J. Novikoff (1962), the mistake bound
+    (R / gamma)^2; Y. Freund and R. E. Schapire, Machine Learning 37 (1999),
+    sec. 2 (paper 001).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds import Perceptron
+    >>> X = np.array([[1.0, 0.2], [0.3, 1.0], [-1.0, -0.1], [-0.2, -1.0]])
+    >>> clf = Perceptron(epochs=2).fit(X, ["yes", "yes", "no", "no"])
+    >>> clf.classes_.tolist(), clf.mistakes_, clf.coef_.tolist()
+    (['no', 'yes'], 1, [[1.0, 0.2]])
+    >>> clf.predict([[0.5, 0.5], [-0.5, 0.1]]).tolist()
+    ['yes', 'no']
+    """
+
+    _algorithm = "perceptron"
+
+    def __init__(self, *, epochs=1, shuffle=False, random_state=None):
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+
+class KernelPerceptron(_OnlineClassifier):
+    """The Perceptron with a Mercer kernel (dual form).
+
+    The hypothesis is f(x) = sum_i y_i K(x_i, x) over the mistaken instances
+    x_i (with multiplicity); a trial with y_t f(x_t) <= 0 appends x_t
+    (SPEC 2.1). ``kernel="linear"`` runs the primal form, with the same
+    mistakes and sparse input accepted.
+
+    Parameters
+    ----------
+    kernel : {"poly", "rbf", "linear"}, default="poly"
+        K(x, z): ``poly`` (gamma x.z + coef0)^degree, ``rbf``
+        exp(-gamma ||x - z||^2), ``linear`` x.z (SPEC 1.7, scikit-learn's names).
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    gamma : float or None, default=None
+        Kernel scale; None means 1 / n_features.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel.
+    epochs : int, default=1
+        Passes over the training data in ``fit``.
+    shuffle : bool, default=False
+        Present each pass in a fresh random permutation.
+    random_state : None, int or numpy.random.RandomState, default=None
+        Source of the permutations (see ``_OnlineClassifier``).
+
+    Attributes
+    ----------
+    classes_, run_, mistakes_, margin_errors_, n_features_in_
+        See ``_OnlineClassifier``; ``run_.support_vectors`` and
+        ``run_.dual_coef`` hold the hypothesis. ``coef_`` only with
+        ``kernel="linear"``.
+
+    References
+    ----------
+    M. A. Aizerman, E. M. Braverman and L. I. Rozonoer (1964); Y. Freund and
+    R. E. Schapire, Machine Learning 37 (1999), sec. 3 (paper 001), whose
+    kernel (1 + x.z)^d is ``kernel="poly", gamma=1, coef0=1, degree=d``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds import KernelPerceptron
+    >>> X = np.array([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> y = [0, 0, 1, 1]  # XOR: no linear separator through the origin
+    >>> clf = KernelPerceptron(degree=2, gamma=1.0, epochs=10).fit(X, y)
+    >>> clf.predict(X).tolist()
+    [0, 0, 1, 1]
+    """
+
+    _algorithm = "perceptron"
+
+    def __init__(
+        self,
+        *,
+        kernel="poly",
+        degree=3,
+        gamma=None,
+        coef0=1.0,
+        epochs=1,
+        shuffle=False,
+        random_state=None,
+    ):
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state

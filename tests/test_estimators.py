@@ -1,0 +1,192 @@
+"""The scikit-learn estimators: conformance, partial_fit semantics, scikit-learn as an oracle."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from conftest import noisy_separable
+from sklearn.base import clone
+from sklearn.linear_model import Perceptron as SkPerceptron
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from perceptron_bounds import KernelPerceptron, Perceptron, run_online
+
+ESTIMATORS = [
+    Perceptron(),
+    KernelPerceptron(),
+    KernelPerceptron(kernel="rbf", epochs=2, shuffle=True),
+    KernelPerceptron(kernel="linear"),
+]
+
+# (estimator, the run_online call it makes) for the semantic tests below.
+RUNS = [
+    (Perceptron(), ("perceptron", {})),
+    (KernelPerceptron(gamma=0.5), ("perceptron", {"kernel": "poly", "gamma": 0.5})),
+    (KernelPerceptron(kernel="rbf"), ("perceptron", {"kernel": "rbf"})),
+]
+
+
+def _same_hypothesis(a, b, X):
+    """Two runs end in the same hypothesis: equal scores on X and equal final state."""
+    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X), rtol=0, atol=1e-10)
+    if a.weights is not None:
+        np.testing.assert_allclose(a.weights, b.weights, rtol=0, atol=1e-10)
+    else:
+        np.testing.assert_array_equal(a.support_vectors, b.support_vectors)
+        np.testing.assert_allclose(a.dual_coef, b.dual_coef, rtol=0, atol=1e-10)
+
+
+@parametrize_with_checks(ESTIMATORS)
+def test_check_estimator(estimator, check):
+    check(estimator)
+
+
+@pytest.mark.parametrize("estimator, call", RUNS, ids=lambda v: repr(v)[:40])
+def test_fit_is_run_online(estimator, call):
+    X, y = noisy_separable(n_samples=120, n_features=6, seed=1)
+    est = clone(estimator).set_params(epochs=3, shuffle=True, random_state=4).fit(X, y)
+    algorithm, params = call
+    run = run_online(algorithm, X, y, epochs=3, shuffle=True, seed=4, **params)
+    np.testing.assert_array_equal(est.run_.mistake_trials, run.mistake_trials)
+    _same_hypothesis(est.run_, run, X)
+    assert est.mistakes_ == run.mistakes
+    assert est.n_features_in_ == 6
+    np.testing.assert_array_equal(est.predict(X), run.predict(X))
+
+
+@pytest.mark.parametrize("estimator, call", RUNS, ids=lambda v: repr(v)[:40])
+def test_partial_fits_equal_one_run_over_the_concatenation(estimator, call):
+    X, y = noisy_separable(n_samples=150, n_features=5, seed=2)
+    est = clone(estimator).partial_fit(X[:70], y[:70], classes=[-1.0, 1.0])
+    est.partial_fit(X[70:], y[70:])
+    algorithm, params = call
+    whole = run_online(algorithm, X, y, **params)
+    _same_hypothesis(est.run_, whole, X)
+    assert est.mistakes_ == whole.mistakes
+    second = whole.mistake_trials[whole.mistake_trials >= 70] - 70
+    np.testing.assert_array_equal(est.run_.mistake_trials, second)
+    assert est.run_.n_trials == 80
+
+
+def test_partial_fit_classes():
+    X, y = noisy_separable(n_samples=60, n_features=4, seed=3)
+    labels = np.where(y > 0, "spam", "ham")
+    one_class = labels == "spam"
+    with pytest.raises(ValueError, match="only one class.*classes="):
+        Perceptron().partial_fit(X[one_class], labels[one_class])
+    est = Perceptron().partial_fit(X[one_class], labels[one_class], classes=["spam", "ham"])
+    np.testing.assert_array_equal(est.classes_, ["ham", "spam"])
+    est.partial_fit(X[~one_class][:5], labels[~one_class][:5])  # one class, no classes=
+    est.partial_fit(X, labels, classes=["ham", "spam"])
+    first = run_online("perceptron", X[one_class], labels[one_class], classes=["ham", "spam"])
+    second = run_online("perceptron", X[~one_class][:5], labels[~one_class][:5], warm_start=first)
+    third = run_online("perceptron", X, labels, warm_start=second)
+    assert est.mistakes_ == first.mistakes + second.mistakes + third.mistakes
+    np.testing.assert_array_equal(est.coef_[0], third.weights)
+    with pytest.raises(ValueError, match="differs from the classes_"):
+        est.partial_fit(X, labels, classes=["ham", "eggs"])
+    with pytest.raises(ValueError, match="not in classes"):
+        est.partial_fit(X[:3], ["ham", "eggs", "eggs"])
+    with pytest.raises(ValueError, match="features"):
+        est.partial_fit(X[:, :3], labels)
+
+
+def test_fit_resets_what_partial_fit_accumulated():
+    X, y = noisy_separable(n_samples=100, n_features=4, seed=4)
+    est = Perceptron()
+    total = 0
+    for batch in np.array_split(np.arange(100), 4):
+        est.partial_fit(X[batch], y[batch], classes=[-1, 1])
+        total += est.run_.mistakes
+    assert est.mistakes_ == total
+    est.fit(X, y)
+    assert est.mistakes_ == est.run_.mistakes == run_online("perceptron", X, y).mistakes
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_coef_is_the_run_weights(sparse):
+    X, y = noisy_separable(n_samples=100, n_features=7, seed=5)
+    Xs = sp.csr_matrix(X) if sparse else X
+    est = Perceptron(epochs=2).fit(Xs, y)
+    run = run_online("perceptron", Xs, y, epochs=2)
+    assert est.coef_.shape == (1, 7)
+    np.testing.assert_array_equal(est.coef_[0], run.weights)
+    np.testing.assert_allclose(est.decision_function(Xs), X @ run.weights, rtol=0, atol=1e-12)
+    linear_kernel = KernelPerceptron(kernel="linear", epochs=2).fit(Xs, y)
+    np.testing.assert_array_equal(linear_kernel.coef_, est.coef_)
+
+
+def test_coef_needs_a_linear_kernel():
+    X, y = noisy_separable(n_samples=50, n_features=3, seed=6)
+    est = KernelPerceptron(kernel="rbf").fit(X, y)
+    assert not hasattr(est, "coef_")
+    with pytest.raises(AttributeError, match="only available for a linear kernel"):
+        est.coef_  # noqa: B018
+    with pytest.raises(TypeError, match="dense data is required"):
+        est.fit(sp.csr_matrix(X), y)
+
+
+def test_random_state():
+    X, y = noisy_separable(n_samples=80, n_features=4, seed=7)
+    a = Perceptron(shuffle=True, random_state=np.random.RandomState(0)).fit(X, y)
+    b = Perceptron(shuffle=True, random_state=np.random.RandomState(0)).fit(X, y)
+    assert a.run_.seed == b.run_.seed == np.random.RandomState(0).randint(2**31 - 1)
+    np.testing.assert_array_equal(a.run_.sample_index, b.run_.sample_index)
+    assert Perceptron(shuffle=True, random_state=11).fit(X, y).run_.seed == 11
+    assert Perceptron(random_state=None).fit(X, y).run_.seed is None
+    with pytest.raises(ValueError, match=r"random_state must be in \[0, inf\), got -1"):
+        Perceptron(shuffle=True, random_state=-1).fit(X, y)
+    with pytest.raises(TypeError, match="random_state must be None"):
+        Perceptron(shuffle=True, random_state="seed").fit(X, y)
+
+
+def test_bad_parameters_are_named():
+    X, y = noisy_separable(n_samples=30, n_features=3, seed=8)
+    with pytest.raises(ValueError, match=r"epochs must be in \[1, inf\), got 0"):
+        Perceptron(epochs=0).fit(X, y)
+    with pytest.raises(ValueError, match="kernel must be one of"):
+        KernelPerceptron(kernel="sigmoid").fit(X, y)
+    with pytest.raises(ValueError, match="Only binary classification is supported"):
+        Perceptron().fit(X, np.arange(30) % 3)
+
+
+def test_labels_are_mapped_back():
+    X, y = noisy_separable(n_samples=200, n_features=4, noise=0.0, seed=9)
+    labels = np.where(y > 0, 7, 3)
+    est = Perceptron(epochs=10).fit(X, labels)
+    np.testing.assert_array_equal(est.classes_, [3, 7])
+    assert set(est.predict(X)) <= {3, 7}
+    assert est.score(X, labels) == np.mean(est.predict(X) == labels) > 0.95
+
+
+@pytest.mark.parametrize("epochs", [1, 3])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_scikit_learn_perceptron_is_an_oracle(epochs, sparse):
+    X, y = noisy_separable(n_samples=300, n_features=10, noise=0.1, seed=epochs)
+    Xs = sp.csr_matrix(X) if sparse else X
+    sk = SkPerceptron(fit_intercept=False, shuffle=False, tol=None, eta0=1, alpha=0,
+                      max_iter=epochs).fit(Xs, y)
+    run = run_online("perceptron", Xs, y, epochs=epochs)
+    np.testing.assert_allclose(run.weights, sk.coef_[0], rtol=0, atol=1e-10)
+    assert run.mistakes > epochs  # the runs update after the first pass too
+
+
+@pytest.mark.parametrize("epochs", [1, 3])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_scikit_learn_also_counts_a_zero_margin_as_a_mistake(epochs, sparse):
+    """On {-1, 0, 1}-valued data exact zero margins are frequent, not only at w = 0.
+
+    Our rule updates when y * margin <= 0 (SPEC 1.1); scikit-learn's perceptron
+    loss (Hinge with threshold 0) updates when y * margin <= 0 as well. Each
+    zero-margin update adds a non-zero y x to w, so a rule that skipped them
+    would end with other weights; the weights agree exactly.
+    """
+    rng = np.random.default_rng(epochs)
+    X = rng.integers(-1, 2, size=(80, 6)).astype(float)
+    y = np.where(rng.random(80) < 0.5, 1.0, -1.0)
+    Xs = sp.csr_matrix(X) if sparse else X
+    run = run_online("perceptron", Xs, y, epochs=epochs, record_margins=True)
+    zero_margin_mistakes = np.flatnonzero(run.margins[run.mistake_trials] == 0.0)
+    assert zero_margin_mistakes.shape[0] >= 5
+    sk = SkPerceptron(fit_intercept=False, shuffle=False, tol=None, eta0=1, alpha=0,
+                      max_iter=epochs).fit(Xs, y)
+    np.testing.assert_array_equal(run.weights, sk.coef_[0])
