@@ -10,9 +10,12 @@ scikit-learn).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from ._sequence import check_seed
+from ._validation import check_bool, check_choice
 from .algorithms.kernels import Kernel
 
 # Rows of a test block are scored in chunks so that a (chunk x support) kernel
@@ -58,4 +61,170 @@ class KernelHypothesis:
             return out
         for rows in kernel_blocks(X, self.dual_coef.shape[0]):
             out[rows] = self.kernel.gram(X[rows], self.support_vectors) @ self.dual_coef
+        return out
+
+
+VOTE_METHODS = ("vote", "average", "last", "random")
+
+
+@dataclass(frozen=True, eq=False)
+class VotedHypothesis:
+    """The weighted prediction vectors (v_1, c_1), ..., (v_{k+1}, c_{k+1}) of the voted Perceptron.
+
+    v_1 = 0 and v_{j+1} = v_j + y_{i_j} x_{i_j}, where x_{i_j} is the j-th
+    mistaken instance; c_j is the number of trials v_j survived, its birth
+    trial included (paper 001, Fig. 1; SPEC 2.2). The vectors are kept
+    implicitly, as the mistaken instances in order.
+
+    Attributes
+    ----------
+    support_vectors : ndarray or scipy.sparse.csr_matrix of shape (k, n_features)
+        The mistaken instances x_{i_1}, ..., x_{i_k} in the order of the mistakes.
+    labels : ndarray of shape (k,)
+        Their labels y_{i_j} in {-1, +1}: the dual coefficients of v_{k+1}.
+    counts : ndarray of int64, shape (k + 1,)
+        Survival counts c_1, ..., c_{k+1}; they sum to the number of trials T.
+    norms_sq : ndarray of shape (k + 1,)
+        ||v_j||^2 by the recurrence ||v_{j+1}||^2 = ||v_j||^2 + 2 y_{i_j} v_j.x_{i_j}
+        + K(x_{i_j}, x_{i_j}), with v_j.x_{i_j} the margin of the j-th mistake.
+    kernel : Kernel
+        The kernel K of the run (``linear`` for the primal form).
+    weights : ndarray of shape (n_features,) or None
+        v_{k+1} as a primal vector; None for a non-linear kernel.
+    """
+
+    support_vectors: Any
+    labels: np.ndarray
+    counts: np.ndarray
+    norms_sq: np.ndarray
+    kernel: Kernel
+    weights: np.ndarray | None = None
+
+    @property
+    def dual_coef(self) -> np.ndarray:
+        """Coefficients of the last vector v_{k+1} on ``support_vectors``: the labels."""
+        return self.labels
+
+    def decision_function(self, X, method="vote", normalize=False, seed=None) -> np.ndarray:
+        """Scores of the prediction methods of paper 001, sec. 5, on the rows of X.
+
+        Parameters
+        ----------
+        X : ndarray or csr_matrix of shape (n_samples, n_features)
+            Validated test instances.
+        method : {"vote", "average", "last", "random"}, default="vote"
+            ``vote``: sum_j c_j sign(v_j . x) (paper 001, Fig. 1);
+            ``average``: sum_j c_j v_j . x; ``last``: v_{k+1} . x;
+            ``random``: v_{r'} . x, where v_{r'} is the last vector that existed
+            after r rounds and r is drawn uniformly from {0, ..., T}, one draw
+            per test point (the randomized leave-one-out conversion, paper 001
+            sec. 3 and 5).
+        normalize : bool, default=False
+            Use v_j / ||v_j|| in place of v_j (the "normalized" variants of
+            paper 001 sec. 5); a zero vector contributes 0. It leaves ``vote``
+            unchanged.
+        seed : int or None, default=None
+            Seed of ``numpy.random.default_rng`` for ``method="random"``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+
+        Notes
+        -----
+        Every score v_j . x of a test point comes from the recurrence
+        v_{j+1} . x = v_j . x + y_{i_j} K(x_{i_j}, x) (paper 001 sec. 4): one
+        kernel row per test point and a cumulative sum, k kernel values, not
+        k^2. Test rows are processed in chunks (:func:`kernel_blocks`).
+        """
+        method = check_choice("method", method, VOTE_METHODS)
+        normalize = check_bool("normalize", normalize)
+        seed = check_seed(seed)
+        scale = self._scale(normalize)
+        if method == "last":
+            last = (LinearHypothesis(self.weights) if self.weights is not None
+                    else KernelHypothesis(self.support_vectors, self.labels, self.kernel))
+            return last.decision_function(X) * scale[-1]
+        if method == "random":
+            alive = self._alive(np.random.default_rng(seed), X.shape[0])
+        weights = self.counts[1:] * scale[1:]
+        out = np.zeros(X.shape[0])
+        k = self.labels.shape[0]
+        if k == 0:
+            return out
+        for rows in kernel_blocks(X, k):
+            # V[:, j - 1] = v_{j+1} . x; v_1 = 0 scores 0 under every method.
+            V = self.kernel.gram(X[rows], self.support_vectors)
+            V *= self.labels
+            np.cumsum(V, axis=1, out=V)
+            if method == "vote":
+                out[rows] = np.sign(V) @ self.counts[1:]
+            elif method == "average":
+                out[rows] = V @ weights
+            else:
+                j = alive[rows]
+                picked = V[np.arange(V.shape[0]), np.maximum(j - 1, 0)] * scale[j]
+                out[rows] = np.where(j > 0, picked, 0.0)
+        return out
+
+    def _scale(self, normalize: bool) -> np.ndarray:
+        """1 for every vector, or 1/||v_j|| (0 for a zero vector) when normalizing."""
+        if not normalize:
+            return np.ones(self.counts.shape[0])
+        norms = np.sqrt(self.norms_sq)
+        return np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+
+    def _alive(self, rng, n_points: int) -> np.ndarray:
+        """Index j - 1 of the vector v_j alive after r rounds, r uniform in {0, ..., T}.
+
+        v_1 exists from round 0; v_j (j > 1), born at the trial c_1 + ... + c_{j-1}
+        (0-based), exists after 1 + c_1 + ... + c_{j-1} rounds.
+        """
+        n_trials = int(self.counts.sum())
+        slices = rng.integers(0, n_trials + 1, size=n_points)
+        births = np.concatenate(([0], 1 + np.cumsum(self.counts)[:-1]))
+        return np.searchsorted(births, slices, side="right") - 1
+
+
+@dataclass(frozen=True, eq=False)
+class HigherOrderHypothesis(LinearHypothesis):
+    """Final Higher-Order (or p-norm) Perceptron: f(x) = w . x with w = B^T g(B v).
+
+    ``weights`` is w = B_k^T g(B_k v_k) (paper 000 sec. 2 item 3; w = A_k v_k
+    for p = 2), so f(x) = g(B v)^T B x is the HO margin. With
+    ``normalize=True`` a new instance is first scaled to unit p-norm, as the
+    training instances were (a zero row scores 0): the score of a training
+    row is then the margin the run would give it, and the sign is unchanged
+    by the scaling.
+    """
+
+    p: float = 2.0
+    normalize: bool = True
+
+    def decision_function(self, X) -> np.ndarray:
+        if self.normalize:
+            from .algorithms.higher_order import normalize_rows
+
+            X = normalize_rows(X, self.p)
+        return super().decision_function(X)
+
+
+@dataclass(frozen=True, eq=False)
+class HigherOrderKernelHypothesis(KernelHypothesis):
+    """Final dual-form Higher-Order Perceptron: f(x) = sum_i g_i K_n(x_i, x).
+
+    K_n(x, z) = K(x, z) / sqrt(K(x, x) K(z, z)) when ``normalize=True``
+    (instances normalised in feature space), K otherwise; g is the vector
+    g_k of paper 000 sec. 2 item 2. ``dual_coef`` holds g_i / sqrt(K(x_i, x_i))
+    (g_i without normalisation), so f(x) = (sum_i dual_coef_i K(x_i, x)) /
+    sqrt(K(x, x)); a row with K(x, x) = 0 is not rescaled.
+    """
+
+    normalize: bool = True
+
+    def decision_function(self, X) -> np.ndarray:
+        out = super().decision_function(X)
+        if self.normalize:
+            diag = self.kernel.diagonal(X)
+            out = np.divide(out, np.sqrt(diag), out=out, where=diag > 0)
         return out

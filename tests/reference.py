@@ -50,3 +50,122 @@ def kernel_perceptron(X, y, order, kernel_name="rbf", **kernel_params):
             mistakes.append(t)
     return (np.array(mistakes, dtype=np.int64), np.array(support, dtype=np.int64),
             np.array(coef, dtype=float), np.array(margins))
+
+
+def voted_perceptron(X, y, order, kernel_name="linear", **kernel_params):
+    """Paper 001, Fig. 1, training: the list of (v_j, c_j) and the mistake trials.
+
+    Every v_j is built explicitly: a vector of R^n for the linear kernel, the
+    list of its terms (x_s, y_s) of sum_s y_s K(x_s, .) otherwise. Returns
+    (mistake_trials, vectors, counts), where vectors[j] is a pair (dot, norm)
+    for v_{j+1}: dot(z) = v_{j+1} . z and norm = ||v_{j+1}|| (sqrt(a^T G a)).
+    """
+    linear = kernel_name == "linear"
+
+    def dot(v, z):
+        if linear:
+            return float(v @ z)
+        return sum(c * kernel(kernel_name, s, z, **kernel_params) for s, c in v)
+
+    def norm(v):
+        if linear:
+            return float(np.linalg.norm(v))
+        a = np.array([c for _, c in v])
+        G = np.array([[kernel(kernel_name, s, q, **kernel_params) for q, _ in v] for s, _ in v])
+        return float(np.sqrt(a @ G @ a)) if len(v) else 0.0
+
+    vectors = [np.zeros(X.shape[1]) if linear else []]
+    counts = [0]
+    mistakes = []
+    for t, i in enumerate(order):
+        v = vectors[-1]
+        if y[i] * dot(v, X[i]) <= 0:
+            vectors.append(v + y[i] * X[i] if linear else v + [(X[i], y[i])])
+            counts.append(1)
+            mistakes.append(t)
+        else:
+            counts[-1] += 1
+    pairs = [((lambda z, v=v: dot(v, z)), norm(v)) for v in vectors]
+    return np.array(mistakes, dtype=np.int64), pairs, np.array(counts)
+
+
+def voted_predict(trained, Z, method, normalize=False, seed=None):
+    """Paper 001, sec. 5: scores of the rows of Z by ``trained = voted_perceptron(...)``.
+
+    vote: sum_j c_j sign(v_j.z); average: sum_j c_j v_j.z; last: v_{k+1}.z;
+    random: v_j.z for the vector alive after r rounds, r uniform in {0..T}
+    drawn per point by numpy.random.default_rng(seed).integers(0, T + 1) (that
+    vector is v_{1 + number of mistakes among the first r trials}).
+    ``normalize`` divides each v_j.z by ||v_j|| (0 for a zero vector).
+    """
+    mistakes, vectors, counts = trained
+    if method == "random":
+        slices = np.random.default_rng(seed).integers(0, counts.sum() + 1, size=Z.shape[0])
+    out = np.zeros(Z.shape[0])
+    for p, z in enumerate(Z):
+        scores = []
+        for dot, norm in vectors:
+            score = dot(z)
+            if normalize:
+                score = score / norm if norm > 0 else 0.0
+            scores.append(score)
+        if method == "vote":
+            out[p] = sum(c * np.sign(s) for c, s in zip(counts, scores, strict=True))
+        elif method == "average":
+            out[p] = sum(c * s for c, s in zip(counts, scores, strict=True))
+        elif method == "last":
+            out[p] = scores[-1]
+        else:
+            out[p] = scores[int(np.sum(mistakes < slices[p]))]
+    return out
+
+
+def ballseptron(X, y, order, r, w=None):
+    """Paper 004, Fig. 2, literally with the pseudo-instance x_hat.
+
+    Returns (mistake_trials, margin_error_trials, w, margins).
+    """
+    w = np.zeros(X.shape[1]) if w is None else np.array(w, dtype=float)
+    mistakes, margin_errors, margins = [], [], []
+    for t, i in enumerate(order):
+        margin = w @ X[i]
+        margins.append(margin)
+        if y[i] * margin <= 0:
+            w = w + y[i] * X[i]
+            mistakes.append(t)
+        elif y[i] * margin / np.linalg.norm(w) <= r:
+            x_hat = X[i] - y[i] * r * w / np.linalg.norm(w)
+            w = w + y[i] * x_hat
+            margin_errors.append(t)
+    return (np.array(mistakes, dtype=np.int64), np.array(margin_errors, dtype=np.int64), w,
+            np.array(margins))
+
+
+def kernel_ballseptron(X, y, order, r, kernel_name="rbf", **kernel_params):
+    """Paper 004, Fig. 2 with w = sum_s alpha_s K(x_s, .) and plain dual coefficients.
+
+    ||w||^2 = alpha^T G alpha (G the Gram matrix of the support rows); a margin
+    error multiplies every alpha_s by 1 - r/||w|| and appends x_t with y_t.
+    Returns (mistake_trials, margin_error_trials, support_rows, alpha, margins).
+    """
+    support, alpha, mistakes, margin_errors, margins = [], [], [], [], []
+    G = np.zeros((0, 0))
+    for t, i in enumerate(order):
+        margin = sum(a * kernel(kernel_name, X[s], X[i], **kernel_params)
+                     for s, a in zip(support, alpha, strict=True))
+        margins.append(margin)
+        if y[i] * margin <= 0:
+            mistakes.append(t)
+        else:
+            norm = np.sqrt(np.array(alpha) @ G @ np.array(alpha))
+            if y[i] * margin / norm > r:
+                continue
+            alpha = [(1 - r / norm) * a for a in alpha]
+            margin_errors.append(t)
+        row = [kernel(kernel_name, X[s], X[i], **kernel_params) for s in support]
+        G = np.block([[G, np.array(row)[:, None]],
+                      [np.array(row)[None, :], kernel(kernel_name, X[i], X[i], **kernel_params)]])
+        support.append(i)
+        alpha.append(y[i])
+    return (np.array(mistakes, dtype=np.int64), np.array(margin_errors, dtype=np.int64),
+            np.array(support, dtype=np.int64), np.array(alpha, dtype=float), np.array(margins))

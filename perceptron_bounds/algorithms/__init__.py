@@ -4,7 +4,11 @@ Importing this package registers every algorithm with ``run_online``;
 :func:`available` lists their names.
 """
 
-from . import perceptron  # noqa: F401  (registers "perceptron")
+from . import (
+    ballseptron,  # noqa: F401  (registers "ballseptron")
+    perceptron,  # noqa: F401  (registers "perceptron")
+    voted,  # noqa: F401  (registers "voted_perceptron")
+)
 from ._registry import Algorithm, LoopResult, available, get, register
 
 __all__ = ["Algorithm", "LoopResult", "available", "get", "register"]

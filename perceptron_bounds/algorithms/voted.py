@@ -1,0 +1,96 @@
+"""The voted (and averaged) Perceptron of Freund & Schapire (SPEC 2.2), primal and kernel forms.
+
+Training is exactly the Perceptron (SPEC 2.1): the same loops run, and the
+prediction vectors v_1 = 0, v_2, ..., v_{k+1} with their survival counts
+c_1, ..., c_{k+1} follow from the mistake trials. A correct trial adds one to
+the count of the current vector; a mistake at trial t creates
+v_{j+1} = v_j + y_t x_t with count 1 (paper 001, Fig. 1). The final hypothesis
+is a :class:`~perceptron_bounds.hypothesis.VotedHypothesis`, whose
+``decision_function(X, method=...)`` offers the prediction methods of paper
+001 sec. 5: ``vote``, ``average``, ``last``, ``random`` (and ``normalize``).
+
+References
+----------
+Y. Freund and R. E. Schapire, "Large margin classification using the
+Perceptron algorithm", Machine Learning 37 (1999), Fig. 1, sec. 4 and 5
+(paper 001).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..hypothesis import VotedHypothesis
+from ._registry import Algorithm, LoopResult, register
+from .kernels import KERNEL_DEFAULTS, kernel_of, resolve_kernel_form
+from .perceptron import run_dual, run_primal
+
+
+def survival_counts(mistake_trials, n_trials: int, previous_counts) -> np.ndarray:
+    """Counts c_j of paper 001, Fig. 1, continued over ``n_trials`` new trials.
+
+    The vector alive at the start (the last of ``previous_counts``) gains one
+    per correct trial before the first mistake; the vector born at mistake
+    trial t_j survives t_{j+1} - t_j trials (T - t_k for the last one).
+
+    Examples
+    --------
+    >>> survival_counts(np.array([0, 3, 4]), 6, np.array([0])).tolist()
+    [0, 3, 1, 2]
+    """
+    gaps = np.diff(np.concatenate(([0], mistake_trials, [n_trials])))
+    counts = np.concatenate((previous_counts, gaps[1:])).astype(np.int64)
+    counts[previous_counts.shape[0] - 1] += gaps[0]
+    return counts
+
+
+def _stack(previous, new):
+    """Rows of ``previous`` then rows of ``new`` (CSR if either is sparse)."""
+    if previous is None:
+        return new
+    if sp.issparse(previous) or sp.issparse(new):
+        return sp.vstack([sp.csr_matrix(previous), sp.csr_matrix(new)], format="csr")
+    return np.vstack([previous, new])
+
+
+def _fit(data, order, params, margins, previous) -> LoopResult:
+    # The margins at the mistakes give ||v_j|| by recurrence: record them always.
+    scores = margins if margins.shape[0] else np.empty(order.shape[0])
+    kernel = kernel_of(params)
+    if params["form"] == "primal":
+        w0 = np.zeros(data.n_features) if previous is None else previous.weights
+        trials, weights = run_primal(data, order, scores, w0)
+    else:
+        trials, final = run_dual(data, order, params, scores, previous)
+        weights = final.weights
+    rows = order[trials]
+    labels = data.y[rows]
+    X_m = data.X[rows]
+    # Before the first trial: only v_1 = 0, with count 0 and norm 0.
+    old = previous.hypothesis if previous is not None else VotedHypothesis(
+        None, np.empty(0), np.zeros(1, dtype=np.int64), np.zeros(1), kernel
+    )
+    counts = survival_counts(trials, order.shape[0], old.counts)
+    steps = 2.0 * labels * scores[trials] + kernel.diagonal(X_m)
+    norms_sq = np.concatenate((old.norms_sq, np.maximum(old.norms_sq[-1] + np.cumsum(steps), 0.0)))
+    hypothesis = VotedHypothesis(
+        support_vectors=_stack(old.support_vectors, X_m),
+        labels=np.concatenate((old.labels, labels)),
+        counts=counts,
+        norms_sq=norms_sq,
+        kernel=kernel,
+        weights=weights,
+    )
+    return LoopResult(trials, hypothesis, state={"counts": counts, "norms_sq": norms_sq})
+
+
+VOTED_PERCEPTRON = register(
+    Algorithm(
+        name="voted_perceptron",
+        defaults={**KERNEL_DEFAULTS, "form": "auto"},
+        resolve=resolve_kernel_form,
+        fit=_fit,
+        summary="Freund & Schapire's voted/averaged Perceptron, primal or kernel form",
+    )
+)
