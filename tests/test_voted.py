@@ -1,6 +1,6 @@
 """The voted Perceptron (SPEC 2.2, paper 001 Fig. 1 and sec. 5) against its reference."""
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -29,7 +29,7 @@ def kernel_of(kind):
     return "linear" if kind in ("dense", "csr") else kind
 
 
-@lru_cache(maxsize=None)
+@cache
 def case(kind, epochs, shuffle):
     """A run and the reference trained on the same presented sequence (computed once)."""
     n = 150 if kind in ("dense", "csr") else 50
