@@ -36,6 +36,9 @@ from .kernels import (
     support_buffers,
 )
 
+# Fig. 2's three cases.
+NO_UPDATE, MISTAKE, MARGIN_ERROR = 0, 1, 2
+
 # The global scale factor is folded into the coefficients when it leaves
 # [_TINY, 1/_TINY] in absolute value (this includes scale = 0, when
 # 1 - r/||w|| = 0), so that neither it nor the coefficients y/scale overflow.
@@ -43,18 +46,43 @@ _TINY = 1e-100
 
 
 @jit
-def _ballseptron_dense_loop(X, y, order, r, w, margins):
-    """Primal Ballseptron over dense rows; updates w in place.
+def _case(signed_margin, norm_sq, r):
+    """Fig. 2's case for y_t w.x_t = ``signed_margin``, and the factor a of w <- a w + y_t x_t.
 
-    Returns (mistake trials, margin error trials, ||w||^2).
+    A mistake (y_t w.x_t <= 0) has a = 1; a margin error
+    (y_t w.x_t / ||w|| <= r) has a = 1 - r/||w||, which may be <= 0.
+    """
+    if signed_margin <= 0.0:
+        return MISTAKE, 1.0
+    norm = np.sqrt(norm_sq)
+    if signed_margin / norm > r:
+        return NO_UPDATE, 1.0
+    return MARGIN_ERROR, 1.0 - r / norm
+
+
+@jit
+def _rescaled(scale, a, coef, k):
+    """``scale * a``, or 1 after folding ``scale * a`` into coef[:k] when it is tiny or huge."""
+    scale *= a
+    if _TINY <= abs(scale) <= 1.0 / _TINY:
+        return scale
+    for j in range(k):
+        coef[j] *= scale
+    return 1.0
+
+
+@jit
+def _ballseptron_dense_loop(X, y, order, r, w, margins):
+    """Primal Ballseptron over dense rows; updates w in place, ||w||^2 recomputed after each update.
+
+    Returns (update trials, their cases, ||w||^2).
     """
     n_trials = order.shape[0]
     n = X.shape[1]
     record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    margin_errors = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    e = 0
+    updates = np.empty(n_trials, dtype=np.int64)
+    cases = np.empty(n_trials, dtype=np.int64)
+    u = 0
     norm_sq = 0.0
     for j in range(n):
         norm_sq += w[j] * w[j]
@@ -66,71 +94,57 @@ def _ballseptron_dense_loop(X, y, order, r, w, margins):
         if record:
             margins[t] = s
         yi = y[i]
-        if yi * s <= 0.0:
-            a = 1.0
-            mistakes[m] = t
-            m += 1
-        else:
-            norm = np.sqrt(norm_sq)
-            if yi * s / norm > r:
-                continue
-            a = 1.0 - r / norm
-            margin_errors[e] = t
-            e += 1
+        case, a = _case(yi * s, norm_sq, r)
+        if case == NO_UPDATE:
+            continue
+        updates[u] = t
+        cases[u] = case
+        u += 1
         norm_sq = 0.0
         for j in range(n):
             w[j] = a * w[j] + yi * X[i, j]
             norm_sq += w[j] * w[j]
-    return mistakes[:m].copy(), margin_errors[:e].copy(), norm_sq
+    return updates[:u].copy(), cases[:u].copy(), norm_sq
 
 
 @jit
-def _ballseptron_csr_loop(data, indices, indptr, y, order, r, u, norm_sq, margins):
-    """Primal Ballseptron over CSR rows with w = scale * u; ends with u = w.
+def _ballseptron_csr_loop(data, indices, indptr, y, order, r, v, norm_sq, margins):
+    """Primal Ballseptron over CSR rows with w = scale * v; ends with v = w.
 
-    Returns (mistake trials, margin error trials, ||w||^2).
+    Returns (update trials, their cases, ||w||^2).
     """
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    margin_errors = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    e = 0
+    updates = np.empty(n_trials, dtype=np.int64)
+    cases = np.empty(n_trials, dtype=np.int64)
+    u = 0
     scale = 1.0
     for t in range(n_trials):
         i = order[t]
         start, end = indptr[i], indptr[i + 1]
         s = 0.0
         for p in range(start, end):
-            s += u[indices[p]] * data[p]
+            s += v[indices[p]] * data[p]
         s *= scale
         if record:
             margins[t] = s
         yi = y[i]
-        if yi * s <= 0.0:
-            a = 1.0
-            mistakes[m] = t
-            m += 1
-        else:
-            norm = np.sqrt(norm_sq)
-            if yi * s / norm > r:
-                continue
-            a = 1.0 - r / norm
-            margin_errors[e] = t
-            e += 1
-            scale *= a
-            if not _TINY <= abs(scale) <= 1.0 / _TINY:
-                u *= scale
-                scale = 1.0
+        case, a = _case(yi * s, norm_sq, r)
+        if case == NO_UPDATE:
+            continue
+        updates[u] = t
+        cases[u] = case
+        u += 1
+        scale = _rescaled(scale, a, v, v.shape[0])
         xx = 0.0
         for p in range(start, end):
             xx += data[p] * data[p]
         norm_sq = max(a * a * norm_sq + 2.0 * a * yi * s + xx, 0.0)
         c = yi / scale
         for p in range(start, end):
-            u[indices[p]] += c * data[p]
-    u *= scale
-    return mistakes[:m].copy(), margin_errors[:e].copy(), norm_sq
+            v[indices[p]] += c * data[p]
+    v *= scale
+    return updates[:u].copy(), cases[:u].copy(), norm_sq
 
 
 @jit
@@ -139,15 +153,14 @@ def _ballseptron_kernel_loop(
 ):
     """Kernel Ballseptron: w = scale * sum_{i<k} coef[i] K(S[i], .); every update appends x_t.
 
-    Returns (mistake trials, margin error trials, S, coef, k, ||w||^2) with
-    the buffers possibly regrown and coef holding the effective coefficients.
+    Returns (update trials, their cases, S, coef, k, ||w||^2) with the
+    buffers possibly regrown and coef holding the effective coefficients.
     """
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    margin_errors = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    e = 0
+    updates = np.empty(n_trials, dtype=np.int64)
+    cases = np.empty(n_trials, dtype=np.int64)
+    u = 0
     scale = 1.0
     for t in range(n_trials):
         i = order[t]
@@ -159,27 +172,19 @@ def _ballseptron_kernel_loop(
         if record:
             margins[t] = s
         yi = y[i]
-        if yi * s <= 0.0:
-            a = 1.0
-            mistakes[m] = t
-            m += 1
-        else:
-            norm = np.sqrt(norm_sq)
-            if yi * s / norm > r:
-                continue
-            a = 1.0 - r / norm
-            margin_errors[e] = t
-            e += 1
-            scale *= a
-            if not _TINY <= abs(scale) <= 1.0 / _TINY:
-                coef[:k] *= scale
-                scale = 1.0
+        case, a = _case(yi * s, norm_sq, r)
+        if case == NO_UPDATE:
+            continue
+        updates[u] = t
+        cases[u] = case
+        u += 1
+        scale = _rescaled(scale, a, coef, k)
         kxx = _kernel_value(x, x, code, degree, gamma, coef0)
         norm_sq = max(a * a * norm_sq + 2.0 * a * yi * s + kxx, 0.0)
         S, coef = _append_support(S, coef, k, x, yi / scale)
         k += 1
     coef[:k] *= scale
-    return mistakes[:m].copy(), margin_errors[:e].copy(), S, coef, k, norm_sq
+    return updates[:u].copy(), cases[:u].copy(), S, coef, k, norm_sq
 
 
 def _resolve(params: dict, data) -> dict:
@@ -193,24 +198,26 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
         w = np.zeros(data.n_features) if previous is None else np.array(previous.weights)
         if data.sparse:
             X = data.X
-            mistakes, margin_errors, norm_sq = _ballseptron_csr_loop(
+            updates, cases, norm_sq = _ballseptron_csr_loop(
                 X.data, X.indices, X.indptr, data.y, order, r, w, float(w @ w), margins
             )
         else:
-            mistakes, margin_errors, norm_sq = _ballseptron_dense_loop(
-                data.X, data.y, order, r, w, margins
-            )
+            updates, cases, norm_sq = _ballseptron_dense_loop(data.X, data.y, order, r, w, margins)
         hypothesis = LinearHypothesis(w)
     else:
         kernel = kernel_of(params)
         S, coef, k = support_buffers(previous, data.n_features)
         norm_sq = 0.0 if previous is None else previous.state["norm_sq"]
-        mistakes, margin_errors, S, coef, k, norm_sq = _ballseptron_kernel_loop(
+        updates, cases, S, coef, k, norm_sq = _ballseptron_kernel_loop(
             data.X, data.y, order, r, S, coef, k, norm_sq, *kernel.loop_args(), margins
         )
         hypothesis = KernelHypothesis(S[:k].copy(), coef[:k].copy(), kernel)
-    return LoopResult(mistakes, hypothesis, margin_error_trials=margin_errors,
-                      state={"norm_sq": norm_sq})
+    return LoopResult(
+        updates[cases == MISTAKE],
+        hypothesis,
+        margin_error_trials=updates[cases == MARGIN_ERROR],
+        state={"norm_sq": norm_sq},
+    )
 
 
 BALLSEPTRON = register(
