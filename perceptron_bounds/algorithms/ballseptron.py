@@ -13,10 +13,28 @@ factor, so a margin error costs as much as a mistake, and update ||w||^2 by
 ||a w + y x||^2 = a^2 ||w||^2 + 2 a y (w.x) + K(x, x) (one extra kernel
 value). ``r = 0`` is the Perceptron exactly.
 
+Registered as ``"ballseptron"`` with the radius ``r`` (default 0.1, r >= 0),
+the kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0`` (SPEC 1.7)
+and ``form``. Mistakes and margin errors are recorded separately
+(``mistake_trials``, ``margin_error_trials``); the kernel form keeps every
+updated instance as a support vector with its effective coefficient
+(``run.dual_coef``). ``OnlineRun.state["norm_sq"]`` is the final ||w||^2.
+
 References
 ----------
 S. Shalev-Shwartz and Y. Singer, "A new perspective on an old Perceptron
 algorithm", COLT 2005, Fig. 2 and sec. 2-3 (paper 004).
+
+Examples
+--------
+>>> import numpy as np
+>>> from perceptron_bounds import run_online
+>>> X = np.array([[1.0, 0.0], [0.8, 0.6], [-1.0, 0.0], [0.0, -1.0]])
+>>> run = run_online("ballseptron", X, [1, 1, -1, -1], r=0.9, epochs=2)
+>>> run.mistake_trials.tolist(), run.margin_error_trials.tolist()
+([0], [1, 2, 3, 4, 5, 6, 7])
+>>> run_online("ballseptron", X, [1, 1, -1, -1], r=0.0, epochs=2).margin_errors
+0
 """
 
 from __future__ import annotations

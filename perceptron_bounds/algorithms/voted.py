@@ -9,11 +9,31 @@ is a :class:`~perceptron_bounds.hypothesis.VotedHypothesis`, whose
 ``decision_function(X, method=...)`` offers the prediction methods of paper
 001 sec. 5: ``vote``, ``average``, ``last``, ``random`` (and ``normalize``).
 
+Registered as ``"voted_perceptron"`` with the parameters of ``"perceptron"``:
+``kernel``, ``degree``, ``gamma``, ``coef0`` (SPEC 1.7) and ``form``
+(``"primal"``, ``"dual"`` or ``"auto"``). ``OnlineRun.state`` holds
+``counts`` (c_1..c_{k+1}, int64, summing to the number of trials) and
+``norms_sq`` (||v_1||^2..||v_{k+1}||^2). A warm start continues the count of
+the last vector. ``run.weights`` is v_{k+1} (the Perceptron's final vector).
+
 References
 ----------
 Y. Freund and R. E. Schapire, "Large margin classification using the
 Perceptron algorithm", Machine Learning 37 (1999), Fig. 1, sec. 4 and 5
 (paper 001).
+
+Examples
+--------
+>>> import numpy as np
+>>> from perceptron_bounds import run_online
+>>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
+>>> run = run_online("voted_perceptron", X, [1, 1, -1, -1], epochs=2)
+>>> run.mistake_trials.tolist(), run.state["counts"].tolist()
+([0, 1], [0, 1, 7])
+>>> run.decision_function(X, method="vote").tolist()
+[8.0, 7.0, -8.0, -7.0]
+>>> run.predict(X, method="average").tolist()
+[1, 1, -1, -1]
 """
 
 from __future__ import annotations
