@@ -38,7 +38,8 @@ def presentation_order(n_samples: int, epochs: int, shuffle: bool, seed: int | N
     epochs = check_int("epochs", epochs, low=1)
     shuffle = check_bool("shuffle", shuffle)
     if not shuffle:
-        return np.tile(np.arange(n_samples, dtype=np.int64), epochs)
+        rows = np.arange(n_samples, dtype=np.int64)
+        return rows if epochs == 1 else np.tile(rows, epochs)  # tile(rows, 1) is a slow copy
     rng = np.random.default_rng(seed)
     return np.concatenate([rng.permutation(n_samples).astype(np.int64) for _ in range(epochs)])
 

