@@ -226,5 +226,5 @@ class HigherOrderKernelHypothesis(KernelHypothesis):
         out = super().decision_function(X)
         if self.normalize:
             diag = self.kernel.diagonal(X)
-            out = np.divide(out, np.sqrt(diag), out=out, where=diag > 0)
+            out = np.divide(out, np.sqrt(np.maximum(diag, 0.0)), out=out, where=diag > 0)
         return out

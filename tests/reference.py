@@ -169,3 +169,118 @@ def kernel_ballseptron(X, y, order, r, kernel_name="rbf", **kernel_params):
         alpha.append(y[i])
     return (np.array(mistakes, dtype=np.int64), np.array(margin_errors, dtype=np.int64),
             np.array(support, dtype=np.int64), np.array(alpha, dtype=float), np.array(margins))
+
+
+def pnorm_link(theta, p):
+    """SPEC 2.5: g(theta)_i = sign(theta_i) |theta_i|^(p-1) / ||theta||_p^(p-2); g(0) = 0."""
+    norm = np.sum(np.abs(theta) ** p) ** (1.0 / p)
+    if norm == 0:
+        return np.zeros_like(theta)
+    return np.sign(theta) * np.abs(theta) ** (p - 1) / norm ** (p - 2)
+
+
+def pnorm_normalize(X, p):
+    """Rows scaled to unit p-norm (zero rows left at zero)."""
+    norms = np.sum(np.abs(X) ** p, axis=1) ** (1.0 / p)
+    return X / np.where(norms > 0, norms, 1.0)[:, None]
+
+
+def higher_order(X, y, order, c=0.4, p=2.0, rho=None, sparse=False, normalize=True):
+    """Paper 000 Figure 1 (with sec. 2 item 3 for p > 2), the n x n matrix B multiplied explicitly.
+
+    B_0 = I, v_0 = 0; margin g(B v)^T B x_t; on a mistake (the k-th)
+    rho_k = c/k (or rho[k-1]), set to 0 by the sparse variant when
+    y_t v.x_t < 0; v <- v + y_t x_t; B <- B (I - rho_k x_t g(x_t)^T).
+
+    Returns a dict: mistakes, margins, rho, y_v_x, transformed (rows
+    y_t B_{k-1} x_t), Bv (B_k v_k after each mistake), B, v, w = B^T g(B v).
+    """
+    X = pnorm_normalize(X, p) if normalize else np.array(X, dtype=float)
+    n = X.shape[1]
+    B, v = np.eye(n), np.zeros(n)
+    out = {key: [] for key in ("mistakes", "margins", "rho", "y_v_x", "transformed", "Bv")}
+    k = 0
+    for t, i in enumerate(order):
+        x = X[i]
+        margin = pnorm_link(B @ v, p) @ (B @ x)
+        out["margins"].append(margin)
+        if y[i] * margin <= 0:
+            k += 1
+            yvx = y[i] * (v @ x)
+            rho_k = c / k if rho is None else rho[k - 1]
+            if sparse and yvx < 0:
+                rho_k = 0.0
+            out["transformed"].append(y[i] * (B @ x))
+            out["mistakes"].append(t)
+            out["rho"].append(rho_k)
+            out["y_v_x"].append(yvx)
+            v = v + y[i] * x
+            B = B @ (np.eye(n) - rho_k * np.outer(x, pnorm_link(x, p)))
+            out["Bv"].append(B @ v)
+    result = {key: np.array(val) for key, val in out.items()}
+    result["mistakes"] = result["mistakes"].astype(np.int64)
+    result.update(B=B, v=v, w=B.T @ pnorm_link(B @ v, p))
+    return result
+
+
+def pnorm_perceptron(X, y, order, p=2.0, normalize=True):
+    """The p-norm Perceptron: theta <- theta + y_t x_t on y_t g(theta).x_t <= 0.
+
+    Returns (mistake_trials, theta, margins).
+    """
+    X = pnorm_normalize(X, p) if normalize else np.array(X, dtype=float)
+    theta = np.zeros(X.shape[1])
+    mistakes, margins = [], []
+    for t, i in enumerate(order):
+        margin = pnorm_link(theta, p) @ X[i]
+        margins.append(margin)
+        if y[i] * margin <= 0:
+            theta = theta + y[i] * X[i]
+            mistakes.append(t)
+    return np.array(mistakes, dtype=np.int64), theta, np.array(margins)
+
+
+def higher_order_dual(X, y, order, c=0.4, sparse=False, normalize=True, kernel_name="rbf",
+                      **kernel_params):
+    """Paper 000 sec. 2 item 2: the D_k, H_k, g_k recursion (p = 2), full k x k matrices.
+
+    K_n(a, b) = K(a, b) / sqrt(K(a, a) K(b, b)) when normalising. Margin
+    g_{k-1}^T X_{k-1}^T x. On the k-th mistake: b_k = D_{k-1} X_{k-1}^T x_k,
+    D_k = [[D_{k-1}, -rho b_k], [-rho b_k^T, rho^2 x_k^T X_{k-1} b_k - 2 rho + rho^2 K(x_k, x_k)]],
+    H_k = diag(h_{k-1} + y_k X_{k-1}^T x_k, y_{k-1}^T X_{k-1}^T x_k + y_k K(x_k, x_k)),
+    g_k = y_k + D_k H_k 1_k. A zero rho pads D with a zero row and column.
+
+    Returns (mistake_trials, support_rows, g, margins).
+    """
+    def kern(a, b):
+        value = kernel(kernel_name, a, b, **kernel_params)
+        if normalize:
+            value /= np.sqrt(kernel(kernel_name, a, a, **kernel_params)
+                             * kernel(kernel_name, b, b, **kernel_params))
+        return value
+
+    D, H, ys, g = np.zeros((0, 0)), np.zeros((0, 0)), np.zeros(0), np.zeros(0)
+    support, mistakes, margins = [], [], []
+    for t, i in enumerate(order):
+        x = X[i]
+        kx = np.array([kern(X[s], x) for s in support])
+        margin = g @ kx if support else 0.0
+        margins.append(margin)
+        if y[i] * margin > 0:
+            continue
+        k = len(support) + 1
+        yvx = y[i] * (ys @ kx) if support else 0.0
+        rho_k = 0.0 if sparse and yvx < 0 else c / k
+        kxx = kern(x, x)
+        b = D @ kx
+        d_kk = rho_k**2 * (kx @ b) - 2 * rho_k + rho_k**2 * kxx
+        D = np.block([[D, -rho_k * b[:, None]], [-rho_k * b[None, :], np.array([[d_kk]])]])
+        h_old = np.diag(H)
+        h_new = np.append(h_old + y[i] * kx, ys @ kx + y[i] * kxx)
+        H = np.diag(h_new)
+        ys = np.append(ys, y[i])
+        g = ys + D @ H @ np.ones(k)
+        support.append(i)
+        mistakes.append(t)
+    return (np.array(mistakes, dtype=np.int64), np.array(support, dtype=np.int64), g,
+            np.array(margins))

@@ -6,6 +6,7 @@ Importing this package registers every algorithm with ``run_online``;
 
 from . import (
     ballseptron,  # noqa: F401  (registers "ballseptron")
+    higher_order,  # noqa: F401  (registers "higher_order", "pnorm_perceptron")
     perceptron,  # noqa: F401  (registers "perceptron")
     voted,  # noqa: F401  (registers "voted_perceptron")
 )
