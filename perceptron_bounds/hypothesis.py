@@ -148,11 +148,8 @@ class VotedHypothesis:
         if method == "random":
             alive = self._alive(np.random.default_rng(seed), X.shape[0])
         weights = self.counts[1:] * scale[1:]
-        out = np.zeros(X.shape[0])
-        k = self.labels.shape[0]
-        if k == 0:
-            return out
-        for rows in kernel_blocks(X, k):
+        out = np.empty(X.shape[0])
+        for rows in kernel_blocks(X, self.labels.shape[0]):
             # V[:, j - 1] = v_{j+1} . x; v_1 = 0 scores 0 under every method.
             V = self.kernel.gram(X[rows], self.support_vectors)
             V *= self.labels
