@@ -225,3 +225,120 @@ class HigherOrderKernelHypothesis(KernelHypothesis):
             diag = self.kernel.diagonal(X)
             out = np.divide(out, np.sqrt(np.maximum(diag, 0.0)), out=out, where=diag > 0)
         return out
+
+
+def _rowwise_dot(A, B) -> np.ndarray:
+    """sum_j A[i, j] B[i, j] for each row i; A or B may be CSR."""
+    if hasattr(A, "multiply"):
+        return np.asarray(A.multiply(B).sum(axis=1)).ravel()
+    return np.einsum("ij,ij->i", A, B)
+
+
+@dataclass(frozen=True, eq=False)
+class SecondOrderHypothesis:
+    """Final primal Second-Order Perceptron (paper 003, Fig. 2 and 3).
+
+    ``decision_function`` returns the SO margin of x as if it were the next
+    trial, v^T (a I + X_m X_m^T + x x^T)^{-1} x = (w . x) / (1 + x^T A^{-1} x),
+    with A^{-1} = ``a_inv`` = (a I + X_m X_m^T)^{-1} and w = ``weights`` =
+    A^{-1} v (Sherman-Morrison); its sign is the sign of w . x. For the
+    adaptive variant a is a_{m+1}, the value the next trial would use.
+    """
+
+    weights: np.ndarray
+    a_inv: np.ndarray
+
+    def decision_function(self, X) -> np.ndarray:
+        out = np.empty(X.shape[0])
+        for rows in kernel_blocks(X, self.weights.shape[0]):
+            block = X[rows]
+            quad = _rowwise_dot(block, np.asarray(block @ self.a_inv))
+            out[rows] = np.asarray(block @ self.weights).ravel() / (1.0 + quad)
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class SecondOrderKernelHypothesis:
+    """Final dual (kernel) Second-Order Perceptron (paper 003, Theorem 2).
+
+    With g = (K(x_i, x))_i over the support rows (the m mistaken instances,
+    with multiplicity), ``m_inv`` = (a I_m + G_m)^{-1} and ``dual_coef`` =
+    alpha = m_inv y_m, ``decision_function`` returns the SO margin of x as the
+    next trial, a (alpha . g) / (a + K(x, x) - g^T m_inv g): the kernel form of
+    :class:`SecondOrderHypothesis`, whose weights are w = sum_i alpha_i x_i.
+    """
+
+    support_vectors: np.ndarray
+    dual_coef: np.ndarray
+    m_inv: np.ndarray
+    a: float
+    kernel: Kernel
+
+    @property
+    def weights(self) -> np.ndarray | None:
+        """w = sum_i alpha_i x_i (linear kernel only; its sign is the prediction's)."""
+        if not self.kernel.is_linear:
+            return None
+        return self.dual_coef @ self.support_vectors
+
+    def decision_function(self, X) -> np.ndarray:
+        out = np.zeros(X.shape[0])
+        if self.dual_coef.shape[0] == 0:
+            return out
+        for rows in kernel_blocks(X, self.dual_coef.shape[0]):
+            G = self.kernel.gram(X[rows], self.support_vectors)
+            schur = self.a + self.kernel.diagonal(X[rows]) - _rowwise_dot(G @ self.m_inv, G)
+            out[rows] = self.a * (G @ self.dual_coef) / schur
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class PseudoinverseHypothesis:
+    """Final Second-Order Perceptron with the pseudoinverse (paper 003, Fig. 4).
+
+    The span of the mistaken instances has an orthonormal basis Q (in the
+    kernel's feature space); the coordinates of x are p = ``transform`` K(``basis``, x)
+    (primal: ``transform`` is None and ``basis`` holds Q itself, so p = Q x).
+    ``c_inv`` is the inverse of C = sum over mistakes of p_i p_i^T and
+    ``coords`` = c_inv Q^T v. ``decision_function`` returns the margin of x as
+    the next trial, v^T (X_m X_m^T + x x^T)^+ x: 0 when x is outside the span
+    (||x||^2 - ||p||^2 > span_tol ||x||^2), else
+    (coords . p) / (1 + p^T c_inv p).
+    """
+
+    basis: np.ndarray
+    transform: np.ndarray | None
+    c_inv: np.ndarray
+    coords: np.ndarray
+    kernel: Kernel
+    span_tol: float
+
+    @property
+    def dual_coef(self) -> np.ndarray | None:
+        """beta with w = sum_i beta_i basis_i (dual form only; None in the primal form)."""
+        return None if self.transform is None else self.transform.T @ self.coords
+
+    @property
+    def support_vectors(self) -> np.ndarray | None:
+        """The mistakes that grew the span (dual form only; None in the primal form)."""
+        return None if self.transform is None else self.basis
+
+    @property
+    def weights(self) -> np.ndarray | None:
+        """w = (X_m X_m^T)^+ v (linear kernel only)."""
+        if not self.kernel.is_linear:
+            return None
+        beta = self.coords if self.transform is None else self.dual_coef
+        return beta @ self.basis
+
+    def decision_function(self, X) -> np.ndarray:
+        out = np.zeros(X.shape[0])
+        for rows in kernel_blocks(X, max(self.basis.shape[0], 1)):
+            P = self.kernel.gram(X[rows], self.basis)
+            if self.transform is not None:
+                P = P @ self.transform.T
+            sq = self.kernel.diagonal(X[rows])
+            inside = sq - np.einsum("ij,ij->i", P, P) <= self.span_tol * sq
+            margin = (P @ self.coords) / (1.0 + _rowwise_dot(P @ self.c_inv, P))
+            out[rows] = np.where(inside, margin, 0.0)
+        return out

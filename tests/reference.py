@@ -171,6 +171,122 @@ def kernel_ballseptron(X, y, order, r, kernel_name="rbf", **kernel_params):
             np.array(support, dtype=np.int64), np.array(alpha, dtype=float), np.array(margins))
 
 
+def second_order(X, y, order, a):
+    """SPEC 2.4 / paper 003 Fig. 2: margin_t = v^T (a I + S S^T)^{-1} x_t, S = [X_k, x_t].
+
+    Solves the n x n system directly at every trial. Returns (mistake_trials,
+    w = (a I + X_m X_m^T)^{-1} v_m, margins).
+    """
+    n = X.shape[1]
+    corr, v = np.zeros((n, n)), np.zeros(n)
+    mistakes, margins = [], []
+    for t, i in enumerate(order):
+        x = X[i]
+        margin = v @ np.linalg.solve(a * np.eye(n) + corr + np.outer(x, x), x)
+        margins.append(margin)
+        if y[i] * margin <= 0:
+            v = v + y[i] * x
+            corr = corr + np.outer(x, x)
+            mistakes.append(t)
+    w = np.linalg.solve(a * np.eye(n) + corr, v)
+    return np.array(mistakes, dtype=np.int64), w, np.array(margins)
+
+
+def _kernel_matrix(X, kernel_name, kernel_params):
+    """K(X[p], X[q]) for every pair of rows, one ``kernel`` call each."""
+    return np.array([[kernel(kernel_name, xp, xq, **kernel_params) for xq in X] for xp in X])
+
+
+def second_order_gram(X, y, order, a=None, c=None, kernel_name="linear", **kernel_params):
+    """SPEC 2.4 dual form: margin_t = y~^T (a I + G_t)^{-1} G_t[:, last], G_t the Gram of S_t.
+
+    Fixed ``a`` (paper 003 Fig. 2 and Theorem 2) or, with ``c``, the adaptive
+    a_k = c R^2 k, k = mistakes so far + 1, R^2 = max K(x_t, x_t) (Fig. 3).
+    Returns (mistake_trials, support_rows, alpha = (a I + G_m)^{-1} y_m with the
+    final a, margins, a_k of every mistake and the final one).
+    """
+    K = _kernel_matrix(X, kernel_name, kernel_params)
+    r2 = max(K[i, i] for i in order)
+    support, mistakes, margins, a_used = [], [], [], []
+
+    def a_now():
+        return a if c is None else c * r2 * (len(support) + 1)
+
+    for t, i in enumerate(order):
+        rows = [*support, i]
+        G = K[np.ix_(rows, rows)]
+        y_tilde = np.array([*(y[p] for p in support), 0.0])
+        margin = y_tilde @ np.linalg.solve(a_now() * np.eye(len(rows)) + G, G[:, -1])
+        margins.append(margin)
+        if y[i] * margin <= 0:
+            a_used.append(a_now())
+            support.append(i)
+            mistakes.append(t)
+    a_used.append(a_now())
+    G = K[np.ix_(support, support)]
+    alpha = np.linalg.solve(a_now() * np.eye(len(support)) + G, y[support])
+    return (np.array(mistakes, dtype=np.int64), np.array(support, dtype=np.int64), alpha,
+            np.array(margins), np.array(a_used))
+
+
+def second_order_pinv(X, y, order, span_tol=1e-9, rcond=1e-10):
+    """SPEC 2.4 / paper 003 Fig. 4: margin_t = v^T (S S^T)^+ x_t, with numpy.linalg.pinv.
+
+    x_t is outside the span of the past mistakes when the least-squares
+    residual of x_t on them has ||r||^2 > span_tol ||x_t||^2; the margin is then
+    exactly 0. Returns (mistake_trials, w = (X_m X_m^T)^+ v_m, margins).
+    """
+    n = X.shape[1]
+    corr, v, rows = np.zeros((n, n)), np.zeros(n), []
+    mistakes, margins = [], []
+    for t, i in enumerate(order):
+        x = X[i]
+        if rows:
+            coef = np.linalg.lstsq(X[rows].T, x, rcond=None)[0]
+            residual = x - X[rows].T @ coef
+        else:
+            residual = x
+        if residual @ residual > span_tol * (x @ x):
+            margin = 0.0
+        else:
+            margin = v @ np.linalg.pinv(corr + np.outer(x, x), rcond=rcond, hermitian=True) @ x
+        margins.append(margin)
+        if y[i] * margin <= 0:
+            v = v + y[i] * x
+            corr = corr + np.outer(x, x)
+            rows.append(i)
+            mistakes.append(t)
+    w = np.linalg.pinv(corr, rcond=rcond, hermitian=True) @ v
+    return np.array(mistakes, dtype=np.int64), w, np.array(margins)
+
+
+def second_order_pinv_gram(X, y, order, span_tol=1e-9, rcond=1e-10, kernel_name="linear",
+                           **kernel_params):
+    """SPEC 2.4 pseudoinverse, dual form: margin_t = y~^T G_t^+ G_t[:, last].
+
+    x_t is outside the span (in feature space) when
+    K(x_t, x_t) - g^T G_k^+ g > span_tol K(x_t, x_t), g = K(X_k, x_t); the
+    margin is then 0. Returns (mistake_trials, margins).
+    """
+    K = _kernel_matrix(X, kernel_name, kernel_params)
+    support, mistakes, margins = [], [], []
+    for t, i in enumerate(order):
+        rows = [*support, i]
+        G = K[np.ix_(rows, rows)]
+        g, kxx = G[:-1, -1], G[-1, -1]
+        residual = kxx - g @ np.linalg.pinv(G[:-1, :-1], rcond=rcond, hermitian=True) @ g
+        if residual > span_tol * kxx:
+            margin = 0.0
+        else:
+            y_tilde = np.array([*(y[p] for p in support), 0.0])
+            margin = y_tilde @ np.linalg.pinv(G, rcond=rcond, hermitian=True) @ G[:, -1]
+        margins.append(margin)
+        if y[i] * margin <= 0:
+            support.append(i)
+            mistakes.append(t)
+    return np.array(mistakes, dtype=np.int64), np.array(margins)
+
+
 def pnorm_link(theta, p):
     """SPEC 2.5: g(theta)_i = sign(theta_i) |theta_i|^(p-1) / ||theta||_p^(p-2); g(0) = 0."""
     norm = np.sum(np.abs(theta) ** p) ** (1.0 / p)

@@ -1,0 +1,745 @@
+"""The Second-Order Perceptron (SO): fixed a, adaptive a_k, pseudoinverse (SPEC 2.4).
+
+Let X_k hold the k mistaken instances so far, v_k = sum of y_i x_i over them
+and S_t = [X_k, x_t] (the current instance included). On trial t
+
+* ``variant="inverse"`` (paper 003, Fig. 2):
+  margin_t = v_k^T (a I + S_t S_t^T)^{-1} x_t;
+* ``variant="adaptive"`` (paper 003, Fig. 3): the same with a = a_k = c R^2 k,
+  k = (mistakes so far) + 1, R = max_t ||x_t|| (sec. 4.1, Theorem 3);
+* ``variant="pinv"`` (paper 003, Fig. 4): margin_t = v_k^T (S_t S_t^T)^+ x_t,
+  which is exactly 0 when x_t is outside the span of the past mistakes
+  (sec. 4.2, Theorem 4).
+
+A trial is a mistake iff y_t margin_t <= 0 (SPEC 1.1); on a mistake
+v_{k+1} = v_k + y_t x_t and X_{k+1} = S_t.
+
+Forms (``form="primal" | "dual" | "auto"``; a non-linear kernel needs the dual):
+
+* primal, fixed a: keep A^{-1} = (a I + X_k X_k^T)^{-1} and w = A^{-1} v_k. By
+  Sherman-Morrison, with z = A^{-1} x_t the margin is (w . x_t) / (1 + x_t . z),
+  so a correct trial costs one dot product; a mistake costs z (one symmetric
+  matrix-vector product) and the rank-one downdate A^{-1} -= z z^T / (1 + x_t . z),
+  with w += z (y_t - w . x_t) / (1 + x_t . z).
+* dual, fixed a (paper 003, Theorem 2): with alpha = (a I_k + G_k)^{-1} y_k,
+  g = (K(x_i, x_t))_i, u = (a I_k + G_k)^{-1} g and the Schur complement
+  s = a + K(x_t, x_t) - g . u > 0, the margin is a (alpha . g) / s. A mistake
+  grows the inverse by the partitioned-inverse formula and
+  alpha <- (alpha - u d, d) with d = (y_t - alpha . g) / s. Over several epochs
+  each support row's kernel values against the training rows are cached, so a
+  later epoch computes no kernel value twice (within a memory budget).
+* adaptive: a changes at every mistake, so A (or a I + G) is factored afresh
+  (Cholesky) at each mistake; the correlation X_k X_k^T (or the Gram G_k) is
+  kept incrementally.
+* pinv: the span of the mistakes is kept as an orthonormal basis (primal:
+  explicit rows Q with twice-applied Gram-Schmidt; dual: basis mistakes B with
+  the inverse Cholesky factor L^{-1} of their Gram, so the coordinates of x are
+  p = L^{-1} K(B, x)). In coordinates the correlation C = sum_i p_i p_i^T is
+  positive definite and its inverse is kept as above. "Outside the span" means
+  ||x_perp||^2 > span_tol ||x||^2 (squared norms in the kernel's feature
+  space); then the margin is 0 and a new basis direction e / ||e|| is added, for
+  which C^{-1} grows in O(r) (the old block is unchanged).
+
+References
+----------
+N. Cesa-Bianchi, A. Conconi and C. Gentile, "A second-order Perceptron
+algorithm", SIAM J. Computing 34 (2005) (paper 003): Fig. 2 and Theorem 1
+(basic form), Theorem 2 (dual form), Fig. 3 and Theorem 3 (adaptive a), Fig. 4
+and Theorem 4 (pseudoinverse).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse as sp
+
+from .._jit import jit
+from .._validation import check_choice, check_real, check_X
+from ..hypothesis import (
+    PseudoinverseHypothesis,
+    SecondOrderHypothesis,
+    SecondOrderKernelHypothesis,
+)
+from ._registry import Algorithm, LoopResult, register
+from .kernels import (
+    FORMS,
+    KERNEL_DEFAULTS,
+    _append_support,
+    _kernel_value,
+    kernel_of,
+    resolve_kernel_form,
+    support_buffers,
+)
+
+VARIANTS = ("inverse", "adaptive", "pinv")
+
+# Kernel values of the support rows against the training rows are cached over
+# epochs up to this many bytes; support rows beyond it are recomputed.
+_CACHE_BYTES = 1 << 28
+
+
+# ---------------------------------------------------------------- shared loop helpers
+
+
+@jit
+def _dense_row(i, X, data, indices, indptr, scratch):
+    """Row i as a dense vector: a view of X for dense input, ``scratch`` filled for CSR."""
+    if indptr.shape[0] == 0:
+        return X[i]
+    scratch[:] = 0.0
+    for p in range(indptr[i], indptr[i + 1]):
+        scratch[indices[p]] = data[p]
+    return scratch
+
+
+@jit
+def _dot(a, b, n):
+    s = 0.0
+    for j in range(n):
+        s += a[j] * b[j]
+    return s
+
+
+@jit
+def _sym_matvec(M, x, k, out):
+    """out[:k] = M[:k, :k] @ x[:k]."""
+    for i in range(k):
+        s = 0.0
+        for j in range(k):
+            s += M[i, j] * x[j]
+        out[i] = s
+
+
+@jit
+def _rank_one_downdate(M, z, d, k):
+    """M[:k, :k] -= z z^T / d, as (z_i / sqrt d)(z_j / sqrt d) so that M stays exactly symmetric."""
+    r = 1.0 / np.sqrt(d)
+    for i in range(k):
+        zi = z[i] * r
+        for j in range(k):
+            M[i, j] -= zi * (z[j] * r)
+
+
+@jit
+def _grow_square(M, k):
+    """M with room for row and column k (capacity doubled when full), leading block kept."""
+    if k < M.shape[0]:
+        return M
+    cap = max(2 * k, 16)
+    out = np.zeros((cap, cap))
+    out[:k, :k] = M[:k, :k]
+    return out
+
+
+@jit
+def _support_kernels(S, k, X, i, cache, filled, code, degree, gamma, coef0, out):
+    """out[j] = K(S[j], X[i]) for j < k, reusing the per-row cache of earlier epochs.
+
+    ``cache[i, j]`` holds K(S[j], X[i]) for j < filled[i]; support rows past the
+    cache's width are computed every time.
+    """
+    x = X[i]
+    kc = min(k, cache.shape[1])
+    for j in range(filled[i], kc):
+        cache[i, j] = _kernel_value(S[j], x, code, degree, gamma, coef0)
+    if kc > filled[i]:
+        filled[i] = kc
+    for j in range(kc):
+        out[j] = cache[i, j]
+    for j in range(kc, k):
+        out[j] = _kernel_value(S[j], x, code, degree, gamma, coef0)
+
+
+@jit
+def _solve_lower(L, b, k, out):
+    """out[:k] = L^{-1} b for lower-triangular L."""
+    for i in range(k):
+        s = b[i]
+        for j in range(i):
+            s -= L[i, j] * out[j]
+        out[i] = s / L[i, i]
+
+
+@jit
+def _solve_lower_t(L, b, k, out):
+    """out[:k] = L^{-T} b for lower-triangular L."""
+    for i in range(k - 1, -1, -1):
+        s = b[i]
+        for j in range(i + 1, k):
+            s -= L[j, i] * out[j]
+        out[i] = s / L[i, i]
+
+
+@jit
+def _shifted_cholesky(M, k, a):
+    """Lower Cholesky factor of a I + M[:k, :k]."""
+    A = np.empty((k, k))
+    for i in range(k):
+        for j in range(k):
+            A[i, j] = M[i, j]
+        A[i, i] += a
+    return np.linalg.cholesky(A)
+
+
+@jit
+def _cholesky_solve(L, b, k, tmp, out):
+    """out[:k] = (L L^T)^{-1} b."""
+    _solve_lower(L, b, k, tmp)
+    _solve_lower_t(L, tmp, k, out)
+
+
+# ---------------------------------------------------------------- fixed a (Fig. 2)
+
+
+@jit
+def _inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margins):
+    """Primal SO with fixed a; updates ``a_inv`` and ``w`` in place, returns the mistake trials."""
+    n_trials = order.shape[0]
+    n = w.shape[0]
+    record = margins.shape[0] > 0
+    scratch = np.zeros(n)
+    z = np.empty(n)
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    m = 0
+    for t in range(n_trials):
+        i = order[t]
+        x = _dense_row(i, X, data, indices, indptr, scratch)
+        s = _dot(w, x, n)
+        mistake = y[i] * s <= 0.0
+        if record or mistake:
+            _sym_matvec(a_inv, x, n, z)
+            d = 1.0 + _dot(x, z, n)
+            if record:
+                margins[t] = s / d
+            if mistake:
+                _rank_one_downdate(a_inv, z, d, n)
+                c = (y[i] - s) / d
+                for j in range(n):
+                    w[j] += c * z[j]
+                mistakes[m] = t
+                m += 1
+    return mistakes[:m].copy()
+
+
+@jit
+def _inverse_dual_loop(X, y, order, kdiag, S, alpha, m_inv, k, a, cache, filled,
+                       code, degree, gamma, coef0, margins):
+    """Dual SO with fixed a over the support rows S[:k] (mistakes, with multiplicity).
+
+    Keeps m_inv = (a I_k + G_k)^{-1} and alpha = m_inv y_k. Returns
+    (mistake trials, S, alpha, m_inv, k), the buffers possibly regrown.
+    """
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    g = np.empty(max(k, 16))
+    u = np.empty(max(k, 16))
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    m = 0
+    for t in range(n_trials):
+        i = order[t]
+        if g.shape[0] < k + 1:
+            g = np.empty(2 * (k + 1))
+            u = np.empty(2 * (k + 1))
+        _support_kernels(S, k, X, i, cache, filled, code, degree, gamma, coef0, g)
+        s = _dot(alpha, g, k)
+        mistake = y[i] * s <= 0.0
+        if record or mistake:
+            _sym_matvec(m_inv, g, k, u)
+            schur = a + kdiag[i] - _dot(g, u, k)
+            if record:
+                margins[t] = a * s / schur
+            if mistake:
+                # Partitioned inverse of [[a I + G_k, g], [g^T, a + K(x, x)]].
+                m_inv = _grow_square(m_inv, k)
+                for p in range(k):
+                    up = u[p] / schur
+                    for q in range(k):
+                        m_inv[p, q] += up * u[q]
+                    m_inv[p, k] = -up
+                    m_inv[k, p] = -up
+                m_inv[k, k] = 1.0 / schur
+                c = (y[i] - s) / schur
+                for p in range(k):
+                    alpha[p] -= c * u[p]
+                S, alpha = _append_support(S, alpha, k, X[i], c)
+                k += 1
+                mistakes[m] = t
+                m += 1
+    return mistakes[:m].copy(), S, alpha, m_inv, k
+
+
+# ---------------------------------------------------------------- adaptive a_k (Fig. 3)
+
+
+@jit
+def _adaptive_primal_loop(X, data, indices, indptr, y, order, c_r2, k0, corr, v, w, margins):
+    """Primal SO with a_k = c R^2 k; updates ``corr`` = X_k X_k^T, ``v`` and ``w`` in place.
+
+    ``k0`` mistakes were made before this run. Returns the mistake trials.
+    """
+    n_trials = order.shape[0]
+    n = w.shape[0]
+    record = margins.shape[0] > 0
+    scratch = np.zeros(n)
+    tmp = np.empty(n)
+    a = c_r2 * (k0 + 1)
+    L = _shifted_cholesky(corr, n, a)
+    _cholesky_solve(L, v, n, tmp, w)
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    m = 0
+    for t in range(n_trials):
+        i = order[t]
+        x = _dense_row(i, X, data, indices, indptr, scratch)
+        s = _dot(w, x, n)
+        if record:
+            _solve_lower(L, x, n, tmp)
+            margins[t] = s / (1.0 + _dot(tmp, tmp, n))
+        if y[i] * s <= 0.0:
+            yi = y[i]
+            for p in range(n):
+                xp = x[p]
+                v[p] += yi * xp
+                for q in range(n):
+                    corr[p, q] += xp * x[q]
+            mistakes[m] = t
+            m += 1
+            a = c_r2 * (k0 + m + 1)
+            L = _shifted_cholesky(corr, n, a)
+            _cholesky_solve(L, v, n, tmp, w)
+    return mistakes[:m].copy()
+
+
+@jit
+def _adaptive_dual_loop(X, y, order, kdiag, S, ys, gram, k, c_r2, cache, filled,
+                        code, degree, gamma, coef0, margins):
+    """Dual SO with a_k = c R^2 k over the support rows S[:k] with labels ys[:k].
+
+    Keeps the Gram ``gram`` = G_k and factors a_k I + G_k at every mistake.
+    Returns (mistake trials, S, ys, gram, k).
+    """
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    cap = max(2 * (k + 1), 16)
+    g = np.empty(cap)
+    tmp = np.empty(cap)
+    alpha = np.empty(cap)
+    a = c_r2 * (k + 1)
+    L = _shifted_cholesky(gram, k, a)
+    _cholesky_solve(L, ys, k, tmp, alpha)
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    m = 0
+    for t in range(n_trials):
+        i = order[t]
+        if g.shape[0] < k + 1:
+            cap = 2 * (k + 1)
+            g = np.empty(cap)
+            tmp = np.empty(cap)
+            alpha_new = np.empty(cap)
+            alpha_new[:k] = alpha[:k]
+            alpha = alpha_new
+        _support_kernels(S, k, X, i, cache, filled, code, degree, gamma, coef0, g)
+        s = _dot(alpha, g, k)
+        if record:
+            _solve_lower(L, g, k, tmp)
+            margins[t] = a * s / (a + kdiag[i] - _dot(tmp, tmp, k))
+        if y[i] * s <= 0.0:
+            gram = _grow_square(gram, k)
+            for p in range(k):
+                gram[p, k] = g[p]
+                gram[k, p] = g[p]
+            gram[k, k] = kdiag[i]
+            S, ys = _append_support(S, ys, k, X[i], y[i])
+            k += 1
+            a = c_r2 * (k + 1)
+            L = _shifted_cholesky(gram, k, a)
+            _cholesky_solve(L, ys, k, tmp, alpha)
+            mistakes[m] = t
+            m += 1
+    return mistakes[:m].copy(), S, ys, gram, k
+
+
+# ---------------------------------------------------------------- pseudoinverse (Fig. 4)
+
+
+@jit
+def _coordinates_update(c_inv, wc, p, r, s, yi, zc):
+    """In-span mistake in coordinates: Sherman-Morrison on c_inv and wc = c_inv v_c.
+
+    Returns (1 + p . c_inv p, (y - s) / that) with zc = c_inv p (old c_inv) left in ``zc``.
+    """
+    _sym_matvec(c_inv, p, r, zc)
+    d = 1.0 + _dot(p, zc, r)
+    _rank_one_downdate(c_inv, zc, d, r)
+    c = (yi - s) / d
+    for j in range(r):
+        wc[j] += c * zc[j]
+    return d, c
+
+
+@jit
+def _coordinates_grow(c_inv, p, r, eta, zc):
+    """c_inv for one more basis direction, the mistake having coordinates (p, eta).
+
+    [[C + p p^T, eta p], [eta p^T, eta^2]]^{-1} = [[C^{-1}, -z/eta], [-z^T/eta, (1 + p.z)/eta^2]]
+    with z = C^{-1} p: the old block is unchanged.
+    """
+    _sym_matvec(c_inv, p, r, zc)
+    d = 1.0 + _dot(p, zc, r)
+    c_inv = _grow_square(c_inv, r)
+    for j in range(r):
+        c_inv[j, r] = -zc[j] / eta
+        c_inv[r, j] = -zc[j] / eta
+    c_inv[r, r] = d / (eta * eta)
+    return c_inv
+
+
+@jit
+def _pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_inv, r, w, margins):
+    """Primal SO with the pseudoinverse, Q[:r] an orthonormal basis of the mistakes' span.
+
+    Returns (mistake trials, rank-growth flags per mistake, Q, wc, c_inv, r);
+    ``w`` = Q^T wc is updated in place.
+    """
+    n_trials = order.shape[0]
+    n = w.shape[0]
+    record = margins.shape[0] > 0
+    scratch = np.zeros(n)
+    e = np.empty(n)
+    p = np.empty(n)
+    p2 = np.empty(n)
+    zc = np.empty(n)
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    grew = np.zeros(n_trials, dtype=np.int64)
+    m = 0
+    for t in range(n_trials):
+        i = order[t]
+        x = _dense_row(i, X, data, indices, indptr, scratch)
+        s = _dot(w, x, n)
+        full = r == n
+        if full and not record and y[i] * s > 0.0:
+            continue
+        # Coordinates p = Q x and residual e = x - Q^T p (Gram-Schmidt applied twice).
+        e[:] = x
+        for j in range(r):
+            p[j] = 0.0
+        for _ in range(2):
+            for j in range(r):
+                p2[j] = _dot(Q[j], e, n)
+                p[j] += p2[j]
+            for j in range(r):
+                c = p2[j]
+                for q in range(n):
+                    e[q] -= c * Q[j, q]
+        e2 = _dot(e, e, n)
+        in_span = full or e2 <= span_tol * _dot(x, x, n)
+        if in_span:
+            if record:
+                _sym_matvec(c_inv, p, r, zc)
+                margins[t] = s / (1.0 + _dot(p, zc, r))
+            if y[i] * s <= 0.0:
+                d, c = _coordinates_update(c_inv, wc, p, r, s, y[i], zc)
+                for j in range(r):
+                    cj = c * zc[j]
+                    for q in range(n):
+                        w[q] += cj * Q[j, q]
+                mistakes[m] = t
+                m += 1
+        else:
+            if record:
+                margins[t] = 0.0
+            eta = np.sqrt(e2)
+            c_inv = _coordinates_grow(c_inv, p, r, eta, zc)
+            c = (y[i] - s) / eta
+            for q in range(n):
+                e[q] /= eta
+                w[q] += c * e[q]
+            Q, wc = _append_support(Q, wc, r, e, c)
+            r += 1
+            grew[m] = 1
+            mistakes[m] = t
+            m += 1
+    return mistakes[:m].copy(), grew[:m].copy(), Q, wc, c_inv, r
+
+
+@jit
+def _pinv_dual_loop(X, y, order, kdiag, span_tol, B, wc, l_inv, c_inv, r, cache, filled,
+                    code, degree, gamma, coef0, margins):
+    """Dual SO with the pseudoinverse over the basis mistakes B[:r].
+
+    ``l_inv`` is the inverse Cholesky factor of the Gram of B[:r]; the
+    coordinates of x are p = l_inv K(B, x). Returns (mistake trials,
+    rank-growth flags per mistake, B, wc, l_inv, c_inv, r).
+    """
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    cap = max(2 * (r + 1), 16)
+    g = np.empty(cap)
+    p = np.empty(cap)
+    zc = np.empty(cap)
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    grew = np.zeros(n_trials, dtype=np.int64)
+    m = 0
+    for t in range(n_trials):
+        i = order[t]
+        if g.shape[0] < r + 1:
+            cap = 2 * (r + 1)
+            g = np.empty(cap)
+            p = np.empty(cap)
+            zc = np.empty(cap)
+        _support_kernels(B, r, X, i, cache, filled, code, degree, gamma, coef0, g)
+        for j in range(r):
+            s = 0.0
+            for q in range(j + 1):
+                s += l_inv[j, q] * g[q]
+            p[j] = s
+        s = _dot(wc, p, r)
+        e2 = kdiag[i] - _dot(p, p, r)
+        if e2 <= span_tol * kdiag[i]:
+            if record:
+                _sym_matvec(c_inv, p, r, zc)
+                margins[t] = s / (1.0 + _dot(p, zc, r))
+            if y[i] * s <= 0.0:
+                _coordinates_update(c_inv, wc, p, r, s, y[i], zc)
+                mistakes[m] = t
+                m += 1
+        else:
+            if record:
+                margins[t] = 0.0
+            eta = np.sqrt(e2)
+            c_inv = _coordinates_grow(c_inv, p, r, eta, zc)
+            # Cholesky of the basis Gram gains the row (p^T, eta): invert it by rows.
+            l_inv = _grow_square(l_inv, r)
+            for q in range(r):
+                s2 = 0.0
+                for j in range(q, r):
+                    s2 += p[j] * l_inv[j, q]
+                l_inv[r, q] = -s2 / eta
+            l_inv[r, r] = 1.0 / eta
+            B, wc = _append_support(B, wc, r, X[i], (y[i] - s) / eta)
+            r += 1
+            grew[m] = 1
+            mistakes[m] = t
+            m += 1
+    return mistakes[:m].copy(), grew[:m].copy(), B, wc, l_inv, c_inv, r
+
+
+# ---------------------------------------------------------------- Python wrappers
+
+
+def _csr_args(data):
+    """(X, data, indices, indptr) for the primal loops: dense X or CSR arrays, the other empty."""
+    if data.sparse:
+        X = data.X
+        return np.empty((0, 0)), X.data, X.indices, X.indptr
+    empty = np.empty(0, dtype=np.int64)
+    return data.X, np.empty(0), empty, empty
+
+
+def _kernel_cache(data, order, n_support_max: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-row cache of support kernel values, used when some row is shown twice."""
+    n = data.n_samples
+    width = 0
+    if order.shape[0] > n:
+        width = int(min(n_support_max, _CACHE_BYTES // (8 * n)))
+    return np.empty((n, width)), np.zeros(n, dtype=np.int64)
+
+
+def _rows_buffer(values: np.ndarray) -> np.ndarray:
+    """A buffer with room for twice (at least 16) the rows of ``values``, which it starts with."""
+    out = np.zeros((max(2 * values.shape[0], 16), *values.shape[1:]))
+    out[: values.shape[0]] = values
+    return out
+
+
+def _square_buffer(values: np.ndarray) -> np.ndarray:
+    """A square zero buffer twice (at least 16) the size of ``values``, which it starts with."""
+    k = values.shape[0]
+    out = np.zeros((max(2 * k, 16),) * 2)
+    out[:k, :k] = values
+    return out
+
+
+def _squared_radius(data, kernel, previous) -> float:
+    """R^2 = max K(x, x) over the rows (and the warm start's R^2); adaptive a needs R > 0."""
+    r2 = float(np.max(kernel.diagonal(data.X)))
+    if previous is not None:
+        r2 = max(r2, previous.state["R"] ** 2)
+    if r2 <= 0.0:
+        raise ValueError("variant='adaptive' needs R = max ||x_t|| > 0, but every row of X is 0")
+    return r2
+
+
+def _fit_inverse(data, order, params, margins, previous):
+    a = params["a"]
+    if params["form"] == "primal":
+        if previous is None:
+            a_inv, w = np.eye(data.n_features) / a, np.zeros(data.n_features)
+        else:
+            a_inv = np.array(previous.hypothesis.a_inv)
+            w = np.array(previous.hypothesis.weights)
+        trials = _inverse_primal_loop(*_csr_args(data), data.y, order, a_inv, w, margins)
+        return LoopResult(trials, SecondOrderHypothesis(w, a_inv))
+    kernel = kernel_of(params)
+    S, alpha, k0 = support_buffers(previous, data.n_features)
+    m_inv = np.zeros((16, 16)) if previous is None else _square_buffer(previous.hypothesis.m_inv)
+    cache, filled = _kernel_cache(data, order, k0 + order.shape[0])
+    trials, S, alpha, m_inv, k = _inverse_dual_loop(
+        data.X, data.y, order, kernel.diagonal(data.X), S, alpha, m_inv, k0, a, cache, filled,
+        *kernel.loop_args(), margins,
+    )
+    hypothesis = SecondOrderKernelHypothesis(
+        S[:k].copy(), alpha[:k].copy(), m_inv[:k, :k].copy(), a, kernel
+    )
+    return LoopResult(trials, hypothesis)
+
+
+def _fit_adaptive(data, order, params, margins, previous):
+    kernel = kernel_of(params)
+    r2 = _squared_radius(data, kernel, previous)
+    c_r2 = params["c"] * r2
+    k0 = 0 if previous is None else previous.state["k"]
+    if params["form"] == "primal":
+        n = data.n_features
+        if previous is None:
+            corr, v = np.zeros((n, n)), np.zeros(n)
+        else:
+            corr, v = np.array(previous.state["correlation"]), np.array(previous.state["v"])
+        w = np.empty(n)
+        trials = _adaptive_primal_loop(*_csr_args(data), data.y, order, c_r2, k0, corr, v, w,
+                                       margins)
+        k = k0 + trials.shape[0]
+        a = c_r2 * (k + 1)
+        a_inv = scipy.linalg.inv(corr + a * np.eye(n))
+        hypothesis = SecondOrderHypothesis(w, a_inv)
+        extra = {"correlation": corr, "v": v}
+    else:
+        if previous is None:
+            S, ys, gram = np.empty((16, data.n_features)), np.empty(16), np.zeros((16, 16))
+        else:
+            h = previous.hypothesis
+            ys0 = previous.state["support_labels"]
+            S, ys = _rows_buffer(h.support_vectors), _rows_buffer(ys0)
+            gram = _square_buffer(previous.state["gram"])
+        cache, filled = _kernel_cache(data, order, k0 + order.shape[0])
+        trials, S, ys, gram, k = _adaptive_dual_loop(
+            data.X, data.y, order, kernel.diagonal(data.X), S, ys, gram, k0, c_r2, cache, filled,
+            *kernel.loop_args(), margins,
+        )
+        a = c_r2 * (k + 1)
+        m_inv = scipy.linalg.inv(gram[:k, :k] + a * np.eye(k))
+        ys = ys[:k].copy()
+        hypothesis = SecondOrderKernelHypothesis(S[:k].copy(), m_inv @ ys, m_inv, a, kernel)
+        extra = {"gram": gram[:k, :k].copy(), "support_labels": ys}
+    a_k = c_r2 * (k0 + 1 + np.arange(trials.shape[0] + 1, dtype=np.float64))
+    state = {"a_k": a_k, "R": float(np.sqrt(r2)), "k": int(k), **extra}
+    return LoopResult(trials, hypothesis, state=state)
+
+
+def _fit_pinv(data, order, params, margins, previous):
+    tol = params["span_tol"]
+    kernel = kernel_of(params)
+    h = None if previous is None else previous.hypothesis
+    r = 0 if h is None else h.basis.shape[0]
+    n = data.n_features
+    basis = np.empty((16, n)) if h is None else _rows_buffer(h.basis)
+    wc = np.empty(16) if h is None else _rows_buffer(h.coords)
+    c_inv = np.zeros((16, 16)) if h is None else _square_buffer(h.c_inv)
+    if params["form"] == "primal":
+        w = np.zeros(n) if h is None else np.array(h.weights)
+        trials, grew, basis, wc, c_inv, r = _pinv_primal_loop(
+            *_csr_args(data), data.y, order, tol, basis, wc, c_inv, r, w, margins
+        )
+        transform = None
+    else:
+        l_inv = np.zeros((16, 16)) if h is None else _square_buffer(h.transform)
+        cache, filled = _kernel_cache(data, order, r + order.shape[0])
+        trials, grew, basis, wc, l_inv, c_inv, r = _pinv_dual_loop(
+            data.X, data.y, order, kernel.diagonal(data.X), tol, basis, wc, l_inv, c_inv, r,
+            cache, filled, *kernel.loop_args(), margins,
+        )
+        transform = l_inv[:r, :r].copy()
+    hypothesis = PseudoinverseHypothesis(
+        basis[:r].copy(), transform, c_inv[:r, :r].copy(), wc[:r].copy(), kernel, tol
+    )
+    state = {"rank": int(r), "rank_growth": np.flatnonzero(grew).astype(np.int64)}
+    return LoopResult(trials, hypothesis, state=state)
+
+
+def lambda_star(run, X) -> float:
+    """lambda* of paper 003 Theorem 4 for a ``variant="pinv"`` run made without a warm start.
+
+    lambda* is the smallest positive eigenvalue of X_k X_k^T over k = 1..m
+    (SPEC 4.1, second-order pseudoinverse bound). A mistake inside the span
+    adds x x^T with x in the range, which cannot lower any positive eigenvalue
+    (Weyl), so the minimum is reached right after a mistake that grew the span
+    (``run.state["rank_growth"]``); there the r-th largest eigenvalue of the
+    (kernel) Gram of the first k mistaken rows is taken, r the rank reached.
+
+    Parameters
+    ----------
+    run : OnlineRun
+        A ``second_order`` run with ``variant="pinv"``.
+    X : array-like or sparse matrix
+        The training data of the run (its rows ``run.mistake_rows`` are X_m).
+
+    Returns
+    -------
+    float
+        lambda* (``inf`` when there was no mistake).
+    """
+    if run.algorithm != "second_order" or run.params["variant"] != "pinv":
+        raise ValueError("lambda_star needs a second_order run with variant='pinv'")
+    X = check_X(X, n_features=run.n_features)
+    kernel = kernel_of(run.params)
+    rows = run.mistake_rows
+    best = np.inf
+    for rank, grown in enumerate(run.state["rank_growth"], start=1):
+        Xk = X[rows[: grown + 1]]
+        if kernel.is_linear and run.n_features < Xk.shape[0]:
+            M = Xk.T @ Xk
+            M = M.toarray() if sp.issparse(M) else M
+        else:
+            M = kernel.gram(Xk, Xk)
+        best = min(best, float(np.linalg.eigvalsh(M)[-rank]))
+    return best
+
+
+_FITS = {"inverse": _fit_inverse, "adaptive": _fit_adaptive, "pinv": _fit_pinv}
+
+
+def _fit(data, order, params, margins, previous) -> LoopResult:
+    return _FITS[params["variant"]](data, order, params, margins, previous)
+
+
+def _resolve(params: dict, data) -> dict:
+    """Validate a, c, span_tol, variant, kernel and form; resolve ``form="auto"``.
+
+    ``"auto"`` is the dual form for a non-linear kernel; with the linear kernel
+    it is the primal form (O(n^2) per mistake, O(n) per correct trial) when X
+    is sparse or n_features <= n_samples, else the dual form (O(k) kernel
+    values per trial, k <= n_samples mistakes per epoch, and no n x n matrix).
+    """
+    a = check_real("a", params["a"], low=0.0, include_low=False)
+    c = check_real("c", params["c"], low=0.0, include_low=False)
+    span_tol = check_real("span_tol", params["span_tol"], low=0.0, high=1.0, include_low=False,
+                          include_high=False)
+    variant = check_choice("variant", params["variant"], VARIANTS)
+    form = check_choice("form", params["form"], FORMS)
+    if form == "auto" and params["kernel"] == "linear":
+        form = "primal" if data.sparse or data.n_features <= data.n_samples else "dual"
+    resolved = resolve_kernel_form({**params, "form": form}, data)
+    return {"a": a, "variant": variant, "c": c, "span_tol": span_tol, **resolved}
+
+
+SECOND_ORDER = register(
+    Algorithm(
+        name="second_order",
+        defaults={"a": 1.0, "variant": "inverse", "c": 1.0, "span_tol": 1e-9,
+                  **KERNEL_DEFAULTS, "form": "auto"},
+        resolve=_resolve,
+        fit=_fit,
+        summary="Second-Order Perceptron (Cesa-Bianchi, Conconi, Gentile): fixed a, "
+                "adaptive a_k or pseudoinverse; primal or kernel form",
+    )
+)

@@ -1,0 +1,294 @@
+"""The Second-Order Perceptron's jitted loops against direct plain-NumPy references (SPEC 2.4)."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from conftest import noisy_separable
+from reference import (
+    perceptron,
+    second_order,
+    second_order_gram,
+    second_order_pinv,
+    second_order_pinv_gram,
+)
+
+from perceptron_bounds import run_online
+from perceptron_bounds._sequence import presentation_order
+from perceptron_bounds.algorithms import second_order as so_module
+from perceptron_bounds.algorithms.kernels import kernel_of
+
+KERNELS = [("poly", {"degree": 3, "gamma": 0.5, "coef0": 1.0}), ("rbf", {"gamma": 0.3})]
+
+
+def rel_err(a, b):
+    return np.linalg.norm(np.asarray(a) - np.asarray(b)) / max(np.linalg.norm(b), 1e-300)
+
+
+def assert_margins(actual, desired, tol=1e-9):
+    """Equal to ``tol`` relative to each margin or, for margins near 0, to the largest one."""
+    np.testing.assert_allclose(actual, desired, rtol=tol, atol=tol * np.abs(desired).max())
+
+
+def unit_rows(X):
+    return X / np.linalg.norm(X, axis=1, keepdims=True)
+
+
+def low_rank(n_samples, n_features, rank, seed):
+    """Rows in a random rank-``rank`` subspace, labelled by a direction inside it."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n_samples, rank)) @ rng.standard_normal((rank, n_features))
+    y = np.where(X @ X[0] + 0.3 * np.linalg.norm(X[0]) ** 2 > 0, 1.0, -1.0)
+    return X, y
+
+
+# ---------------------------------------------------------------- fixed a, primal
+
+
+@pytest.mark.parametrize("a", [0.01, 1.0, 100.0])
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+@pytest.mark.parametrize("epochs", [1, 3])
+@pytest.mark.parametrize("noise", [0.0, 0.15], ids=["separable", "noisy"])
+def test_primal_matches_direct_solve(a, sparse, epochs, noise):
+    X, y = noisy_separable(n_samples=60, n_features=6, noise=noise, seed=epochs)
+    if sparse:
+        X[np.abs(X) < 0.7] = 0.0
+    run = run_online("second_order", sp.csr_matrix(X) if sparse else X, y, a=a, form="primal",
+                     epochs=epochs, shuffle=True, seed=4, record_margins=True)
+    order = presentation_order(len(y), epochs, True, 4)
+    mistakes, w, margins = second_order(X, y, order, a)
+    np.testing.assert_array_equal(run.mistake_trials, mistakes)
+    assert rel_err(run.weights, w) < 1e-9
+    assert_margins(run.margins, margins)
+    assert run.params["a"] == a and run.params["form"] == "primal"
+    np.testing.assert_array_equal(run.mistake_rows, order[mistakes])
+
+
+def test_huge_a_is_the_perceptron():
+    X, y = noisy_separable(n_samples=300, n_features=10, noise=0.1, seed=8)
+    run = run_online("second_order", X, y, a=1e12, epochs=3, shuffle=True, seed=2)
+    order = presentation_order(len(y), 3, True, 2)
+    np.testing.assert_array_equal(run.mistake_trials, perceptron(X, y, order)[0])
+    fo = run_online("perceptron", X, y, epochs=3, shuffle=True, seed=2)
+    np.testing.assert_array_equal(run.mistake_trials, fo.mistake_trials)
+
+
+@pytest.mark.parametrize("anisotropic", [False, True])
+def test_incremental_inverse_stays_accurate_over_5000_mistakes(anisotropic):
+    """After >= 5000 Sherman-Morrison downdates at n = 200 the kept inverse is still exact."""
+    rng = np.random.default_rng(1)
+    n, a = 200, 0.5
+    X = rng.standard_normal((10500, n)) * (np.logspace(-3, 1, n) if anisotropic else 1.0)
+    y = rng.choice([-1.0, 1.0], X.shape[0])
+    run = run_online("second_order", X, y, a=a, form="primal")
+    assert run.mistakes >= 5000
+    Xm = X[run.mistake_rows]
+    A = a * np.eye(n) + Xm.T @ Xm
+    assert rel_err(run.hypothesis.a_inv, np.linalg.inv(A)) < 1e-8
+    assert rel_err(run.weights, np.linalg.solve(A, Xm.T @ y[run.mistake_rows])) < 1e-8
+
+
+# ---------------------------------------------------------------- fixed a, dual
+
+
+@pytest.mark.parametrize("a", [0.05, 1.0, 20.0])
+def test_dual_linear_equals_primal(a):
+    X, y = noisy_separable(n_samples=120, n_features=5, noise=0.1, seed=3)
+    primal = run_online("second_order", X, y, a=a, form="primal", epochs=3, record_margins=True)
+    dual = run_online("second_order", X, y, a=a, form="dual", epochs=3, record_margins=True)
+    np.testing.assert_array_equal(dual.mistake_trials, primal.mistake_trials)
+    assert_margins(dual.margins, primal.margins)
+    assert rel_err(dual.weights, primal.weights) < 1e-9
+    assert_margins(dual.decision_function(X), primal.decision_function(X))
+    assert dual.params["form"] == "dual"
+
+
+@pytest.mark.parametrize("kernel, options", KERNELS + [("linear", {})])
+@pytest.mark.parametrize("epochs", [1, 3])
+def test_dual_matches_gram_reference(kernel, options, epochs):
+    X, y = noisy_separable(n_samples=50, n_features=4, noise=0.1, seed=11)
+    run = run_online("second_order", X, y, a=0.5, kernel=kernel, form="dual", epochs=epochs,
+                     shuffle=True, seed=7, record_margins=True, **options)
+    order = presentation_order(len(y), epochs, True, 7)
+    mistakes, support, alpha, margins, _ = second_order_gram(X, y, order, a=0.5,
+                                                             kernel_name=kernel, **options)
+    np.testing.assert_array_equal(run.mistake_trials, mistakes)
+    np.testing.assert_array_equal(run.support_vectors, X[support])
+    assert rel_err(run.dual_coef, alpha) < 1e-9
+    assert_margins(run.margins, margins)
+
+
+def test_partial_kernel_cache_gives_the_same_run(monkeypatch):
+    """Support rows past the cache's width are recomputed: same run as with a full cache."""
+    X, y = noisy_separable(n_samples=80, n_features=4, noise=0.2, seed=5)
+    options = {"kernel": "rbf", "gamma": 0.5, "epochs": 3, "record_margins": True}
+    full = run_online("second_order", X, y, **options)
+    monkeypatch.setattr(so_module, "_CACHE_BYTES", 8 * 80 * 5)
+    narrow = run_online("second_order", X, y, **options)
+    np.testing.assert_array_equal(narrow.mistake_trials, full.mistake_trials)
+    np.testing.assert_array_equal(narrow.margins, full.margins)
+
+
+def test_dual_inverse_stays_accurate():
+    rng = np.random.default_rng(2)
+    X = rng.standard_normal((1500, 30))
+    y = rng.choice([-1.0, 1.0], 1500)
+    run = run_online("second_order", X, y, a=0.3, kernel="poly", degree=2, gamma=0.1)
+    h = run.hypothesis
+    fresh = np.linalg.inv(0.3 * np.eye(run.mistakes) + h.kernel.gram(h.support_vectors,
+                                                                    h.support_vectors))
+    assert run.mistakes > 700
+    assert rel_err(h.m_inv, fresh) < 1e-8
+    assert rel_err(h.dual_coef, fresh @ y[run.mistake_rows]) < 1e-8
+
+
+# ---------------------------------------------------------------- adaptive a_k
+
+
+@pytest.mark.parametrize("form, kernel, options",
+                         [("primal", "linear", {}), ("dual", "linear", {}),
+                          ("dual", *KERNELS[0]), ("dual", *KERNELS[1])])
+@pytest.mark.parametrize("c", [0.05, 2.0])
+def test_adaptive_matches_reference(form, kernel, options, c):
+    X, y = noisy_separable(n_samples=50, n_features=4, noise=0.1, seed=12)
+    run = run_online("second_order", X, y, variant="adaptive", c=c, form=form, kernel=kernel,
+                     epochs=2, shuffle=True, seed=1, record_margins=True, **options)
+    order = presentation_order(len(y), 2, True, 1)
+    mistakes, support, alpha, margins, a_k = second_order_gram(X, y, order, c=c,
+                                                               kernel_name=kernel, **options)
+    np.testing.assert_array_equal(run.mistake_trials, mistakes)
+    assert_margins(run.margins, margins)
+    np.testing.assert_allclose(run.state["a_k"], a_k, rtol=1e-12)
+    r2 = kernel_of(run.params).diagonal(X).max()
+    assert run.state["R"] == pytest.approx(np.sqrt(r2))
+    np.testing.assert_allclose(run.state["a_k"], c * r2 * np.arange(1, run.mistakes + 2))
+    if kernel == "linear":
+        assert rel_err(run.weights, alpha @ X[support]) < 1e-9
+    else:
+        assert rel_err(run.dual_coef, alpha) < 1e-9
+
+
+def test_adaptive_rejects_all_zero_rows():
+    with pytest.raises(ValueError, match="R = max"):
+        run_online("second_order", np.zeros((4, 3)), [0, 1, 0, 1], variant="adaptive")
+
+
+# ---------------------------------------------------------------- pseudoinverse
+
+
+PINV_DATA = {
+    # n_features > n_samples: every first-epoch row is outside the span (margin 0).
+    "wide": lambda: noisy_separable(n_samples=12, n_features=20, noise=0.0, seed=6),
+    "low_rank": lambda: low_rank(40, 10, 3, seed=2),
+    "full_rank": lambda: noisy_separable(n_samples=50, n_features=4, noise=0.1, seed=9),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PINV_DATA))
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+def test_pinv_primal_matches_reference(name, sparse):
+    X, y = PINV_DATA[name]()
+    run = run_online("second_order", sp.csr_matrix(X) if sparse else X, y, variant="pinv",
+                     form="primal", epochs=3, shuffle=True, seed=3, record_margins=True)
+    order = presentation_order(len(y), 3, True, 3)
+    mistakes, w, margins = second_order_pinv(X, y, order)
+    np.testing.assert_array_equal(run.mistake_trials, mistakes)
+    assert_margins(run.margins, margins, 1e-8)
+    assert rel_err(run.weights, w) < 1e-8
+    assert run.state["rank"] == np.linalg.matrix_rank(X[run.mistake_rows])
+    assert run.state["rank_growth"].shape[0] == run.state["rank"]
+
+
+@pytest.mark.parametrize("name", sorted(PINV_DATA))
+@pytest.mark.parametrize("kernel, options", KERNELS + [("linear", {})])
+def test_pinv_dual_matches_reference(name, kernel, options):
+    X, y = PINV_DATA[name]()
+    run = run_online("second_order", X, y, variant="pinv", form="dual", kernel=kernel,
+                     epochs=3, shuffle=True, seed=3, record_margins=True, **options)
+    order = presentation_order(len(y), 3, True, 3)
+    mistakes, margins = second_order_pinv_gram(X, y, order, kernel_name=kernel, **options)
+    np.testing.assert_array_equal(run.mistake_trials, mistakes)
+    assert_margins(run.margins, margins, 1e-7)
+
+
+def test_pinv_first_epoch_outside_the_span_is_all_mistakes():
+    X, y = PINV_DATA["wide"]()
+    run = run_online("second_order", X, y, variant="pinv", epochs=2, record_margins=True)
+    np.testing.assert_array_equal(run.margins[:12], 0.0)
+    np.testing.assert_array_equal(run.mistake_trials[:12], np.arange(12))
+    np.testing.assert_array_equal(run.state["rank_growth"], np.arange(12))
+
+
+def test_lambda_star_is_the_smallest_positive_eigenvalue_seen():
+    X, y = PINV_DATA["low_rank"]()
+    run = run_online("second_order", X, y, variant="pinv", epochs=2)
+    Xm = X[run.mistake_rows]
+    smallest = []
+    for k in range(1, run.mistakes + 1):
+        eig = np.linalg.eigvalsh(Xm[:k].T @ Xm[:k])
+        smallest.append(eig[eig > 1e-9 * eig[-1]].min())
+    assert so_module.lambda_star(run, X) == pytest.approx(min(smallest), rel=1e-9)
+
+
+# ---------------------------------------------------------------- every variant and form
+
+CONFIGS = [(v, f) for v in ("inverse", "adaptive", "pinv") for f in ("primal", "dual")]
+
+
+@pytest.mark.parametrize("variant, form", CONFIGS)
+def test_decision_function_is_the_next_trial_margin(variant, form):
+    X, y = noisy_separable(n_samples=70, n_features=5, noise=0.1, seed=4)
+    X = unit_rows(X)
+    run = run_online("second_order", X[:50], y[:50], variant=variant, form=form, epochs=2)
+    scores = run.decision_function(X[50:])
+    for j in range(50, 56):
+        nxt = run_online("second_order", X[j:j + 1], y[j:j + 1], warm_start=run,
+                         record_margins=True)
+        assert scores[j - 50] == pytest.approx(nxt.margins[0], rel=1e-9, abs=1e-12)
+    np.testing.assert_array_equal(run.predict(X), run.classes[(run.decision_function(X) > 0)
+                                                              .astype(int)])
+
+
+@pytest.mark.parametrize("variant, form", CONFIGS)
+def test_warm_start_continues_the_run(variant, form):
+    X, y = noisy_separable(n_samples=90, n_features=5, noise=0.1, seed=5)
+    X = unit_rows(X)  # the same R for a part and the whole (adaptive a_k)
+    whole = run_online("second_order", X, y, variant=variant, form=form, record_margins=True)
+    first = run_online("second_order", X[:40], y[:40], variant=variant, form=form)
+    rest = run_online("second_order", X[40:], y[40:], warm_start=first, record_margins=True)
+    np.testing.assert_array_equal(np.concatenate([first.mistake_trials, rest.mistake_trials + 40]),
+                                  whole.mistake_trials)
+    assert_margins(rest.margins, whole.margins[40:])
+    assert_margins(rest.decision_function(X), whole.decision_function(X))
+
+
+def test_auto_form_records_the_form_used():
+    X, y = noisy_separable(n_samples=30, n_features=5)
+    assert run_online("second_order", X, y).params["form"] == "primal"
+    assert run_online("second_order", X[:4], y[:4]).params["form"] == "dual"
+    assert run_online("second_order", sp.csr_matrix(X[:4]), y[:4]).params["form"] == "primal"
+    assert run_online("second_order", X, y, kernel="rbf").params["form"] == "dual"
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [({"a": 0.0}, "a must be in"), ({"a": -1.0}, "a must be in"), ({"c": 0.0}, "c must be in"),
+     ({"variant": "ridge"}, "variant must be one of"), ({"form": "both"}, "form must be one of"),
+     ({"kernel": "rbf", "form": "primal"}, "form='primal' needs kernel='linear'"),
+     ({"span_tol": 1.0}, "span_tol must be in"), ({"a": np.nan}, "a must be in")],
+)
+def test_bad_parameters_raise_before_any_work(params, match, monkeypatch):
+    def no_loop(*args):
+        raise AssertionError("a loop ran")
+
+    monkeypatch.setitem(so_module._FITS, "inverse", no_loop)
+    X, y = noisy_separable(n_samples=10, n_features=3)
+    with pytest.raises(ValueError, match=match):
+        run_online("second_order", X, y, **params)
+
+
+def test_bad_parameter_types():
+    X, y = noisy_separable(n_samples=10, n_features=3)
+    with pytest.raises(TypeError, match="a must be a real number"):
+        run_online("second_order", X, y, a="1")
+    with pytest.raises(TypeError, match="dense"):
+        run_online("second_order", sp.csr_matrix(X), y, kernel="poly")
