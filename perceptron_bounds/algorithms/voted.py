@@ -50,9 +50,22 @@ from .perceptron import run_dual, run_primal
 def survival_counts(mistake_trials, n_trials: int, previous_counts) -> np.ndarray:
     """Counts c_j of paper 001, Fig. 1, continued over ``n_trials`` new trials.
 
-    The vector alive at the start (the last of ``previous_counts``) gains one
-    per correct trial before the first mistake; the vector born at mistake
-    trial t_j survives t_{j+1} - t_j trials (T - t_k for the last one).
+    Parameters
+    ----------
+    mistake_trials : ndarray of int64
+        Sorted 0-based mistake trials t_1 < ... < t_k of the new trials.
+    n_trials : int
+        Number T of new trials.
+    previous_counts : ndarray of int64
+        Counts before the new trials; ``[0]`` (v_1 = 0, not yet used) for a fresh run.
+
+    Returns
+    -------
+    ndarray of int64
+        ``previous_counts`` with its last entry increased by t_1 (the correct
+        trials before the first mistake; T if there is none), followed by
+        t_{j+1} - t_j for each new vector (T - t_k for the last): a vector's
+        count includes its birth trial.
 
     Examples
     --------
