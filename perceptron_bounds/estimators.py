@@ -197,8 +197,8 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
     def _predict_options(self) -> dict:
         return {name: getattr(self, name) for name in self._predict_params}
 
-    def _seed(self) -> int | None:
-        """The ``run_online`` seed for ``random_state`` (see the class docstring)."""
+    def _random_seed(self) -> int:
+        """An int seed from ``random_state`` (see the class docstring)."""
         state = self.random_state
         if isinstance(state, numbers.Integral) and not isinstance(state, bool):
             return check_int("random_state", state, low=0)
@@ -207,8 +207,6 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
                 "random_state must be None, a non-negative int or a numpy.random.RandomState, "
                 f"got {state!r}"
             )
-        if not self.shuffle:
-            return None
         return int(check_random_state(state).randint(np.iinfo(np.int32).max))
 
     def _run(self, X, y, epochs, warm_start):
@@ -218,7 +216,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
             y,
             epochs=epochs,
             shuffle=self.shuffle,
-            seed=self._seed(),
+            seed=self._random_seed() if self.shuffle else None,
             classes=self.classes_,
             warm_start=warm_start,
             **self._run_params(),
@@ -363,6 +361,170 @@ class KernelPerceptron(_OnlineClassifier):
         shuffle=False,
         random_state=None,
     ):
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+
+class VotedPerceptron(_OnlineClassifier):
+    """The voted Perceptron of Freund & Schapire, linear or with a Mercer kernel.
+
+    Training is the Perceptron's (mistake when y_t v . x_t <= 0, then
+    v <- v + y_t x_t); every prediction vector v_j is kept with its survival
+    count c_j. ``method`` chooses the predictor (SPEC 2.2):
+    ``vote`` sign(sum_j c_j sign(v_j . x)), ``average`` sign(sum_j c_j v_j . x),
+    ``last`` sign(v_{k+1} . x), ``random`` the vector alive after a uniformly
+    drawn number of rounds.
+
+    Parameters
+    ----------
+    method : {"vote", "average", "last", "random"}, default="vote"
+        Predictor used by ``predict`` and ``decision_function`` (which returns
+        the sum inside the outer sign).
+    normalize : bool, default=False
+        Use v_j / ||v_j|| in place of v_j (paper 001 sec. 5); no effect on ``vote``.
+    kernel : {"linear", "poly", "rbf"}, default="linear"
+        K(x, z) (SPEC 1.7, scikit-learn's names); ``linear`` runs the primal
+        form and accepts sparse X.
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    gamma : float or None, default=None
+        Kernel scale; None means 1 / n_features.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel.
+    epochs : int, default=1
+        Passes over the training data in ``fit`` (paper 001 uses up to 30).
+    shuffle : bool, default=False
+        Present each pass in a fresh random permutation.
+    random_state : None, int or numpy.random.RandomState, default=None
+        Source of the permutations and, for ``method="random"``, of the
+        rounds drawn at prediction (an int gives the same draws every call).
+
+    Attributes
+    ----------
+    classes_, run_, mistakes_, margin_errors_, n_features_in_
+        See ``_OnlineClassifier``; ``run_.state["counts"]`` holds c_1..c_{k+1}.
+    coef_ : ndarray of shape (1, n_features)
+        The last vector v_{k+1} (the Perceptron's final weights), linear
+        kernel only. It is the predictor of ``method="last"`` only.
+
+    References
+    ----------
+    Y. Freund and R. E. Schapire, "Large margin classification using the
+    Perceptron algorithm", Machine Learning 37 (1999), Fig. 1 and sec. 5
+    (paper 001).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds import VotedPerceptron
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
+    >>> clf = VotedPerceptron(epochs=2).fit(X, [1, 1, -1, -1])
+    >>> clf.run_.state["counts"].tolist(), clf.decision_function([[1.0, 1.0]]).tolist()
+    ([0, 1, 7], [8.0])
+    """
+
+    _algorithm = "voted_perceptron"
+    _predict_params = ("method", "normalize")
+
+    def __init__(
+        self,
+        *,
+        method="vote",
+        normalize=False,
+        kernel="linear",
+        degree=3,
+        gamma=None,
+        coef0=1.0,
+        epochs=1,
+        shuffle=False,
+        random_state=None,
+    ):
+        self.method = method
+        self.normalize = normalize
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _predict_options(self) -> dict:
+        options = super()._predict_options()
+        if self.method == "random":
+            options["seed"] = self._random_seed()
+        return options
+
+
+class Ballseptron(_OnlineClassifier):
+    """The Ballseptron of Shalev-Shwartz & Singer, linear or with a Mercer kernel.
+
+    From w = 0, on each trial (SPEC 2.3; paper 004, Fig. 2): if
+    y_t w . x_t <= 0, a mistake, w <- w + y_t x_t; else if
+    y_t (w . x_t) / ||w|| <= r, a margin error, w <- w + y_t x_hat_t with
+    x_hat_t = x_t - y_t r w / ||w||; else nothing. ``r = 0`` is the Perceptron.
+
+    Parameters
+    ----------
+    r : float, default=0.1
+        Radius of the ball around each instance, r >= 0.
+    kernel : {"linear", "poly", "rbf"}, default="linear"
+        K(x, z) (SPEC 1.7, scikit-learn's names); ``linear`` runs the primal
+        form and accepts sparse X.
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    gamma : float or None, default=None
+        Kernel scale; None means 1 / n_features.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel.
+    epochs : int, default=1
+        Passes over the training data in ``fit``.
+    shuffle : bool, default=False
+        Present each pass in a fresh random permutation.
+    random_state : None, int or numpy.random.RandomState, default=None
+        Source of the permutations (see ``_OnlineClassifier``).
+
+    Attributes
+    ----------
+    classes_, coef_, run_, mistakes_, margin_errors_, n_features_in_
+        See ``_OnlineClassifier``; ``margin_errors_`` counts the margin
+        errors, which are not mistakes. ``coef_`` with a linear kernel only.
+
+    References
+    ----------
+    S. Shalev-Shwartz and Y. Singer, "A new perspective on an old Perceptron
+    algorithm", COLT 2005, Fig. 2 (paper 004).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds import Ballseptron
+    >>> X = np.array([[1.0, 0.0], [0.8, 0.6], [-1.0, 0.0], [0.0, -1.0]])
+    >>> clf = Ballseptron(r=0.9, epochs=2).fit(X, [1, 1, -1, -1])
+    >>> clf.mistakes_, clf.margin_errors_
+    (1, 7)
+    """
+
+    _algorithm = "ballseptron"
+
+    def __init__(
+        self,
+        *,
+        r=0.1,
+        kernel="linear",
+        degree=3,
+        gamma=None,
+        coef0=1.0,
+        epochs=1,
+        shuffle=False,
+        random_state=None,
+    ):
+        self.r = r
         self.kernel = kernel
         self.degree = degree
         self.gamma = gamma

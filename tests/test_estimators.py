@@ -8,13 +8,17 @@ from sklearn.base import clone
 from sklearn.linear_model import Perceptron as SkPerceptron
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from perceptron_bounds import KernelPerceptron, Perceptron, run_online
+from perceptron_bounds import Ballseptron, KernelPerceptron, Perceptron, VotedPerceptron, run_online
 
 ESTIMATORS = [
     Perceptron(),
     KernelPerceptron(),
     KernelPerceptron(kernel="rbf", epochs=2, shuffle=True),
     KernelPerceptron(kernel="linear"),
+    VotedPerceptron(),
+    VotedPerceptron(kernel="poly", method="average", normalize=True),
+    Ballseptron(),
+    Ballseptron(kernel="rbf", r=0.05),
 ]
 
 # (estimator, the run_online call it makes) for the semantic tests below.
@@ -22,6 +26,11 @@ RUNS = [
     (Perceptron(), ("perceptron", {})),
     (KernelPerceptron(gamma=0.5), ("perceptron", {"kernel": "poly", "gamma": 0.5})),
     (KernelPerceptron(kernel="rbf"), ("perceptron", {"kernel": "rbf"})),
+    (VotedPerceptron(), ("voted_perceptron", {})),
+    (VotedPerceptron(kernel="rbf", gamma=0.3),
+     ("voted_perceptron", {"kernel": "rbf", "gamma": 0.3})),
+    (Ballseptron(r=0.2), ("ballseptron", {"r": 0.2})),
+    (Ballseptron(kernel="poly", degree=2), ("ballseptron", {"kernel": "poly", "degree": 2})),
 ]
 
 
@@ -33,6 +42,9 @@ def _same_hypothesis(a, b, X):
     else:
         np.testing.assert_array_equal(a.support_vectors, b.support_vectors)
         np.testing.assert_allclose(a.dual_coef, b.dual_coef, rtol=0, atol=1e-10)
+    assert a.state.keys() == b.state.keys()
+    for key in a.state:
+        np.testing.assert_allclose(a.state[key], b.state[key], rtol=1e-12, atol=1e-10)
 
 
 @parametrize_with_checks(ESTIMATORS)
@@ -48,7 +60,7 @@ def test_fit_is_run_online(estimator, call):
     run = run_online(algorithm, X, y, epochs=3, shuffle=True, seed=4, **params)
     np.testing.assert_array_equal(est.run_.mistake_trials, run.mistake_trials)
     _same_hypothesis(est.run_, run, X)
-    assert est.mistakes_ == run.mistakes
+    assert (est.mistakes_, est.margin_errors_) == (run.mistakes, run.margin_errors)
     assert est.n_features_in_ == 6
     np.testing.assert_array_equal(est.predict(X), run.predict(X))
 
@@ -61,7 +73,7 @@ def test_partial_fits_equal_one_run_over_the_concatenation(estimator, call):
     algorithm, params = call
     whole = run_online(algorithm, X, y, **params)
     _same_hypothesis(est.run_, whole, X)
-    assert est.mistakes_ == whole.mistakes
+    assert (est.mistakes_, est.margin_errors_) == (whole.mistakes, whole.margin_errors)
     second = whole.mistake_trials[whole.mistake_trials >= 70] - 70
     np.testing.assert_array_equal(est.run_.mistake_trials, second)
     assert est.run_.n_trials == 80
@@ -123,6 +135,25 @@ def test_coef_needs_a_linear_kernel():
         est.coef_  # noqa: B018
     with pytest.raises(TypeError, match="dense data is required"):
         est.fit(sp.csr_matrix(X), y)
+
+
+def test_voted_predictors():
+    X, y = noisy_separable(n_samples=120, n_features=5, seed=10)
+    run = run_online("voted_perceptron", X, y, epochs=3)
+    for method in ("vote", "average", "last"):
+        for normalize in (False, True):
+            est = VotedPerceptron(method=method, normalize=normalize, epochs=3).fit(X, y)
+            scores = run.decision_function(X, method=method, normalize=normalize)
+            np.testing.assert_array_equal(est.decision_function(X), scores)
+            np.testing.assert_array_equal(est.predict(X), np.where(scores > 0, 1.0, -1.0))
+    est = VotedPerceptron(method="random", epochs=3, random_state=5).fit(X, y)
+    np.testing.assert_array_equal(est.decision_function(X),
+                                  run.decision_function(X, method="random", seed=5))
+    drawn = VotedPerceptron(method="random", epochs=3, random_state=np.random.RandomState(1))
+    drawn.fit(X, y)
+    assert not np.array_equal(drawn.decision_function(X), drawn.decision_function(X))
+    with pytest.raises(ValueError, match="method must be one of"):
+        VotedPerceptron(method="median").fit(X, y).predict(X)
 
 
 def test_random_state():
