@@ -1,0 +1,128 @@
+"""Training updates and test error against the number of epochs (paper 000, Figure 2)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import check_int
+from ..online import run_online
+from ._cells import AlgorithmSpec, as_specs, as_xy, check_seeds, plain, run_cells
+
+PAPER_EPOCHS = (1, 2, 3, 5, 10, 15, 20)
+
+
+def epochs_curve(
+    specs,
+    train,
+    test,
+    epochs=PAPER_EPOCHS,
+    seeds=None,
+    *,
+    n_jobs: int | None = None,
+    progress: bool = False,
+) -> list[dict]:
+    """Cumulative training updates and test error after each number of epochs.
+
+    Parameters
+    ----------
+    specs : list of AlgorithmSpec or (label, algorithm, params) tuples
+        The curves, e.g. ``("HO_4(0.4)", "higher_order", {"p": 4, "c": 0.4})``.
+    train, test : Dataset or (X, y) tuple
+        Training and test data (e.g. from ``make_hop_artificial``).
+    epochs : sequence of int, default=(1, 2, 3, 5, 10, 15, 20)
+        The checkpoints: distinct epoch counts >= 1, measured in increasing order.
+    seeds : sequence of int or None, default=None
+        Each seed s presents the training rows in the fixed order
+        ``numpy.random.default_rng(s).permutation(n_train)``, cycled every
+        epoch; None presents them in the order given.
+    n_jobs : int or None, default=None
+        joblib workers over the (spec, seed) cells; None uses the count set by
+        ``joblib.parallel_config`` (1 when unset). The table does not depend on it.
+    progress : bool, default=False
+        Show a tqdm progress bar over the cells.
+
+    Returns
+    -------
+    list of dict
+        One record per (spec, seed, checkpoint) with keys ``experiment``,
+        ``label``, ``algorithm``, ``params`` (as resolved by the run), ``seed``,
+        ``epochs``, ``n_train``, ``n_test``, ``updates`` (mistakes made over the
+        first ``epochs`` passes, the paper's "training updates") and
+        ``test_error`` (fraction of test rows the hypothesis after those
+        passes misclassifies).
+
+    Notes
+    -----
+    Paper 000, sec. 4, Task 1 and Figure 2: the algorithms cycle over the
+    training set and their test error is measured after 1, 2, 3, 5, 10, 15 and
+    20 epochs. Each cell is one run continued from checkpoint to checkpoint
+    with ``run_online(..., warm_start=previous)``: the state after e epochs is
+    the state of a single run of e epochs, and no pass is repeated.
+
+    Examples
+    --------
+    >>> from perceptron_bounds.datasets import make_hop_artificial
+    >>> train, test = make_hop_artificial(0.0, n_train=100, n_test=50, seed=0)
+    >>> table = epochs_curve([("FO", "perceptron", {})], train, test, epochs=(1, 2))
+    >>> [(row["epochs"], row["updates"] >= 1) for row in table]
+    [(1, True), (2, True)]
+    """
+    specs = as_specs(specs)
+    X, y = as_xy(train, "train")
+    X_test, y_test = as_xy(test, "test")
+    if X_test.shape[1] != X.shape[1]:
+        raise ValueError(f"test has {X_test.shape[1]} features but train has {X.shape[1]}")
+    checkpoints = _check_epochs(epochs)
+    cells = [
+        {
+            "spec": spec,
+            "X": X,
+            "y": y,
+            "X_test": X_test,
+            "y_test": y_test,
+            "checkpoints": checkpoints,
+            "seed": seed,
+        }
+        for spec in specs
+        for seed in check_seeds(seeds)
+    ]
+    return run_cells(_epochs_cell, cells, n_jobs=n_jobs, progress=progress, desc="epochs_curve")
+
+
+def _check_epochs(epochs) -> list[int]:
+    if isinstance(epochs, (int, np.integer)):
+        epochs = [epochs]
+    values = [check_int("epochs", e, low=1) for e in epochs]
+    if not values or len(set(values)) != len(values):
+        raise ValueError(f"epochs must be a non-empty list of distinct integers >= 1, got {values}")
+    return sorted(values)
+
+
+def _epochs_cell(spec: AlgorithmSpec, X, y, X_test, y_test, checkpoints, seed) -> list[dict]:
+    if seed is not None:
+        order = np.random.default_rng(seed).permutation(X.shape[0])
+        X, y = np.ascontiguousarray(X[order]), y[order]
+    records = []
+    run = None
+    done = 0
+    updates = 0
+    for epochs in checkpoints:
+        run = run_online(spec.algorithm, X, y, epochs=epochs - done, warm_start=run, **spec.params)
+        updates += run.mistakes
+        done = epochs
+        test_error = float(np.mean(run.predict(X_test) != y_test))
+        records.append(
+            {
+                "experiment": "epochs_curve",
+                "label": spec.label,
+                "algorithm": spec.algorithm,
+                "params": plain(run.params),
+                "seed": seed,
+                "epochs": epochs,
+                "n_train": int(X.shape[0]),
+                "n_test": int(X_test.shape[0]),
+                "updates": updates,
+                "test_error": test_error,
+            }
+        )
+    return records

@@ -1,0 +1,3 @@
+"""Figure helpers: they take results, return matplotlib Figures and never call plt.show()."""
+
+from .curves import plot_epochs_curve, plot_noise_curve, plot_radius_curve, plot_sop_toy  # noqa: F401
