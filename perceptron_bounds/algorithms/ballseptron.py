@@ -8,10 +8,11 @@ Paper 004, Fig. 2, with radius r >= 0 and w_1 = 0:
 * else w is left unchanged.
 
 The margin-error update is w <- (1 - r/||w||) w + y_t x_t: the primal CSR
-loop and the kernel loop therefore keep w = scale * u with one global scale
-factor, so a margin error costs as much as a mistake, and update ||w||^2 by
-||a w + y x||^2 = a^2 ||w||^2 + 2 a y (w.x) + K(x, x) (one extra kernel
-value). ``r = 0`` is the Perceptron exactly.
+loop and the kernel loop therefore keep w as one global scale factor times a
+vector (CSR) or times the dual coefficients (kernel), so that a margin error
+costs as much as a mistake, and update ||w||^2 by ||a w + y x||^2 =
+a^2 ||w||^2 + 2 a y (w.x) + K(x, x) (one extra kernel value); the dense loop
+recomputes ||w||^2 while it updates w. ``r = 0`` is the Perceptron exactly.
 
 Registered as ``"ballseptron"`` with the radius ``r`` (default 0.1, r >= 0),
 the kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0`` (SPEC 1.7)
