@@ -1,0 +1,287 @@
+"""Speed of one epoch of ``"perceptron"`` against named baselines (issue 2, "Speed").
+
+For each data set, in one process, best of ``--repeats`` rounds in which the
+contenders take turns, after a warm-up call each (the compile is excluded):
+
+* ``loop``: the package's jitted Perceptron loop on validated data;
+* ``floor``: a jitted loop (same Numba options, via ``perceptron_bounds._jit.jit``)
+  that only computes each row's dot product with a fixed w, i.e. the cost of
+  reading X once;
+* ``sklearn loop``: ``sklearn.linear_model.Perceptron(fit_intercept=False,
+  shuffle=False, tol=None, eta0=1, alpha=0, max_iter=1).fit`` under
+  ``sklearn.config_context(assume_finite=True)``;
+* ``numpy``: a plain NumPy loop over rows (timed on a prefix and scaled);
+* end to end: ``run_online`` with its input checks against scikit-learn's
+  ``fit`` with its own.
+
+Data: unit-norm rows, labels sign(u . x) for a random u with ``--noise`` of
+them flipped (default 5%, so a run keeps updating; the loop pays for every
+mistake, the floor does not). The CSR matrix keeps scipy's int32 index arrays as a user
+would have them; ``run_online`` converts them to int64 (end to end only).
+
+Targets (issue 2): loop/floor <= 1.3 on the first two dense shapes, 1.5 on the
+third, 2 on CSR; sklearn loop / loop >= 3; sklearn fit / run_online >= 2.5; a
+fresh process importing the package and making a small run with a warm Numba
+cache in < 2 s.
+
+Run: ``python benchmarks/bench_perceptron.py [--repeats 7] [--small] [--noise 0.05]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import scipy.sparse as sp
+import sklearn
+from sklearn.linear_model import Perceptron as SkPerceptron
+
+from perceptron_bounds import run_online
+from perceptron_bounds._jit import jit
+from perceptron_bounds._validation import check_X
+from perceptron_bounds.algorithms.perceptron import _perceptron_csr_loop, _perceptron_dense_loop
+
+DENSE_SHAPES = {(100_000, 100): 1.3, (20_000, 1000): 1.3, (1_000_000, 20): 1.5}
+CSR_SHAPE, CSR_NNZ_PER_ROW, CSR_FLOOR_TARGET = (100_000, 50_000), 50, 2.0
+SKLEARN_LOOP_TARGET, END_TO_END_TARGET, STARTUP_TARGET = 3.0, 2.5, 2.0
+NUMPY_PREFIX = 100_000
+
+
+@jit
+def _dense_floor(X, y, w):
+    """Count the rows with y_i (w . x_i) <= 0 for a fixed w: one read of X."""
+    count = 0
+    for i in range(X.shape[0]):
+        s = 0.0
+        for j in range(X.shape[1]):
+            s += w[j] * X[i, j]
+        if y[i] * s <= 0.0:
+            count += 1
+    return count
+
+
+@jit
+def _csr_floor(data, indices, indptr, y, w):
+    """CSR version of :func:`_dense_floor`."""
+    count = 0
+    for i in range(indptr.shape[0] - 1):
+        s = 0.0
+        for p in range(indptr[i], indptr[i + 1]):
+            s += w[indices[p]] * data[p]
+        if y[i] * s <= 0.0:
+            count += 1
+    return count
+
+
+def _numpy_dense(X, y, w):
+    for i in range(X.shape[0]):
+        if y[i] * (X[i] @ w) <= 0.0:
+            w += y[i] * X[i]
+
+
+def _numpy_csr(data, indices, indptr, y, w):
+    for i in range(indptr.shape[0] - 1):
+        rows = slice(indptr[i], indptr[i + 1])
+        idx = indices[rows]
+        if y[i] * (data[rows] @ w[idx]) <= 0.0:
+            w[idx] += y[i] * data[rows]
+
+
+def best_time(func, repeats: int) -> float:
+    """Best wall time of ``repeats`` calls, after one untimed warm-up call."""
+    return race({"f": func}, repeats)["f"]
+
+
+def race(contenders: dict, repeats: int) -> dict:
+    """Best wall time of each contender over ``repeats`` rounds, after one warm-up call each.
+
+    The contenders take turns within a round, so that a burst of load from
+    other processes on the machine slows them alike.
+    """
+    for func in contenders.values():
+        func()
+    best = dict.fromkeys(contenders, np.inf)
+    for _ in range(repeats):
+        for name, func in contenders.items():
+            start = time.perf_counter()
+            func()
+            best[name] = min(best[name], time.perf_counter() - start)
+    return best
+
+
+def labels(X, rng, noise) -> np.ndarray:
+    u = rng.standard_normal(X.shape[1])
+    y = np.where(np.asarray(X @ u).ravel() > 0, 1.0, -1.0)
+    flip = rng.random(X.shape[0]) < noise
+    y[flip] = -y[flip]
+    return y
+
+
+def dense_data(shape, rng, noise):
+    X = rng.standard_normal(shape)
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    return X, labels(X, rng, noise)
+
+
+def csr_data(shape, nnz_per_row, rng, noise):
+    n, d = shape
+    indices = np.sort(rng.integers(0, d, size=(n, nnz_per_row)), axis=1).ravel()
+    indptr = np.arange(0, n * nnz_per_row + 1, nnz_per_row)
+    X = sp.csr_matrix((rng.standard_normal(n * nnz_per_row), indices, indptr), shape=shape)
+    X.sum_duplicates()
+    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+    X = sp.csr_matrix(sp.diags(1.0 / norms) @ X)
+    return X, labels(X, rng, noise)
+
+
+def sklearn_fit(X, y):
+    return SkPerceptron(fit_intercept=False, shuffle=False, tol=None, eta0=1, alpha=0,
+                        max_iter=1).fit(X, y)
+
+
+def measure(name, X, y, floor_target, repeats):
+    """Time every contender on (X, y); return one row of the table."""
+    Xv = check_X(X)
+    order = np.arange(X.shape[0], dtype=np.int64)
+    no_margins = np.empty(0)
+    w_fixed = np.full(X.shape[1], 1.0 / np.sqrt(X.shape[1]))
+    if sp.issparse(Xv):
+        args = (Xv.data, Xv.indices, Xv.indptr)
+
+        def loop():
+            return _perceptron_csr_loop(*args, y, order, np.zeros(X.shape[1]), no_margins)
+
+        def floor():
+            return _csr_floor(*args, y, w_fixed)
+
+        prefix = min(X.shape[0], NUMPY_PREFIX // 5)
+
+        def numpy_loop():
+            end = Xv.indptr[prefix]
+            _numpy_csr(Xv.data[:end], Xv.indices[:end], Xv.indptr[: prefix + 1], y,
+                       np.zeros(X.shape[1]))
+    else:
+
+        def loop():
+            return _perceptron_dense_loop(Xv, y, order, np.zeros(X.shape[1]), no_margins)
+
+        def floor():
+            return _dense_floor(Xv, y, w_fixed)
+
+        prefix = min(X.shape[0], NUMPY_PREFIX)
+
+        def numpy_loop():
+            _numpy_dense(Xv[:prefix], y, np.zeros(X.shape[1]))
+
+    def sklearn_loop():
+        with sklearn.config_context(assume_finite=True):
+            sklearn_fit(X, y)
+
+    run = run_online("perceptron", X, y)
+    sk = sklearn_fit(X, y)
+    assert np.allclose(run.weights, sk.coef_[0], rtol=0, atol=1e-8), "weights differ from sklearn"
+    t = race(
+        {
+            "loop": loop,
+            "floor": floor,
+            "sklearn_loop": sklearn_loop,
+            "run_online": lambda: run_online("perceptron", X, y),
+            "sklearn_fit": lambda: sklearn_fit(X, y),
+        },
+        repeats,
+    )
+    t["numpy"] = best_time(numpy_loop, 1) * X.shape[0] / prefix
+    ratios = {
+        "loop/floor": t["loop"] / t["floor"],
+        "sk/loop": t["sklearn_loop"] / t["loop"],
+        "np/loop": t["numpy"] / t["loop"],
+        "sk/e2e": t["sklearn_fit"] / t["run_online"],
+    }
+    met = {
+        "loop/floor": ratios["loop/floor"] <= floor_target,
+        "sk/loop": ratios["sk/loop"] >= SKLEARN_LOOP_TARGET,
+        "sk/e2e": ratios["sk/e2e"] >= END_TO_END_TARGET,
+    }
+    return {"name": name, "mistake_rate": run.mistakes / run.n_trials, "t": t,
+            "ratios": ratios, "met": met, "floor_target": floor_target}
+
+
+def startup_time(repeats: int) -> tuple[float, float]:
+    """(warm, cold): a fresh process importing the package and making a small run.
+
+    Warm uses the package's Numba cache (filled by a first call); cold points
+    ``NUMBA_CACHE_DIR`` at an empty folder, so every loop it uses compiles.
+    """
+    code = (
+        "import numpy as np; from perceptron_bounds import run_online; "
+        "X = np.random.default_rng(0).standard_normal((200, 5)); "
+        "run_online('perceptron', X, np.sign(X[:, 0]), epochs=2)"
+    )
+
+    def spawn(env):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True, env=env)
+        return time.perf_counter() - start
+
+    warm = best_time(lambda: spawn(dict(os.environ)), repeats)
+    with tempfile.TemporaryDirectory() as cache:
+        cold = spawn({**os.environ, "NUMBA_CACHE_DIR": cache})
+    return warm, cold
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--small", action="store_true", help="shapes / 10 (a quick look)")
+    parser.add_argument("--noise", type=float, default=0.05,
+                        help="fraction of flipped labels (mistakes cost the loop, not the floor)")
+    args = parser.parse_args(argv)
+    scale = 10 if args.small else 1
+    rng = np.random.default_rng(0)
+    rows = []
+    for (n, d), target in DENSE_SHAPES.items():
+        X, y = dense_data((n // scale, d), rng, args.noise)
+        rows.append(measure(f"dense {n // scale}x{d}", X, y, target, args.repeats))
+        del X, y
+        gc.collect()
+    n, d = CSR_SHAPE
+    X, y = csr_data((n // scale, d), CSR_NNZ_PER_ROW, rng, args.noise)
+    rows.append(measure(f"csr {n // scale}x{d} nnz/row~{X.nnz / X.shape[0]:.0f}", X, y,
+                        CSR_FLOOR_TARGET, args.repeats))
+    del X, y
+    gc.collect()
+
+    header = (f"{'data':<28}{'mistakes':>9}{'loop ms':>9}{'floor ms':>9}{'sk loop':>9}"
+              f"{'numpy ms':>10}{'e2e ms':>8}{'sk fit':>8} | {'loop/floor':>18}{'sk/loop':>13}"
+              f"{'np/loop':>9}{'sk/e2e':>13}")
+    print(header)
+    print("-" * len(header))
+    for r in rows:
+        t, q, ok = r["t"], r["ratios"], r["met"]
+
+        def mark(key, q=q, ok=ok):
+            return f"{q[key]:.2f} {'ok' if ok[key] else 'MISS'}"
+
+        floor_mark = f"{mark('loop/floor')} (<={r['floor_target']})"
+        print(
+            f"{r['name']:<28}{r['mistake_rate']:>9.1%}{1e3 * t['loop']:>9.1f}"
+            f"{1e3 * t['floor']:>9.1f}{1e3 * t['sklearn_loop']:>9.1f}{1e3 * t['numpy']:>10.0f}"
+            f"{1e3 * t['run_online']:>8.1f}{1e3 * t['sklearn_fit']:>8.1f} | "
+            f"{floor_mark:>18}"
+            f"{mark('sk/loop'):>13}{q['np/loop']:>9.0f}{mark('sk/e2e'):>13}"
+        )
+    print("targets: loop/floor as shown; sk/loop >= 3; sk/e2e >= 2.5 (sklearn fit / run_online)")
+    warm, cold = startup_time(3)
+    print(f"fresh process, import + small run: warm cache {warm:.2f} s "
+          f"({'ok' if warm < STARTUP_TARGET else 'MISS'}, target < {STARTUP_TARGET} s); "
+          f"cold compile {cold:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
