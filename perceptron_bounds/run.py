@@ -108,12 +108,12 @@ class OnlineRun:
 
     @property
     def support_vectors(self) -> np.ndarray | None:
-        """Support vectors of a dual (kernel) run, one row each; None for a primal run."""
+        """Support vectors of the final hypothesis, one row each; None when it keeps none."""
         return getattr(self.hypothesis, "support_vectors", None)
 
     @property
     def dual_coef(self) -> np.ndarray | None:
-        """Coefficients of the support vectors in the final hypothesis; None for a primal run."""
+        """Coefficients of the support vectors in the final hypothesis; None when it keeps none."""
         return getattr(self.hypothesis, "dual_coef", None)
 
     def decision_function(self, X, **options) -> np.ndarray:

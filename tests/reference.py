@@ -42,7 +42,7 @@ def kernel_perceptron(X, y, order, kernel_name="rbf", **kernel_params):
     support, coef, mistakes, margins = [], [], [], []
     for t, i in enumerate(order):
         margin = sum(c * kernel(kernel_name, X[s], X[i], **kernel_params)
-                     for s, c in zip(support, coef))
+                     for s, c in zip(support, coef, strict=True))
         margins.append(margin)
         if y[i] * margin <= 0:
             support.append(i)
