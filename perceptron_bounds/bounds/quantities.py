@@ -1,0 +1,237 @@
+"""The quantities the bounds use, computed on the trials of an ``OnlineRun`` (SPEC 4).
+
+* hinge losses l_t = max(0, gamma - y_t u.x_t) and their sums D1, D2 over
+  a set of trials (all trials, the mistaken ones, the update trials), as
+  functions of gamma (:class:`HingeProfile`);
+* the radius R over the same sets;
+* the spectrum of X_m X_m^T (the run's mistakes) and, for the
+  pseudoinverse bound, lambda* = the smallest positive eigenvalue over
+  every X_k X_k^T of the run.
+
+Kernel runs use the kernel's feature space: ||x|| = sqrt(K(x, x)) and the
+kernel Gram of the mistakes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse as sp
+
+from .._jit import jit
+from .._validation import check_real
+from ..algorithms.kernels import _kernel_value
+
+# Relative squared distance below which a mistaken instance counts as inside
+# the span of the earlier ones (the rank decision of the lambda* scan).
+SPAN_RTOL = 1e-10
+
+
+def hinge_losses(X, y, u, gamma):
+    """Hinge losses l_t = max(0, gamma - y_t u.x_t) of a comparator u.
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n, d)
+    y : array-like of shape (n,), values in {-1, +1}
+    u : ndarray of shape (d,)
+        The comparator (a unit vector for the bounds).
+    gamma : float or 1-D array
+        Margin(s) gamma > 0.
+
+    Returns
+    -------
+    ndarray
+        Shape (n,) for a scalar gamma, (len(gamma), n) for an array.
+
+    Notes
+    -----
+    SPEC 4: D1 = sum l_t, D2 = sqrt(sum l_t^2) (paper 001 sec. 2, paper 004 eq. 2, 4).
+
+    Examples
+    --------
+    >>> hinge_losses(np.eye(2), [1, -1], np.array([1.0, 0.0]), 0.5).tolist()
+    [0.0, 0.5]
+    """
+    margins = np.asarray(y, dtype=np.float64) * np.asarray(X @ u, dtype=np.float64).ravel()
+    gamma = np.asarray(gamma, dtype=np.float64)
+    if gamma.ndim == 0:
+        check_real("gamma", float(gamma), low=0.0, include_low=False)
+        return np.maximum(0.0, gamma - margins)
+    if gamma.ndim != 1 or np.any(gamma <= 0):
+        raise ValueError("gamma must be a positive scalar or a 1-D array of positive values")
+    return np.maximum(0.0, gamma[:, None] - margins[None, :])
+
+
+class HingeProfile:
+    """D1(gamma) and D2(gamma) of a fixed set of margins y_t u.x_t, for many gamma at once.
+
+    The margins are sorted once with prefix sums, so each gamma costs one
+    binary search: D1 = k gamma - S1, D2^2 = k gamma^2 - 2 gamma S1 + S2 over
+    the k margins below gamma.
+
+    Parameters
+    ----------
+    margins : ndarray of shape (T,)
+        y_t u.x_t over the trials of the set (with multiplicity).
+    """
+
+    def __init__(self, margins):
+        self.margins = np.sort(np.asarray(margins, dtype=np.float64))
+        self._s1 = np.concatenate(([0.0], np.cumsum(self.margins)))
+        self._s2 = np.concatenate(([0.0], np.cumsum(self.margins**2)))
+
+    @property
+    def size(self) -> int:
+        return int(self.margins.shape[0])
+
+    @property
+    def min_margin(self) -> float:
+        """Smallest margin (inf for an empty set): u separates at gamma iff gamma <= it."""
+        return float(self.margins[0]) if self.size else np.inf
+
+    def _split(self, gamma):
+        gamma = np.asarray(gamma, dtype=np.float64)
+        k = np.searchsorted(self.margins, gamma, side="left")
+        return gamma, k, self._s1[k], self._s2[k]
+
+    def d1(self, gamma):
+        """D1(gamma) = sum_t max(0, gamma - margin_t)."""
+        gamma, k, s1, _ = self._split(gamma)
+        return np.maximum(k * gamma - s1, 0.0)
+
+    def d2(self, gamma):
+        """D2(gamma) = sqrt(sum_t max(0, gamma - margin_t)^2)."""
+        gamma, k, s1, s2 = self._split(gamma)
+        return np.sqrt(np.maximum(k * gamma**2 - 2.0 * gamma * s1 + s2, 0.0))
+
+
+def feature_norms(X, kernel) -> np.ndarray:
+    """||x_i|| of every row in the kernel's feature space, sqrt(K(x_i, x_i))."""
+    return np.sqrt(np.maximum(kernel.diagonal(X), 0.0))
+
+
+def mistake_spectrum(Xm, kernel) -> np.ndarray:
+    """Eigenvalues of X_m X_m^T, ascending, negatives from rounding set to 0.
+
+    One LAPACK eigendecomposition (``scipy.linalg.eigvalsh``) of the smaller
+    of X_m^T X_m (n x n, linear kernel only) and the m x m Gram of the
+    mistakes (kernel Gram for kernel runs); both have the same nonzero
+    eigenvalues (paper 003 sec. 3).
+    """
+    m, n = Xm.shape
+    if m == 0:
+        return np.zeros(0)
+    if kernel.is_linear and n < m:
+        C = Xm.T @ Xm
+        C = C.toarray() if sp.issparse(C) else C
+    else:
+        C = kernel.gram(Xm, Xm)
+    lam = scipy.linalg.eigvalsh(np.asarray(C, dtype=np.float64), check_finite=False)
+    return np.maximum(lam, 0.0)
+
+
+@jit
+def _span_loop(Xm, code, degree, gamma, coef0, rtol, forced, L, pivots, rises):
+    """Ordered incremental Cholesky of the mistakes' Gram with rank detection.
+
+    Row k of L gets the coordinates of mistake k in an orthonormal basis of the
+    span of the mistakes up to k. Mistake k raises the rank when its squared
+    distance to the span of the earlier ones exceeds rtol K(x_k, x_k), or, when
+    ``forced`` is 1, exactly where rises[k] is already 1 (the run's own
+    decisions). Sets rises[k] = 1 at every rise and returns the final rank.
+    """
+    m = Xm.shape[0]
+    r = 0
+    for k in range(m):
+        x = Xm[k]
+        kk = _kernel_value(x, x, code, degree, gamma, coef0)
+        rest = kk
+        for j in range(r):
+            p = pivots[j]
+            s = _kernel_value(Xm[p], x, code, degree, gamma, coef0)
+            for i in range(j):
+                s -= L[k, i] * L[p, i]
+            L[k, j] = s / L[p, j]
+            rest -= L[k, j] * L[k, j]
+        if forced == 1:
+            rise = rises[k] == 1
+        else:
+            rise = kk > 0.0 and rest > rtol * kk
+        if rise and r < L.shape[1]:
+            L[k, r] = np.sqrt(max(rest, 0.0))
+            pivots[r] = k
+            rises[k] = 1
+            r += 1
+        else:
+            rises[k] = 0
+    return r
+
+
+def span_spectrum(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
+    """Positive eigenvalues of X_m X_m^T and lambda* of the pseudoinverse bound.
+
+    Parameters
+    ----------
+    Xm : ndarray or sparse matrix of shape (m, n)
+        The mistaken instances in the order of the run.
+    kernel : Kernel
+    rtol : float, default=SPAN_RTOL
+        A mistake whose squared distance to the span of the earlier ones is at
+        most ``rtol`` K(x, x) is inside that span.
+    rank_growth : array of int, optional
+        Indices (0-based, among the mistakes) where the run itself found the
+        instance outside the span (``run.state["rank_growth"]`` of a
+        pseudoinverse run); used instead of ``rtol`` so that the rank follows
+        the run's decisions.
+
+    Returns
+    -------
+    eigenvalues : ndarray
+        The r positive eigenvalues of X_m X_m^T (r = rank), ascending.
+    lambda_star : float
+        min over k = 1..m of the smallest positive eigenvalue of X_k X_k^T
+        (paper 003, Thm 4); inf when the rank is 0.
+
+    Notes
+    -----
+    The coordinates of the mistakes in an orthonormal basis of their span come
+    from one ordered incremental Cholesky pass (O(m r^2) kernel values, no
+    eigendecomposition per mistake). lambda* needs an eigendecomposition only
+    at the last mistake of each run of consecutive rank increases: while the
+    rank stays, X_k X_k^T grows by a PSD term inside its range, so its positive
+    eigenvalues do not decrease (Weyl); a rank increase is a rank-one update of
+    the embedded matrix, so its smallest positive eigenvalue does not increase
+    (interlacing).
+    """
+    Xm = Xm.toarray() if sp.issparse(Xm) else Xm
+    Xm = np.ascontiguousarray(Xm, dtype=np.float64)
+    m, n = Xm.shape
+    width = max(min(m, n) if kernel.is_linear else m, 1)
+    L = np.zeros((m, width))
+    pivots = np.zeros(width, dtype=np.int64)
+    rises = np.zeros(m, dtype=np.int64)
+    forced = 0
+    if rank_growth is not None:
+        rises[np.asarray(rank_growth, dtype=np.int64)] = 1
+        forced = 1
+    rank = _span_loop(Xm, *kernel.loop_args(), float(rtol), forced, L, pivots, rises)
+    if rank == 0:
+        return np.zeros(0), np.inf
+    L = L[:, :rank]
+    lambda_star = np.inf
+    M = np.zeros((rank, rank))
+    done = 0
+    r = 0
+    for k in range(m):
+        r += rises[k]
+        if rises[k] and (k == m - 1 or not rises[k + 1]):
+            block = L[done:k + 1, :r]
+            M[:r, :r] += block.T @ block
+            done = k + 1
+            low = scipy.linalg.eigvalsh(M[:r, :r], subset_by_index=[0, 0], check_finite=False)
+            lambda_star = min(lambda_star, max(float(low[0]), 0.0))
+    block = L[done:]
+    M += block.T @ block
+    eigenvalues = scipy.linalg.eigvalsh(M, check_finite=False)
+    return np.maximum(eigenvalues, 0.0), lambda_star

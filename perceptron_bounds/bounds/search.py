@@ -1,0 +1,165 @@
+"""Choosing the comparator u and the margin gamma of a bound (SPEC 4.3).
+
+Every bound holds for every unit u and every gamma > 0 meeting its
+conditions, so its tightest value is an optimisation. The comparators are
+the given u, the data's known target, or linear SVM directions over a range
+of C (kernel SVM functions of unit RKHS norm for kernel runs); gamma is
+searched per bound over the sorted positive margins y u.x and a log grid,
+then refined between the neighbours of the best candidate.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.optimize
+
+from ..algorithms.kernels import Kernel
+
+SVM_C = (0.01, 0.1, 1.0, 10.0, 100.0)
+# Rows a kernel SVM is fitted on (a seeded subset beyond this): any f of unit norm is a
+# valid comparator, so the subset only affects how tight the bounds get.
+KERNEL_SVM_ROWS = 1500
+# At most this many margins enter the scan, evenly spread over the sorted ones.
+MAX_MARGIN_CANDIDATES = 1024
+GRID_POINTS = 128
+GRID_DECADES = 6
+
+
+@dataclass(frozen=True)
+class Comparator:
+    """A unit-norm comparator: u in input space, or f = sum_i coef_i K(support_i, .).
+
+    Attributes
+    ----------
+    label : str
+        How it was chosen.
+    kernel : Kernel
+    u : ndarray or None
+        The unit vector (linear kernel).
+    support, coef : ndarray or None
+        The expansion of f (non-linear kernel), scaled so that ||f||_K = 1.
+    """
+
+    label: str
+    kernel: Kernel
+    u: np.ndarray | None = None
+    support: np.ndarray | None = None
+    coef: np.ndarray | None = None
+
+    def values(self, Z) -> np.ndarray:
+        """u.z (or f(z)) for every row z of Z."""
+        if self.u is not None:
+            return np.asarray(Z @ self.u, dtype=np.float64).ravel()
+        return self.kernel.gram(Z, self.support) @ self.coef
+
+
+def unit_comparator(u, n_features: int, label: str, kernel: Kernel) -> Comparator:
+    """Validate a user's or the data's u (a finite nonzero vector) and scale it to unit norm."""
+    if not kernel.is_linear:
+        raise ValueError(
+            f"u is a vector of the input space, but the run uses the {kernel.name!r} kernel; "
+            "kernel runs are compared with a kernel SVM: pass u=None and comparator='svm'"
+        )
+    u = np.asarray(u, dtype=np.float64)
+    if u.shape != (n_features,):
+        raise ValueError(f"u must have shape ({n_features},), got {u.shape}")
+    norm = float(np.linalg.norm(u))
+    if not np.isfinite(norm) or norm == 0.0:
+        raise ValueError(f"u must be a finite nonzero vector, got norm {norm}")
+    return Comparator(label, kernel, u=u / norm)
+
+
+def svm_comparators(X, y, kernel: Kernel, seed: int = 0) -> list[Comparator]:
+    """Normalised SVM directions, one per C in ``SVM_C`` (no intercept in the bounds).
+
+    Linear kernel: ``LinearSVC(fit_intercept=False)``, w / ||w||. Other kernels:
+    ``SVC(kernel="precomputed")`` on at most ``KERNEL_SVM_ROWS`` rows, its
+    intercept dropped (the bounds compare with homogeneous functions), the
+    dual coefficients scaled to ||f||_K = 1.
+    """
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.svm import SVC, LinearSVC
+
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        if kernel.is_linear:
+            for C in SVM_C:
+                w = LinearSVC(C=C, fit_intercept=False, dual="auto", max_iter=2000).fit(X, y)
+                w = np.asarray(w.coef_, dtype=np.float64).ravel()
+                norm = float(np.linalg.norm(w))
+                if norm > 0:
+                    out.append(Comparator(f"svm C={C:g}", kernel, u=w / norm))
+            return out
+        rows = np.arange(X.shape[0])
+        if rows.shape[0] > KERNEL_SVM_ROWS:
+            rows = np.sort(np.random.default_rng(seed).choice(rows, KERNEL_SVM_ROWS, False))
+        if np.unique(y[rows]).shape[0] < 2:
+            return out
+        Xs = X[rows]
+        G = kernel.gram(Xs, Xs)
+        for C in SVM_C:
+            svc = SVC(C=C, kernel="precomputed").fit(G, y[rows])
+            coef = np.asarray(svc.dual_coef_, dtype=np.float64).ravel()
+            idx = svc.support_
+            norm_sq = float(coef @ G[np.ix_(idx, idx)] @ coef)
+            if norm_sq > 0:
+                out.append(Comparator(f"kernel svm C={C:g}", kernel, support=Xs[idx],
+                                      coef=coef / np.sqrt(norm_sq)))
+    return out
+
+
+def gamma_candidates(margins, low: float, high: float, scale: float) -> np.ndarray:
+    """Sorted candidate margins gamma in (low, high] for the scan.
+
+    The positive margins of the set (at most ``MAX_MARGIN_CANDIDATES``, evenly
+    spread), a log grid of ``GRID_POINTS`` over ``GRID_DECADES`` decades below
+    ``min(high, scale)``, and ``high`` itself when finite.
+    """
+    top = min(high, scale)
+    if not top > max(low, 0.0):
+        return np.zeros(0)
+    bottom = max(low, top * 10.0**-GRID_DECADES)
+    grid = np.geomspace(bottom, top, GRID_POINTS)
+    margins = np.asarray(margins, dtype=np.float64)
+    inside = np.unique(margins[(margins > low) & (margins <= top)])
+    if inside.shape[0] > MAX_MARGIN_CANDIDATES:
+        pick = np.linspace(0, inside.shape[0] - 1, MAX_MARGIN_CANDIDATES).round().astype(np.intp)
+        inside = inside[pick]
+    cands = np.unique(np.concatenate([grid, inside, [top]]))
+    return cands[cands > low]
+
+
+def minimise_over_gamma(value, candidates) -> tuple[float, float]:
+    """Minimise ``value(gamma)`` (vectorised; inf where invalid) over the candidates, refined.
+
+    Returns (gamma, value); (nan, inf) when no candidate gives a finite value.
+    The refinement is a bounded scalar minimisation between the neighbours of
+    the best candidate, kept only if it improves on it.
+    """
+    if candidates.shape[0] == 0:
+        return np.nan, np.inf
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        values = np.asarray(value(candidates), dtype=np.float64)
+    values = np.where(np.isnan(values), np.inf, values)
+    best = int(np.argmin(values))
+    gamma, val = float(candidates[best]), float(values[best])
+    if not np.isfinite(val):
+        return np.nan, np.inf
+    left = float(candidates[max(best - 1, 0)])
+    right = float(candidates[min(best + 1, candidates.shape[0] - 1)])
+    if right > left:
+        def scalar(g):
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                out = float(np.asarray(value(np.array([g])))[0])
+            return out if np.isfinite(out) else np.inf
+
+        result = scipy.optimize.minimize_scalar(
+            scalar, bounds=(left, right), method="bounded", options={"xatol": 1e-10 * right}
+        )
+        if np.isfinite(result.fun) and result.fun < val:
+            gamma, val = float(result.x), float(result.fun)
+    return gamma, val
