@@ -63,10 +63,10 @@ def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int |
             raise ValueError(f"{name} must be 2-D, got {X.ndim}-D")
         _check_numeric_dtype(X.dtype, name)
         X = sp.csr_matrix(X, dtype=np.float64)
-        if X.indices.dtype != np.int64 or X.indptr.dtype != np.int64:
-            X = sp.csr_matrix(
-                (X.data, X.indices.astype(np.int64), X.indptr.astype(np.int64)), shape=X.shape
-            )
+        # scipy's constructors shrink index arrays to int32 where they fit, so the
+        # int64 arrays the loops compile for are set on the new matrix directly.
+        X.indices = X.indices.astype(np.int64, copy=False)
+        X.indptr = X.indptr.astype(np.int64, copy=False)
         values = X.data
     else:
         if isinstance(X, (str, bytes)) or X is None:
@@ -115,7 +115,9 @@ def check_labels(y, n_samples: int, classes=None) -> tuple[np.ndarray, np.ndarra
     if y.ndim != 1:
         raise ValueError(f"y must be 1-D, got an array of shape {y.shape}")
     if y.shape[0] != n_samples:
-        raise ValueError(f"X and y have different lengths: {n_samples} rows in X, {y.shape[0]} in y")
+        raise ValueError(
+            f"X and y have different lengths: {n_samples} rows in X, {y.shape[0]} in y"
+        )
     if y.dtype.kind == "f":
         check_finite(y, "y")
     if y.dtype.kind == "O" and any(v is None for v in y):

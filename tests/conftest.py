@@ -1,7 +1,13 @@
-"""Shared fixtures: small seeded data sets."""
+"""Shared fixtures: small seeded data sets; the session-wide one-signature check."""
 
+import importlib
+import pkgutil
+
+import numba
 import numpy as np
 import pytest
+
+import perceptron_bounds.algorithms as algorithms_package
 
 
 def noisy_separable(n_samples=200, n_features=5, noise=0.1, seed=0):
@@ -18,3 +24,15 @@ def noisy_separable(n_samples=200, n_features=5, noise=0.1, seed=0):
 @pytest.fixture
 def data():
     return noisy_separable()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def every_loop_compiles_for_one_signature():
+    """After the whole session, each jitted function has at most one signature (STYLE 1)."""
+    yield
+    for info in pkgutil.iter_modules(algorithms_package.__path__):
+        module = importlib.import_module(f"{algorithms_package.__name__}.{info.name}")
+        for name, obj in vars(module).items():
+            jitted = isinstance(obj, numba.core.registry.CPUDispatcher)
+            if jitted and obj.__module__ == module.__name__:
+                assert len(obj.signatures) <= 1, f"{module.__name__}.{name}: {obj.signatures}"
