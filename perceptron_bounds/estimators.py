@@ -71,11 +71,14 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
     3. list in ``_predict_params`` the parameters meant for the final
        hypothesis's ``decision_function`` rather than for the run (e.g. the
        voted Perceptron's ``method``);
-    4. add the name to ``_ESTIMATORS`` in ``perceptron_bounds/__init__.py`` and
-       to the estimator list of ``tests/test_estimators.py``.
+    4. export it (``_ESTIMATORS`` in ``perceptron_bounds/__init__.py``) and
+       run scikit-learn's ``check_estimator`` on it in a test, with
+       ``parametrize_with_checks`` as ``tests/test_estimators.py`` does.
 
     Sparse input is accepted when the estimator runs a linear form (no
-    ``kernel`` parameter, or ``kernel="linear"`` and ``form`` not ``"dual"``).
+    ``kernel`` parameter, or ``kernel="linear"`` and ``form`` not ``"dual"``);
+    override ``_sparse_format`` to return False for an algorithm whose linear
+    form needs dense X.
     """
 
     _algorithm: str
