@@ -214,7 +214,7 @@ def plot_radius_curve(records):
     """
     records = _check_records(records, "radius_curve", ("r", "mistake_rate", "margin_error_rate"))
     sets = _distinct(records, "dataset")
-    fig, axes = _new_figure(1, len(sets), (5.2 * len(sets), 4.0))
+    fig, axes = _new_figure(1, len(sets), (6.4 * len(sets), 4.2))
     for j, name in enumerate(sets):
         ax = axes[0, j]
         part = [row for row in records if row.get("dataset") == name]
@@ -248,8 +248,8 @@ def plot_radius_curve(records):
             )
         ax.set_xlabel("radius r")
         ax.set_ylabel("fraction of T")
-        title = "Ballseptron vs radius" + ("" if name is None else f": {name}")
-        ax.set_title(f"{title} (T = {part[0]['n_trials']})", fontsize=10)
+        title = "Ballseptron vs radius" + ("" if name is None else f"\n{name}")
+        ax.set_title(title, fontsize=10)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     return fig
@@ -284,7 +284,18 @@ def plot_sop_toy(records):
         bars = ax.bar(
             x, mean, width * 0.95, yerr=std, capsize=3, label=legend_label(label), color=f"C{i}"
         )
-        ax.bar_label(bars, fmt="%.1f", fontsize=7, padding=2)
+        for bar, value in zip(bars, mean, strict=True):  # at the foot, clear of the error bars
+            ax.annotate(
+                f"{value:.1f}",
+                (bar.get_x() + bar.get_width() / 2, 0),
+                ha="center",
+                va="bottom",
+                xytext=(0, 3),
+                textcoords="offset points",
+                fontsize=7,
+                color="white",
+                rotation=90,
+            )
     names = {
         "dominant": "data set 1: target = dominant\neigenvector",
         "nondominant": "data set 2: target = non-dominant\neigenvector",
