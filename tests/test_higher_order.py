@@ -263,6 +263,7 @@ def test_explicit_rho_schedule():
 def test_auto_form_and_link():
     assert run_online("higher_order", X, Y).params["form"] == "primal"
     assert run_online("higher_order", X, Y, p=3.0).params["form"] == "implicit"
+    assert run_online("higher_order", X, Y, sparse=True).params["form"] == "implicit"
     assert run_online("higher_order", X, Y, kernel="rbf").params["form"] == "dual"
     wide = np.zeros((2, PRIMAL_MAX_FEATURES + 1))
     wide[0, 0], wide[1, 1] = 1.0, -1.0

@@ -16,14 +16,28 @@ Perceptron.
 
 Three forms compute the same margins (paper 000 sec. 2, items 1-3):
 
-* ``primal`` (p = 2): A_k = B_k^T B_k updated in O(n^2) per mistake, and
-  w = A v kept so that a correct trial is one dot product;
+* ``primal`` (p = 2): A_k = B_k^T B_k updated in O(n^2) per mistake (O(n nnz(x))
+  when rho_k = 0), and w = A v kept so that a correct trial is one dot product;
 * ``dual`` (p = 2, any Mercer kernel): the D_k, H_k, g_k recursion, margin
   g_{k-1}^T X_{k-1}^T x (k kernel values per trial, cached per row of X across
   epochs), O(a^2 + k) per mistake where a counts the mistakes with rho > 0;
 * ``implicit`` (any p): B stored as its factors (x_i, g(x_i), rho_i);
   w = B^T g(B v) is recomputed once per mistake in O(n a), so a correct trial
   is one dot product.
+
+Parameters of ``run_online("higher_order", ...)``: ``c`` in [0, 1) (default
+0.4); ``rho`` None (the schedule c/k) or an array of values in [0, 1), one per
+possible mistake (at least earlier mistakes + trials of the run); ``p >= 2``
+(default 2); ``sparse`` (default False); ``form`` "primal" | "dual" |
+"implicit" | "auto" (auto: dual for a non-linear kernel, primal for p = 2,
+not sparse and at most ``PRIMAL_MAX_FEATURES`` features, implicit otherwise);
+``normalize`` (default True: rows scaled to unit p-norm, or to unit norm in
+the kernel's feature space, K(x, z) / sqrt(K(x, x) K(z, z)); a zero row stays
+zero; False uses the data as given); ``kernel``, ``degree``, ``gamma``,
+``coef0`` as in :mod:`perceptron_bounds.algorithms.kernels` (a non-linear
+kernel needs p = 2 and the dual form). ``run_online("pnorm_perceptron", ...)``
+takes ``p`` and ``normalize`` with the same meaning and defaults, and records
+``theta`` (the sum of y_t x_t over mistakes; w = g(theta)) and ``normalized``.
 
 What a run records in ``OnlineRun.state`` (every per-mistake array has one
 entry per mistake of this run, in trial order):
@@ -41,9 +55,12 @@ entry per mistake of this run, in trial order):
 ``matrix_updates``
     Number of mistakes of this run with rho_k > 0 (paper 000 Table 3).
 ``normalized``
-    Whether instances were scaled to unit norm (``params["normalize"]``).
+    Whether instances were scaled to unit norm (``params["normalize"]``);
+    the form used is ``params["form"]``.
 ``mistakes_total``
     Mistakes over the whole history (warm starts included): the schedule's k.
+``v``, ``A``
+    (linear forms) v_k; (primal form) A_k = B_k^T B_k.
 ``factors``, ``factor_rho``
     (linear forms) the instances x_i (as used) and rho_i > 0 of every factor of
     the final B, over the whole history.
@@ -85,7 +102,9 @@ from ._registry import Algorithm, LoopResult, register
 from .kernels import KERNEL_DEFAULTS, _append_support, _kernel_value, kernel_of, make_kernel
 
 FORMS = ("primal", "dual", "implicit", "auto")
-# form="auto" runs the primal form for p = 2 up to this many features (its A is n x n).
+# form="auto" runs the primal form for p = 2 up to this many features (its A is n x n; a
+# mistake costs O(n^2) against the implicit form's O(n a)), unless sparse=True, whose rare
+# matrix updates keep a small.
 PRIMAL_MAX_FEATURES = 1000
 # The dual form caches kernel values per row of X across epochs up to this many entries.
 CACHE_ENTRIES = 1 << 24
@@ -199,9 +218,12 @@ def _primal_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
                  A, v, w, F, frho, a, margins, out_rho, out_yvx, out_r):
     """HO_2 primal form (paper 000 sec. 2 item 1): A = B^T B, w = A v, margin w . x_t.
 
-    On a mistake with rho > 0,
-    A <- A - rho A x x^T - rho x x^T A + rho^2 (x^T A x) x x^T, and x is appended
-    to the factor buffers (F, frho). Updates A, v, w in place; fills the
+    On a mistake, with a = A x (A is symmetric, so a = sum_j x_j A_j costs
+    O(n nnz(x))) and v' = v + y x:
+    w <- A' v' = w + y a - rho a (x . v') - rho x (a . v') + rho^2 (x . a) x (x . v'),
+    and, when rho > 0,
+    A <- A - rho a x^T - rho x a^T + rho^2 (x . a) x x^T (O(n^2)), x appended to
+    the factor buffers (F, frho). Updates A, v, w in place; fills the
     per-mistake records; returns (mistake trials, F, frho, a).
     """
     n_trials = order.shape[0]
@@ -228,19 +250,28 @@ def _primal_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
         out_rho[m] = rho
         out_yvx[m] = yvx
         out_r[m] = 1.0 - rho * (yvx + _dot(x, x))
+        ax[:] = 0.0
+        for j in range(n):
+            xj = x[j]
+            if xj != 0.0:
+                for r in range(n):
+                    ax[r] += xj * A[j, r]
+        for j in range(n):
+            v[j] += yi * x[j]
         if rho > 0.0:
-            for r in range(n):
-                ax[r] = _dot(A[r], x)
             xax = _dot(x, ax)
+            xv = _dot(x, v)
+            axv = _dot(ax, v)
+            for j in range(n):
+                w[j] += yi * ax[j] - rho * (ax[j] * xv + x[j] * axv - rho * xax * x[j] * xv)
             for r in range(n):
                 for j in range(n):
                     A[r, j] += rho * (rho * xax * x[r] * x[j] - ax[r] * x[j] - x[r] * ax[j])
             F, frho = _append_support(F, frho, a, x, rho)
             a += 1
-        for j in range(n):
-            v[j] += yi * x[j]
-        for r in range(n):
-            w[r] = _dot(A[r], v)
+        else:
+            for j in range(n):
+                w[j] += yi * ax[j]
         mistakes[m] = t
         m += 1
     return mistakes[:m].copy(), F, frho, a
@@ -251,10 +282,11 @@ def _implicit_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
                    v, w, F, G, frho, fy, a, margins, out_rho, out_yvx, out_r):
     """HO_p implicit primal form (paper 000 sec. 2 item 3): margin w . x_t, w = B^T g(B v).
 
-    B is kept as its factors (F_i = x_i, G_i = g(x_i), frho_i); on a mistake the
-    factor is appended when rho > 0, v <- v + y x, and w is recomputed by
-    unwrapping B (O(n a)). Updates v, w in place; fills the per-mistake
-    records; returns (mistake trials, F, G, frho, fy, a).
+    B is kept as its factors (F_i = x_i, G_i = g(x_i), frho_i; for p = 2, G is
+    F itself and the G buffer stays unused); on a mistake the factor is
+    appended when rho > 0, v <- v + y x, and w is recomputed by unwrapping B
+    (O(n a)). Updates v, w in place; fills the per-mistake records; returns
+    (mistake trials, F, G, frho, fy, a), fy being the factors' labels.
     """
     n_trials = order.shape[0]
     n = v.shape[0]
@@ -284,14 +316,16 @@ def _implicit_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
         out_r[m] = 1.0 - rho * (yi * _dot(v, gx) + _dot(gx, x))
         if rho > 0.0:
             F, frho = _append_support(F, frho, a, x, rho)
-            G, fy = _append_support(G, fy, a, gx, yi)
+            if p != 2.0:
+                G, fy = _append_support(G, fy, a, gx, yi)
             a += 1
         for j in range(n):
             v[j] += yi * x[j]
             z[j] = v[j]
-        _apply_B(F, G, frho, a, z)
+        Gp = F if p == 2.0 else G
+        _apply_B(F, Gp, frho, a, z)
         _link(z, p, w)
-        _apply_BT(F, G, frho, a, w)
+        _apply_BT(F, Gp, frho, a, w)
         mistakes[m] = t
         m += 1
     return mistakes[:m].copy(), F, G, frho, fy, a
@@ -308,7 +342,10 @@ def _dual_loop(X, y, order, xscale, xnorm2, rho_seq, k0, sparse,
     r_j = K(S_j, x) sscale_j xscale; A = I + X_a D X_a^T over the supports
     with rho > 0 (``active``, their rho in ``arho``). On a mistake with rho > 0:
     b = D X_a^T x, D <- [[D, -rho b], [-rho b^T, rho^2 x^T X_a b - 2 rho + rho^2 ||x||^2]];
-    always h_j += y r_j, h_k = v . x + y ||x||^2, and g = y + D h. Kernel rows
+    always h_j += y r_j, h_k = v . x + y ||x||^2. g = y + D h is updated in
+    O(a + k) from b: g_q += (y - rho h_k) b_q on the old active supports and
+    g_k = y - rho b . h_a + d_kk h_k (g_k = y when rho = 0), so a mistake costs
+    one pass over D (O(a^2)). Kernel rows
     of a row of X are cached in ``cache`` (``filled[i]`` entries valid) and
     reused on later epochs. Returns (mistake trials, S, sy, k, D, a, cache).
     """
@@ -359,38 +396,39 @@ def _dual_loop(X, y, order, xscale, xnorm2, rho_seq, k0, sparse,
         out_rho[m] = rho
         out_yvx[m] = yvx
         out_r[m] = 1.0 - rho * (yvx + xx)
+        rb = 0.0
+        for q in range(a):
+            bq = 0.0
+            for e in range(a):
+                bq += D[q, e] * r[active[e]]
+            b[q] = bq
+            rb += r[active[q]] * bq
+        for j in range(k):
+            h[j] += yi * r[j]
+        hk = vx + yi * xx
+        h[k] = hk
+        for q in range(a):
+            g[active[q]] += (yi - rho * hk) * b[q]
+        g[k] = yi
         if rho > 0.0:
-            rb = 0.0
-            for q in range(a):
-                bq = 0.0
-                for e in range(a):
-                    bq += D[q, e] * r[active[e]]
-                b[q] = bq
-                rb += r[active[q]] * bq
             if a == D.shape[0]:
                 grown = np.zeros((2 * a + 16, 2 * a + 16))
                 grown[:a, :a] = D[:a, :a]
                 D = grown
+            dkk = rho * rho * rb - 2.0 * rho + rho * rho * xx
+            gk = yi + dkk * hk
             for q in range(a):
                 D[q, a] = -rho * b[q]
                 D[a, q] = -rho * b[q]
-            D[a, a] = rho * rho * rb - 2.0 * rho + rho * rho * xx
+                gk -= rho * b[q] * h[active[q]]
+            D[a, a] = dkk
+            g[k] = gk
             active[a] = k
             arho[a] = rho
             a += 1
-        for j in range(k):
-            h[j] += yi * r[j]
-        h[k] = vx + yi * xx
         sscale[k] = xscale[i]
         S, sy = _append_support(S, sy, k, x, yi)
         k += 1
-        for j in range(k):
-            g[j] = sy[j]
-        for q in range(a):
-            s = 0.0
-            for e in range(a):
-                s += D[q, e] * h[active[e]]
-            g[active[q]] += s
         mistakes[m] = t
         m += 1
     return mistakes[:m].copy(), S, sy, k, D, a, cache
@@ -507,7 +545,7 @@ def _resolve(params: dict, data) -> dict:
     if form == "auto":
         if not kernel.is_linear:
             form = "dual"
-        elif p == 2.0 and data.n_features <= PRIMAL_MAX_FEATURES:
+        elif p == 2.0 and not sparse and data.n_features <= PRIMAL_MAX_FEATURES:
             form = "primal"
         else:
             form = "implicit"
@@ -560,8 +598,11 @@ def _run_linear(data, order, params, margins, previous) -> LoopResult:
         state["A"] = A
     else:
         w = np.zeros(n) if previous is None else np.array(previous.weights)
-        G, fy = np.empty_like(F), np.empty_like(frho)
-        G[:a] = link(F[:a], p)
+        if p == 2.0:
+            G, fy = F[:0], frho[:0]  # unused: for p = 2 the loop takes g(x_i) = x_i from F
+        else:
+            G, fy = np.empty_like(F), np.empty_like(frho)
+            G[:a] = link(F[:a], p)
         trials, F, G, frho, fy, a = _implicit_loop(
             *rows, data.y, order, rho_seq, k0, params["sparse"], p, v, w, F, G, frho, fy, a,
             margins, *outs,
