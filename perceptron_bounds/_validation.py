@@ -67,6 +67,11 @@ def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int |
         # int64 arrays the loops compile for are set on the new matrix directly.
         X.indices = X.indices.astype(np.int64, copy=False)
         X.indptr = X.indptr.astype(np.int64, copy=False)
+        # Read-only arrays (a memmap, a frozen array) are copied: Numba types them
+        # apart, and the loops compile for writeable arrays only.
+        X.data, X.indices, X.indptr = (
+            np.require(a, requirements="W") for a in (X.data, X.indices, X.indptr)
+        )
         values = X.data
     else:
         if isinstance(X, (str, bytes)) or X is None:
@@ -77,7 +82,7 @@ def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int |
             raise ValueError(
                 f"{name} must be 2-D (n_samples, n_features), got an array of shape {X.shape}"
             )
-        X = np.ascontiguousarray(X, dtype=np.float64)
+        X = np.require(X, np.float64, ["C_CONTIGUOUS", "WRITEABLE"])  # writeable: as above
         values = X
     if X.shape[0] == 0 or X.shape[1] == 0:
         raise ValueError(f"{name} is empty: shape {X.shape}; at least one sample and one feature")
