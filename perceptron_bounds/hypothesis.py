@@ -258,28 +258,19 @@ class SecondOrderHypothesis:
 
 
 @dataclass(frozen=True, eq=False)
-class SecondOrderKernelHypothesis:
+class SecondOrderKernelHypothesis(KernelHypothesis):
     """Final dual (kernel) Second-Order Perceptron (paper 003, Theorem 2).
 
     With g = (K(x_i, x))_i over the support rows (the m mistaken instances,
     with multiplicity), ``m_inv`` = (a I_m + G_m)^{-1} and ``dual_coef`` =
     alpha = m_inv y_m, ``decision_function`` returns the SO margin of x as the
     next trial, a (alpha . g) / (a + K(x, x) - g^T m_inv g): the kernel form of
-    :class:`SecondOrderHypothesis`, whose weights are w = sum_i alpha_i x_i.
+    :class:`SecondOrderHypothesis`, whose weights are w = sum_i alpha_i x_i
+    (linear kernel).
     """
 
-    support_vectors: np.ndarray
-    dual_coef: np.ndarray
     m_inv: np.ndarray
     a: float
-    kernel: Kernel
-
-    @property
-    def weights(self) -> np.ndarray | None:
-        """w = sum_i alpha_i x_i (linear kernel only; its sign is the prediction's)."""
-        if not self.kernel.is_linear:
-            return None
-        return self.dual_coef @ self.support_vectors
 
     def decision_function(self, X) -> np.ndarray:
         out = np.zeros(X.shape[0])

@@ -133,6 +133,16 @@ def _grow_square(M, k):
 
 
 @jit
+def _room(v, k):
+    """v if it has room for k + 1 entries, else a copy of it with room for 2 (k + 1)."""
+    if v.shape[0] > k:
+        return v
+    out = np.empty(max(2 * (k + 1), 16))
+    out[: v.shape[0]] = v
+    return out
+
+
+@jit
 def _support_kernels(S, k, X, i, cache, filled, code, degree, gamma, coef0, out):
     """out[j] = K(S[j], X[i]) for j < k, reusing the per-row cache of earlier epochs.
 
@@ -193,6 +203,26 @@ def _cholesky_solve(L, b, k, tmp, out):
 
 
 @jit
+def _downdate_matvec(M, pending, x, n, out):
+    """M -= pending pending^T, then out = M x, in one sweep of the rows of M.
+
+    Fusing the rank-one downdate of one mistake with the matrix-vector product
+    of the next reads M once per mistake instead of twice. ``pending`` is zeroed.
+    """
+    for i in range(n):
+        pi = pending[i]
+        row = M[i]
+        s = 0.0
+        for j in range(n):
+            a = row[j] - pi * pending[j]
+            row[j] = a
+            s += a * x[j]
+        out[i] = s
+    for i in range(n):
+        pending[i] = 0.0
+
+
+@jit
 def _inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margins):
     """Primal SO with fixed a; updates ``a_inv`` and ``w`` in place, returns the mistake trials."""
     n_trials = order.shape[0]
@@ -200,6 +230,7 @@ def _inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margins):
     record = margins.shape[0] > 0
     scratch = np.zeros(n)
     z = np.empty(n)
+    pending = np.zeros(n)  # the last mistake's z / sqrt(d), not yet subtracted from a_inv
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
@@ -208,17 +239,19 @@ def _inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margins):
         s = _dot(w, x, n)
         mistake = y[i] * s <= 0.0
         if record or mistake:
-            _sym_matvec(a_inv, x, n, z)
+            _downdate_matvec(a_inv, pending, x, n, z)
             d = 1.0 + _dot(x, z, n)
             if record:
                 margins[t] = s / d
             if mistake:
-                _rank_one_downdate(a_inv, z, d, n)
                 c = (y[i] - s) / d
+                r = 1.0 / np.sqrt(d)
                 for j in range(n):
                     w[j] += c * z[j]
+                    pending[j] = z[j] * r
                 mistakes[m] = t
                 m += 1
+    _downdate_matvec(a_inv, pending, scratch, n, z)
     return mistakes[:m].copy()
 
 
@@ -232,15 +265,14 @@ def _inverse_dual_loop(X, y, order, kdiag, S, alpha, m_inv, k, a, cache, filled,
     """
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
-    g = np.empty(max(k, 16))
-    u = np.empty(max(k, 16))
+    g = np.empty(0)
+    u = np.empty(0)
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
         i = order[t]
-        if g.shape[0] < k + 1:
-            g = np.empty(2 * (k + 1))
-            u = np.empty(2 * (k + 1))
+        g = _room(g, k)
+        u = _room(u, k)
         _support_kernels(S, k, X, i, cache, filled, code, degree, gamma, coef0, g)
         s = _dot(alpha, g, k)
         mistake = y[i] * s <= 0.0
@@ -320,10 +352,9 @@ def _adaptive_dual_loop(X, y, order, kdiag, S, ys, gram, k, c_r2, cache, filled,
     """
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
-    cap = max(2 * (k + 1), 16)
-    g = np.empty(cap)
-    tmp = np.empty(cap)
-    alpha = np.empty(cap)
+    g = np.empty(0)
+    tmp = _room(np.empty(0), k)
+    alpha = _room(np.empty(0), k)
     a = c_r2 * (k + 1)
     L = _shifted_cholesky(gram, k, a)
     _cholesky_solve(L, ys, k, tmp, alpha)
@@ -331,13 +362,9 @@ def _adaptive_dual_loop(X, y, order, kdiag, S, ys, gram, k, c_r2, cache, filled,
     m = 0
     for t in range(n_trials):
         i = order[t]
-        if g.shape[0] < k + 1:
-            cap = 2 * (k + 1)
-            g = np.empty(cap)
-            tmp = np.empty(cap)
-            alpha_new = np.empty(cap)
-            alpha_new[:k] = alpha[:k]
-            alpha = alpha_new
+        g = _room(g, k)
+        tmp = _room(tmp, k)
+        alpha = _room(alpha, k)
         _support_kernels(S, k, X, i, cache, filled, code, degree, gamma, coef0, g)
         s = _dot(alpha, g, k)
         if record:
@@ -473,20 +500,17 @@ def _pinv_dual_loop(X, y, order, kdiag, span_tol, B, wc, l_inv, c_inv, r, cache,
     """
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
-    cap = max(2 * (r + 1), 16)
-    g = np.empty(cap)
-    p = np.empty(cap)
-    zc = np.empty(cap)
+    g = np.empty(0)
+    p = np.empty(0)
+    zc = np.empty(0)
     mistakes = np.empty(n_trials, dtype=np.int64)
     grew = np.zeros(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
         i = order[t]
-        if g.shape[0] < r + 1:
-            cap = 2 * (r + 1)
-            g = np.empty(cap)
-            p = np.empty(cap)
-            zc = np.empty(cap)
+        g = _room(g, r)
+        p = _room(p, r)
+        zc = _room(zc, r)
         _support_kernels(B, r, X, i, cache, filled, code, degree, gamma, coef0, g)
         for j in range(r):
             s = 0.0
@@ -588,9 +612,8 @@ def _fit_inverse(data, order, params, margins, previous):
         data.X, data.y, order, kernel.diagonal(data.X), S, alpha, m_inv, k0, a, cache, filled,
         *kernel.loop_args(), margins,
     )
-    hypothesis = SecondOrderKernelHypothesis(
-        S[:k].copy(), alpha[:k].copy(), m_inv[:k, :k].copy(), a, kernel
-    )
+    hypothesis = SecondOrderKernelHypothesis(S[:k].copy(), alpha[:k].copy(), kernel,
+                                             m_inv[:k, :k].copy(), a)
     return LoopResult(trials, hypothesis)
 
 
@@ -629,7 +652,7 @@ def _fit_adaptive(data, order, params, margins, previous):
         a = c_r2 * (k + 1)
         m_inv = scipy.linalg.inv(gram[:k, :k] + a * np.eye(k))
         ys = ys[:k].copy()
-        hypothesis = SecondOrderKernelHypothesis(S[:k].copy(), m_inv @ ys, m_inv, a, kernel)
+        hypothesis = SecondOrderKernelHypothesis(S[:k].copy(), m_inv @ ys, kernel, m_inv, a)
         extra = {"gram": gram[:k, :k].copy(), "support_labels": ys}
     a_k = c_r2 * (k0 + 1 + np.arange(trials.shape[0] + 1, dtype=np.float64))
     state = {"a_k": a_k, "R": float(np.sqrt(r2)), "k": int(k), **extra}

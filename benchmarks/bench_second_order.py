@@ -1,0 +1,157 @@
+"""Speed of the Second-Order Perceptron against named baselines (issue 3, "Speed").
+
+Primal form, in one process, BLAS limited to one thread (threadpoolctl), best
+of ``--repeats`` timings after a warm-up call (the compile is excluded):
+
+* (a) one ``"perceptron"`` epoch (``run_online``) on the same data;
+* (b) one symmetric matrix-vector product plus one symmetric rank-one update,
+  ``scipy.linalg.blas.dsymv`` and ``dsyr`` on an n x n matrix, averaged over
+  ``B_CALLS`` pairs;
+* the SO epoch (``run_online("second_order", form="primal")``), with m mistakes.
+
+Target: SO epoch <= (a) + 1.5 m (b). Data: 20000 dense unit-norm rows,
+n_features = 1000, labels sign(u . x) for a random u with 5% flipped.
+
+Dual form: a degree-4 polynomial kernel (gamma = 1/784, coef0 = 1) on 20000
+non-negative MNIST-sized rows (784 features; a synthetic stand-in: ten sparse
+non-negative prototypes plus noise, clipped at 0, so no download), one epoch,
+against a NumPy implementation of the same dual update (one matrix-vector
+product for the k kernel values, the partitioned-inverse growth with np.outer);
+the ratio NumPy / ours is reported, and both must make the same mistakes.
+
+Run: ``python benchmarks/bench_second_order.py [--repeats 3] [--small]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from scipy.linalg.blas import dsymv, dsyr
+from threadpoolctl import threadpool_limits
+
+from perceptron_bounds import run_online
+
+B_CALLS = 200
+PRIMAL_TARGET = 1.5
+
+
+def best_time(func, repeats: int) -> float:
+    """Best wall time of ``repeats`` calls, after one untimed warm-up call."""
+    func()
+    best = np.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        func()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def unit_norm_data(n_samples, n_features, rng):
+    X = rng.standard_normal((n_samples, n_features))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    y = np.where(X @ rng.standard_normal(n_features) > 0, 1.0, -1.0)
+    flip = rng.random(n_samples) < 0.05
+    y[flip] = -y[flip]
+    return X, y
+
+
+def mnist_like(n_samples, rng):
+    """Non-negative 784-pixel rows: one of ten sparse prototypes plus noise.
+
+    y = +1 for an even prototype, with 3% of the labels flipped (a few percent
+    of mistakes, as a kernel Perceptron makes on MNIST).
+    """
+    prototypes = np.where(rng.random((10, 784)) < 0.2, rng.random((10, 784)), 0.0)
+    digit = rng.integers(0, 10, n_samples)
+    X = np.clip(prototypes[digit] + 0.3 * rng.standard_normal((n_samples, 784)), 0.0, 1.0)
+    X[rng.random(X.shape) < 0.6] = 0.0
+    y = np.where(digit % 2 == 0, 1.0, -1.0)
+    flip = rng.random(n_samples) < 0.03
+    y[flip] = -y[flip]
+    return X, y
+
+
+def symv_syr_cost(n, rng) -> float:
+    """(b): mean time of one dsymv + one dsyr on an n x n Fortran-ordered matrix."""
+    A = np.asfortranarray(np.eye(n))
+    xs = rng.standard_normal((B_CALLS, n)) / np.sqrt(n)
+
+    def pairs():
+        nonlocal A
+        for x in xs:
+            z = dsymv(1.0, A, x)
+            A = dsyr(-1e-3, z, a=A, overwrite_a=True)
+
+    return best_time(pairs, 3) / B_CALLS
+
+
+def numpy_dual_poly(X, y, a, gamma, coef0, degree):
+    """The dual SO update with fixed a in NumPy (same formulas as the jitted loop)."""
+    n_samples = X.shape[0]
+    S = np.empty((n_samples, X.shape[1]))
+    m_inv = np.empty((n_samples, n_samples))
+    alpha = np.empty(n_samples)
+    k = 0
+    mistakes = []
+    for t in range(n_samples):
+        x = X[t]
+        g = (gamma * (S[:k] @ x) + coef0) ** degree
+        s = alpha[:k] @ g
+        if y[t] * s <= 0.0:
+            u = m_inv[:k, :k] @ g
+            schur = a + (gamma * (x @ x) + coef0) ** degree - g @ u
+            m_inv[:k, :k] += np.outer(u, u / schur)
+            m_inv[:k, k] = m_inv[k, :k] = -u / schur
+            m_inv[k, k] = 1.0 / schur
+            c = (y[t] - s) / schur
+            alpha[:k] -= c * u
+            alpha[k] = c
+            S[k] = x
+            k += 1
+            mistakes.append(t)
+    return np.array(mistakes, dtype=np.int64)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--small", action="store_true", help="2000 rows instead of 20000")
+    args = parser.parse_args()
+    n_samples = 2000 if args.small else 20_000
+    rng = np.random.default_rng(0)
+    with threadpool_limits(limits=1):
+        X, y = unit_norm_data(n_samples, 1000, rng)
+        t_fo = best_time(lambda: run_online("perceptron", X, y), args.repeats)
+        t_b = symv_syr_cost(1000, rng)
+        run = run_online("second_order", X, y, form="primal")
+        t_so = best_time(lambda: run_online("second_order", X, y, form="primal"), args.repeats)
+        m = run.mistakes
+        budget = t_fo + PRIMAL_TARGET * m * t_b
+        print(f"primal SO, {n_samples} x 1000 unit-norm rows, 5% noise, one epoch, 1 BLAS thread")
+        print(f"  (a) perceptron epoch          {t_fo * 1e3:10.1f} ms")
+        print(f"  (b) dsymv + dsyr, n = 1000    {t_b * 1e3:10.3f} ms")
+        print(f"  SO epoch, m = {m:<6d}          {t_so * 1e3:10.1f} ms"
+              f"   = {(t_so - t_fo) / (m * t_b):.2f} x m (b) + (a)")
+        print(f"  target (a) + 1.5 m (b)        {budget * 1e3:10.1f} ms"
+              f"   ratio {t_so / budget:.2f}  {'met' if t_so <= budget else 'NOT met'}")
+
+        Xd, yd = mnist_like(n_samples, rng)
+        options = {"kernel": "poly", "degree": 4, "gamma": 1.0 / 784, "coef0": 1.0}
+        run = run_online("second_order", Xd, yd, form="dual", **options)
+        t_dual = best_time(lambda: run_online("second_order", Xd, yd, form="dual", **options),
+                           args.repeats)
+        mistakes = numpy_dual_poly(Xd, yd, 1.0, 1.0 / 784, 1.0, 4)
+        start = time.perf_counter()
+        numpy_dual_poly(Xd, yd, 1.0, 1.0 / 784, 1.0, 4)
+        t_np = time.perf_counter() - start
+        same = np.array_equal(mistakes, run.mistake_trials)
+        print(f"dual SO, poly degree 4, {n_samples} x 784 non-negative rows, one epoch")
+        print(f"  ours  m = {run.mistakes:<6d}               {t_dual * 1e3:10.1f} ms")
+        print(f"  NumPy m = {mistakes.shape[0]:<6d}               {t_np * 1e3:10.1f} ms"
+              f"   ratio NumPy / ours {t_np / t_dual:.2f}; same mistakes: {same}")
+
+
+if __name__ == "__main__":
+    main()
