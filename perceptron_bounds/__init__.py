@@ -10,7 +10,8 @@ from .run import OnlineRun
 
 __version__ = "0.1.0"
 
-_ESTIMATORS = ("Perceptron", "KernelPerceptron", "VotedPerceptron", "Ballseptron")
+_ESTIMATORS = ("Perceptron", "KernelPerceptron", "VotedPerceptron", "Ballseptron",
+               "SecondOrderPerceptron")
 
 __all__ = ["OnlineRun", "run_online", *_ESTIMATORS]
 

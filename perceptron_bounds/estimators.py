@@ -535,3 +535,114 @@ class Ballseptron(_OnlineClassifier):
         self.epochs = epochs
         self.shuffle = shuffle
         self.random_state = random_state
+
+
+class SecondOrderPerceptron(_OnlineClassifier):
+    """The Second-Order Perceptron of Cesa-Bianchi, Conconi & Gentile, linear or with a kernel.
+
+    With X_k the k mistaken instances so far, v_k = sum of y_i x_i over them
+    and S_t = [X_k, x_t], trial t predicts the sign of (SPEC 2.4)
+
+    * ``variant="inverse"``: v_k^T (a I + S_t S_t^T)^{-1} x_t (paper 003, Fig. 2);
+    * ``variant="adaptive"``: the same with a = a_k = c R^2 k, k = mistakes so
+      far + 1, R = max ||x_t|| (Fig. 3);
+    * ``variant="pinv"``: v_k^T (S_t S_t^T)^+ x_t, 0 (a mistake) when x_t is
+      outside the span of the past mistakes (Fig. 4).
+
+    A mistake (y_t margin_t <= 0) adds x_t to X_k and y_t x_t to v_k.
+    ``decision_function`` returns that margin for x as the next trial.
+
+    Parameters
+    ----------
+    a : float, default=1.0
+        a > 0 of ``variant="inverse"``; a large a is close to the Perceptron
+        (other libraries use 1/a; this is the paper's a).
+    variant : {"inverse", "adaptive", "pinv"}, default="inverse"
+        Fixed a, adaptive a_k = c R^2 k, or the pseudoinverse.
+    c : float, default=1.0
+        c > 0 of ``variant="adaptive"``.
+    span_tol : float, default=1e-9
+        ``variant="pinv"``: x is outside the span of the mistakes when
+        ||x_perp||^2 > span_tol ||x||^2 (in the kernel's feature space).
+    kernel : {"linear", "poly", "rbf"}, default="linear"
+        K(x, z) (SPEC 1.7, scikit-learn's names).
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    gamma : float or None, default=None
+        Kernel scale; None means 1 / n_features.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel.
+    form : {"auto", "primal", "dual"}, default="auto"
+        ``primal`` keeps an n_features x n_features inverse (O(n^2) per
+        mistake, sparse X accepted), ``dual`` the inverse of the mistakes'
+        Gram (needed by a non-linear kernel); ``auto`` picks one from the
+        kernel and the data's shape, and ``run_.params["form"]`` says which.
+    epochs : int, default=1
+        Passes over the training data in ``fit``.
+    shuffle : bool, default=False
+        Present each pass in a fresh random permutation.
+    random_state : None, int or numpy.random.RandomState, default=None
+        Source of the permutations (see ``_OnlineClassifier``).
+
+    Attributes
+    ----------
+    classes_, coef_, run_, mistakes_, margin_errors_, n_features_in_
+        See ``_OnlineClassifier``. ``coef_`` (linear kernel) is w with
+        prediction sign(w . x): (a I + X_m X_m^T)^{-1} v_m, or
+        (X_m X_m^T)^+ v_m for ``pinv``. ``run_.mistake_rows`` indexes X_m;
+        ``run_.state`` holds ``a_k`` and ``R`` (adaptive) or ``rank`` and
+        ``rank_growth`` (pinv), which the second-order bounds read.
+
+    Notes
+    -----
+    ``partial_fit`` continues the run; with ``variant="adaptive"`` R becomes
+    the largest norm seen so far, so a_k may jump at a batch boundary.
+
+    References
+    ----------
+    N. Cesa-Bianchi, A. Conconi and C. Gentile, "A second-order Perceptron
+    algorithm", SIAM J. Computing 34 (2005) (paper 003), Fig. 2-4,
+    Theorems 1-4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds import SecondOrderPerceptron
+    >>> X = np.array([[1.0, 0.1], [0.2, 1.0], [-1.0, -0.1], [-0.1, -1.0]])
+    >>> clf = SecondOrderPerceptron(a=1.0, epochs=2).fit(X, [1, 1, 0, 0])
+    >>> clf.mistakes_, clf.run_.params["form"]
+    (1, 'primal')
+    >>> clf.predict([[0.5, 0.5], [-0.3, -0.2]]).tolist()
+    [1, 0]
+    """
+
+    _algorithm = "second_order"
+
+    def __init__(
+        self,
+        *,
+        a=1.0,
+        variant="inverse",
+        c=1.0,
+        span_tol=1e-9,
+        kernel="linear",
+        degree=3,
+        gamma=None,
+        coef0=1.0,
+        form="auto",
+        epochs=1,
+        shuffle=False,
+        random_state=None,
+    ):
+        self.a = a
+        self.variant = variant
+        self.c = c
+        self.span_tol = span_tol
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.form = form
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state

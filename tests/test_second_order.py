@@ -1,5 +1,7 @@
 """The Second-Order Perceptron's jitted loops against direct plain-NumPy references (SPEC 2.4)."""
 
+import doctest
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -11,11 +13,21 @@ from reference import (
     second_order_pinv,
     second_order_pinv_gram,
 )
+from sklearn.utils.estimator_checks import parametrize_with_checks
+from threadpoolctl import threadpool_limits
 
-from perceptron_bounds import run_online
+from perceptron_bounds import SecondOrderPerceptron, run_online
 from perceptron_bounds._sequence import presentation_order
 from perceptron_bounds.algorithms import second_order as so_module
 from perceptron_bounds.algorithms.kernels import kernel_of
+
+
+@pytest.fixture(autouse=True)
+def one_blas_thread():
+    """The references make many tiny LAPACK calls: threads only contend on a busy machine."""
+    with threadpool_limits(limits=1):
+        yield
+
 
 KERNELS = [("poly", {"degree": 3, "gamma": 0.5, "coef0": 1.0}), ("rbf", {"gamma": 0.3})]
 
@@ -292,3 +304,46 @@ def test_bad_parameter_types():
         run_online("second_order", X, y, a="1")
     with pytest.raises(TypeError, match="dense"):
         run_online("second_order", sp.csr_matrix(X), y, kernel="poly")
+
+
+# ---------------------------------------------------------------- scikit-learn estimator
+
+ESTIMATORS = [
+    SecondOrderPerceptron(),
+    SecondOrderPerceptron(variant="adaptive", c=0.1, form="dual"),
+    SecondOrderPerceptron(variant="pinv", epochs=2),
+    SecondOrderPerceptron(kernel="rbf", a=0.5, epochs=2, shuffle=True),
+]
+
+
+@parametrize_with_checks(ESTIMATORS)
+def test_check_estimator(estimator, check):
+    check(estimator)
+
+
+@pytest.mark.parametrize("variant", ["inverse", "adaptive", "pinv"])
+@pytest.mark.parametrize("kernel", ["linear", "poly"])
+def test_estimator_fit_and_partial_fit_are_runs(variant, kernel):
+    X, y = noisy_separable(n_samples=100, n_features=5, seed=7)
+    X = unit_rows(X)
+    params = {"variant": variant, "kernel": kernel, "c": 0.2, "a": 0.3}
+    est = SecondOrderPerceptron(**params, epochs=2, shuffle=True, random_state=3).fit(X, y)
+    run = run_online("second_order", X, y, epochs=2, shuffle=True, seed=3, **params)
+    np.testing.assert_array_equal(est.run_.mistake_trials, run.mistake_trials)
+    assert_margins(est.decision_function(X), run.decision_function(X))
+    assert est.run_.params == run.params
+    streamed = SecondOrderPerceptron(**params).partial_fit(X[:60], y[:60], classes=[-1, 1])
+    streamed.partial_fit(X[60:], y[60:])
+    whole = run_online("second_order", X, y, **params)
+    assert streamed.mistakes_ == whole.mistakes
+    assert_margins(streamed.decision_function(X), whole.decision_function(X))
+    if kernel == "linear":
+        assert rel_err(streamed.coef_[0], whole.weights) < 1e-9
+
+
+def test_estimator_docstring_example():
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner()
+    for test in finder.find(SecondOrderPerceptron, "SecondOrderPerceptron"):
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
