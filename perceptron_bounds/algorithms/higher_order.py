@@ -138,16 +138,23 @@ def _link(theta, p, out):
         out[j] = np.sign(z) * abs(z) ** (p - 1.0) * scale
 
 
+# Two dot helpers rather than one with a dense/CSR branch inside: with the branch, the
+# dense sum was not vectorised and a correct trial cost 1.7x the Perceptron's.
 @jit
-def _row_dot(w, X, data, indices, indptr, i, csr):
-    """w . x_i for row i of dense X, or of the CSR matrix (data, indices, indptr)."""
+def _dense_dot(w, X, i):
+    """w . X[i] for dense X."""
     s = 0.0
-    if csr:
-        for q in range(indptr[i], indptr[i + 1]):
-            s += w[indices[q]] * data[q]
-    else:
-        for j in range(w.shape[0]):
-            s += w[j] * X[i, j]
+    for j in range(w.shape[0]):
+        s += w[j] * X[i, j]
+    return s
+
+
+@jit
+def _csr_dot(w, data, indices, indptr, i):
+    """w . x_i for row i of the CSR matrix (data, indices, indptr)."""
+    s = 0.0
+    for q in range(indptr[i], indptr[i + 1]):
+        s += w[indices[q]] * data[q]
     return s
 
 
@@ -202,7 +209,7 @@ def _pnorm_loop(X, data, indices, indptr, csr, y, order, p, theta, w, margins):
     m = 0
     for t in range(n_trials):
         i = order[t]
-        s = _row_dot(w, X, data, indices, indptr, i, csr)
+        s = _csr_dot(w, data, indices, indptr, i) if csr else _dense_dot(w, X, i)
         if record:
             margins[t] = s
         if y[i] * s <= 0.0:
@@ -235,7 +242,7 @@ def _primal_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
     m = 0
     for t in range(n_trials):
         i = order[t]
-        s = _row_dot(w, X, data, indices, indptr, i, csr)
+        s = _csr_dot(w, data, indices, indptr, i) if csr else _dense_dot(w, X, i)
         if record:
             margins[t] = s
         if y[i] * s > 0.0:
@@ -298,7 +305,7 @@ def _implicit_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
     m = 0
     for t in range(n_trials):
         i = order[t]
-        s = _row_dot(w, X, data, indices, indptr, i, csr)
+        s = _csr_dot(w, data, indices, indptr, i) if csr else _dense_dot(w, X, i)
         if record:
             margins[t] = s
         if y[i] * s > 0.0:
