@@ -14,8 +14,8 @@ import sys
 import time
 from pathlib import Path
 
-from perceptron_bounds.experiments import summarize, write_csv
-from perceptron_bounds.experiments.figures import ballseptron_noise
+from perceptron_bounds.experiments import summarize
+from perceptron_bounds.experiments.figures import ballseptron_noise, save_figure
 
 COLUMNS = ("mistake_rate", "d2_bound_rate", "d1_bound_rate", "d2_best_rate", "d1_best_rate")
 
@@ -31,10 +31,7 @@ def main(out: Path, n_jobs: int) -> None:
         for i, row in enumerate(tables["mistake_rate"]):
             values = "  ".join(f"{tables[c][i]['mean']:8.4f}" for c in COLUMNS)
             print(f"  {row['level']:5.2f}  {values}")
-    out.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out / "ballseptron-noise.png", dpi=150)
-    write_csv(records, out / "ballseptron-noise.csv")
-    print(f"\nwrote {out / 'ballseptron-noise.png'} and {out / 'ballseptron-noise.csv'}")
+    print("\nwrote " + ", ".join(save_figure("ballseptron-noise", records, fig, out)))
 
 
 if __name__ == "__main__":

@@ -13,8 +13,8 @@ import sys
 import time
 from pathlib import Path
 
-from perceptron_bounds.experiments import summarize, write_csv
-from perceptron_bounds.experiments.figures import ballseptron_radius
+from perceptron_bounds.experiments import summarize
+from perceptron_bounds.experiments.figures import ballseptron_radius, save_figure
 
 
 def main(out: Path, n_jobs: int) -> None:
@@ -26,10 +26,7 @@ def main(out: Path, n_jobs: int) -> None:
     print("\n     r  mistakes/T  margin errors/T  (mean over seeds)")
     for m, e in zip(mistakes, margin_errors, strict=True):
         print(f"  {m['r']:5.3f}  {m['mean']:10.4f}  {e['mean']:15.4f}")
-    out.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out / "ballseptron-radius.png", dpi=150)
-    write_csv(records, out / "ballseptron-radius.csv")
-    print(f"\nwrote {out / 'ballseptron-radius.png'} and {out / 'ballseptron-radius.csv'}")
+    print("\nwrote " + ", ".join(save_figure("ballseptron-radius", records, fig, out)))
 
 
 if __name__ == "__main__":

@@ -14,8 +14,8 @@ import sys
 import time
 from pathlib import Path
 
-from perceptron_bounds.experiments import summarize, write_csv
-from perceptron_bounds.experiments.figures import hop_fig2
+from perceptron_bounds.experiments import summarize
+from perceptron_bounds.experiments.figures import hop_fig2, save_figure
 
 
 def main(out: Path, n_jobs: int) -> None:
@@ -34,10 +34,7 @@ def main(out: Path, n_jobs: int) -> None:
         by = {(r["label"], r["seed"]): r["test_error"] for r in final if r["eta"] == eta}
         diffs = [by["HO_7(0.4)", s] - by["HO_7(0.0)", s] for s in sorted({s for _, s in by})]
         print(f"  eta={eta:.1f}: " + ", ".join(f"{d:+.3f}" for d in diffs))
-    out.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out / "hop-fig2.png", dpi=150)
-    write_csv(records, out / "hop-fig2.csv")
-    print(f"\nwrote {out / 'hop-fig2.png'} and {out / 'hop-fig2.csv'}")
+    print("\nwrote " + ", ".join(save_figure("hop-fig2", records, fig, out)))
 
 
 if __name__ == "__main__":

@@ -14,8 +14,8 @@ import sys
 import time
 from pathlib import Path
 
-from perceptron_bounds.experiments import summarize, write_csv
-from perceptron_bounds.experiments.figures import sop_toy_figure
+from perceptron_bounds.experiments import summarize
+from perceptron_bounds.experiments.figures import save_figure, sop_toy_figure
 
 
 def main(out: Path, n_jobs: int) -> None:
@@ -25,10 +25,7 @@ def main(out: Path, n_jobs: int) -> None:
     print(f"\ntest mistakes (of {records[0]['n_test']}): mean (std)")
     for row in summarize(records, ["target", "label"], "test_mistakes"):
         print(f"  {row['target']:<12} {row['label']:<7} {row['mean']:6.1f} ({row['std']:.1f})")
-    out.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out / "sop-toy.png", dpi=150)
-    write_csv(records, out / "sop-toy.csv")
-    print(f"\nwrote {out / 'sop-toy.png'} and {out / 'sop-toy.csv'}")
+    print("\nwrote " + ", ".join(save_figure("sop-toy", records, fig, out)))
 
 
 if __name__ == "__main__":

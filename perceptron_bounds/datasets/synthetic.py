@@ -58,6 +58,18 @@ def _flip(y: np.ndarray, eta: float, rng: np.random.Generator) -> np.ndarray:
     return np.where(flip, -y, y)
 
 
+def _rejection_sample(n: int, draw, keep) -> np.ndarray:
+    """The first n rows, in order, of batches ``draw(n)`` filtered by the mask ``keep(batch)``."""
+    kept: list[np.ndarray] = []
+    n_kept = 0
+    while n_kept < n:
+        batch = draw(n)
+        batch = batch[keep(batch)]
+        kept.append(batch)
+        n_kept += batch.shape[0]
+    return np.concatenate(kept)[:n]
+
+
 def _signs(s: np.ndarray) -> np.ndarray:
     return np.where(s >= 0.0, 1.0, -1.0)
 
@@ -188,15 +200,12 @@ def make_hop_artificial(
     u[:n_relevant] = rng.choice(np.array([-1.0, 1.0]), size=n_relevant)
     u /= np.linalg.norm(u)
     n_total = n_train + n_test
-    kept: list[np.ndarray] = []
-    n_kept = 0
-    while n_kept < n_total:
-        batch = rng.uniform(-1.0, 1.0, size=(n_total, n_features))
-        batch /= np.linalg.norm(batch, axis=1, keepdims=True)
-        batch = batch[np.abs(batch @ u) >= gamma]
-        kept.append(batch)
-        n_kept += batch.shape[0]
-    X = np.concatenate(kept)[:n_total]
+
+    def draw(size):
+        batch = rng.uniform(-1.0, 1.0, size=(size, n_features))
+        return batch / np.linalg.norm(batch, axis=1, keepdims=True)
+
+    X = _rejection_sample(n_total, draw, lambda batch: np.abs(batch @ u) >= gamma)
     y = _flip(_signs(X @ u), eta, rng)
     return TrainTest(
         Dataset(np.ascontiguousarray(X[:n_train]), y[:n_train], u),
@@ -328,14 +337,11 @@ def make_dominant_eigen(
     axis = 0 if target == "dominant" else 1
     scale = np.ones(n_features)
     scale[0] = np.sqrt(ratio)
-    kept: list[np.ndarray] = []
-    n_kept = 0
-    while n_kept < n_samples:
-        batch = rng.standard_normal((n_samples, n_features)) * scale
-        batch = batch[np.abs(batch[:, axis]) >= margin]
-        kept.append(batch)
-        n_kept += batch.shape[0]
-    X = np.concatenate(kept)[:n_samples]
+    X = _rejection_sample(
+        n_samples,
+        lambda size: rng.standard_normal((size, n_features)) * scale,
+        lambda batch: np.abs(batch[:, axis]) >= margin,
+    )
     u = np.zeros(n_features)
     u[axis] = 1.0
     return Dataset(np.ascontiguousarray(X), _signs(X[:, axis]), u)

@@ -8,7 +8,6 @@ behind the figure) and prints where they went.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
@@ -53,25 +52,20 @@ def add_figure_parser(subparsers) -> argparse.ArgumentParser:
 def figure_command(args) -> int:
     """Run the named figure(s), save PNG, PDF and CSV, print the paths; exit code 0."""
     from .._validation import check_int
-    from ._cells import write_csv
-    from .figures import FIGURES
+    from .figures import FIGURES, save_figure
 
     if args.seeds is not None:
         check_int("--seeds", args.seeds, low=1)
     if args.n_jobs == 0:
         raise ValueError("--n-jobs must be a nonzero integer, got 0")
     names = list(FIGURES) if args.name == "all" else [args.name]
-    os.makedirs(args.out, exist_ok=True)
     progress = sys.stderr.isatty()
     for name in names:
         start = time.perf_counter()
         records, fig = FIGURES[name](
             seeds=args.seeds, quick=args.quick, n_jobs=args.n_jobs, progress=progress
         )
-        base = os.path.join(args.out, name)
-        fig.savefig(base + ".png", dpi=150)
-        fig.savefig(base + ".pdf")
-        write_csv(records, base + ".csv")
+        paths = save_figure(name, records, fig, args.out)
         elapsed = time.perf_counter() - start
-        print(f"{name}: {base}.png, {base}.pdf, {base}.csv ({len(records)} rows, {elapsed:.1f} s)")
+        print(f"{name}: {', '.join(paths)} ({len(records)} rows, {elapsed:.1f} s)")
     return 0

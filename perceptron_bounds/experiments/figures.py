@@ -7,8 +7,10 @@ Each function runs its experiment and returns ``(records, figure)``;
 
 from __future__ import annotations
 
+import os
+
 from ..datasets import make_hop_artificial, make_separable
-from ._cells import AlgorithmSpec, check_n_jobs
+from ._cells import AlgorithmSpec, check_n_jobs, write_csv
 from .epochs import PAPER_EPOCHS, epochs_curve
 from .noise import INSTANCE_LEVELS, LABEL_LEVELS, noise_curve
 from .radius import radius_curve
@@ -141,3 +143,13 @@ FIGURES = {
     "ballseptron-radius": ballseptron_radius,
     "sop-toy": sop_toy_figure,
 }
+
+
+def save_figure(name: str, records, fig, out) -> list[str]:
+    """Write ``out/name.png`` (150 dpi), ``.pdf`` and ``.csv`` (the records); return the paths."""
+    os.makedirs(out, exist_ok=True)
+    base = os.path.join(os.fspath(out), name)
+    fig.savefig(base + ".png", dpi=150)
+    fig.savefig(base + ".pdf")
+    write_csv(records, base + ".csv")
+    return [base + ".png", base + ".pdf", base + ".csv"]
