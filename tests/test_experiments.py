@@ -5,6 +5,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from perceptron_bounds import run_online
 from perceptron_bounds.algorithms import available
@@ -67,6 +68,14 @@ def _checkpoint_matches_scratch(spec, train, test, seed):
 def test_epochs_checkpoints_equal_runs_from_scratch(hop_small):
     # Continuing a run from checkpoint to checkpoint is the same as one run of e epochs.
     _checkpoint_matches_scratch(AlgorithmSpec("FO", "perceptron"), *hop_small, seed=1)
+
+
+def test_epochs_curve_sparse_equals_dense(hop_small):
+    train, test = hop_small
+    sparse_train = (sp.csr_matrix(train.X), train.y)
+    spec = [("FO", "perceptron", {})]
+    dense = epochs_curve(spec, train, test, epochs=(1, 2), seeds=[0])
+    assert epochs_curve(spec, sparse_train, test, epochs=(1, 2), seeds=[0]) == dense
 
 
 @needs("higher_order", "second_order")

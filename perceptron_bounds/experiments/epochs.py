@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._validation import check_int
 from ..online import run_online
@@ -28,7 +29,8 @@ def epochs_curve(
     specs : list of AlgorithmSpec or (label, algorithm, params) tuples
         The curves, e.g. ``("HO_4(0.4)", "higher_order", {"p": 4, "c": 0.4})``.
     train, test : Dataset or (X, y) tuple
-        Training and test data (e.g. from ``make_hop_artificial``).
+        Training and test data (e.g. from ``make_hop_artificial``); X dense or
+        a scipy.sparse matrix for algorithms with a sparse (primal) form.
     epochs : sequence of int, default=(1, 2, 3, 5, 10, 15, 20)
         The checkpoints: distinct epoch counts >= 1, measured in increasing order.
     seeds : sequence of int or None, default=None
@@ -101,7 +103,9 @@ def _check_epochs(epochs) -> list[int]:
 def _epochs_cell(spec: AlgorithmSpec, X, y, X_test, y_test, checkpoints, seed) -> list[dict]:
     if seed is not None:
         order = np.random.default_rng(seed).permutation(X.shape[0])
-        X, y = np.ascontiguousarray(X[order]), y[order]
+        X, y = X[order], y[order]
+        if not sp.issparse(X):
+            X = np.ascontiguousarray(X)
     records = []
     run = None
     done = 0
