@@ -23,12 +23,20 @@ compile is excluded), best of ``--repeats``:
   a correct trial costs O(k) and k grows during the run, so its per-mistake
   figure (from the final, largest k) is a lower estimate.
 
+``compile``: a fresh process with an empty Numba cache making one small run of
+every form and of ``"pnorm_perceptron"`` (cold compile plus import), then the
+same with the cache it left (warm).
+
 Run: ``python benchmarks/bench_higher_order.py [--repeats 3] [--epochs 20]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
+import tempfile
 import time
 
 import numpy as np
@@ -181,6 +189,29 @@ def correct_trial_cost(run, X, y, repeats, numpy_state=None, numpy_args=None):
     return jit_cost, t / order.size
 
 
+COMPILE_SCRIPT = """
+import numpy as np
+from perceptron_bounds import run_online
+X = np.random.default_rng(0).standard_normal((30, 4))
+y = np.sign(X[:, 0])
+for params in ({"form": "primal"}, {"form": "implicit", "p": 3.0}, {"kernel": "rbf"}):
+    run_online("higher_order", X, y, epochs=2, **params)
+run_online("pnorm_perceptron", X, y, p=3.0)
+"""
+
+
+def compile_times() -> tuple[float, float]:
+    """Seconds for a fresh process running COMPILE_SCRIPT: empty Numba cache, then warm."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        times = []
+        for _ in range(2):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", COMPILE_SCRIPT], env=env, check=True)
+            times.append(time.perf_counter() - start)
+    return times[0], times[1]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -225,6 +256,8 @@ def main():
                 failures.append(f"{name} {form}: numpy/run {speedup:.1f} < {SPEEDUP_TARGET}")
             if form == "implicit" and vs_fo > CORRECT_TRIAL_TARGET:
                 failures.append(f"{name} implicit: correct trial {vs_fo:.2f}x the Perceptron's")
+    cold, warm = compile_times()
+    print(f"compile: fresh process, every form: {cold:.1f} s cold cache, {warm:.1f} s warm")
     print("targets met" if not failures else "targets missed:\n  " + "\n  ".join(failures))
 
 

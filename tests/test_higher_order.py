@@ -57,6 +57,18 @@ def test_p2_forms_equal_explicit_B(form, sparse, epochs, c):
     assert run.params["form"] == form
 
 
+@pytest.mark.parametrize("normalize", [True, False])
+def test_dual_linear_kernel_equals_primal(normalize):
+    primal = run_online("higher_order", X, Y, epochs=5, form="primal", normalize=normalize,
+                        record_margins=True)
+    dual = run_online("higher_order", X, Y, epochs=5, form="dual", normalize=normalize,
+                      record_margins=True)
+    np.testing.assert_array_equal(dual.mistake_trials, primal.mistake_trials)
+    close(dual.margins, primal.margins)
+    close(dual.weights, primal.weights)
+    close(dual.state["r"], primal.state["r"])
+
+
 @pytest.mark.parametrize("p", [4.0, 7.0, 10.0])
 @pytest.mark.parametrize("sparse", [False, True])
 @pytest.mark.parametrize("epochs", [1, 5])

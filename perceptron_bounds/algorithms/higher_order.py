@@ -484,7 +484,7 @@ def normalize_rows(X, p: float):
 
 def link(theta, p: float) -> np.ndarray:
     """g(theta) = grad ||theta||_p^2 / 2 for a 1-D array, or row by row for a 2-D array."""
-    theta = np.ascontiguousarray(theta, dtype=np.float64)
+    theta = np.array(theta, dtype=np.float64, order="C")  # a writeable copy: one loop signature
     out = np.empty_like(theta)
     if theta.ndim == 1:
         _link(theta, float(p), out)
