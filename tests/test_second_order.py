@@ -20,6 +20,7 @@ from perceptron_bounds import SecondOrderPerceptron, run_online
 from perceptron_bounds._sequence import presentation_order
 from perceptron_bounds.algorithms import second_order as so_module
 from perceptron_bounds.algorithms.kernels import kernel_of
+from perceptron_bounds.bounds.quantities import span_spectrum
 
 
 @pytest.fixture(autouse=True)
@@ -230,15 +231,21 @@ def test_pinv_first_epoch_outside_the_span_is_all_mistakes():
     np.testing.assert_array_equal(run.state["rank_growth"], np.arange(12))
 
 
-def test_lambda_star_is_the_smallest_positive_eigenvalue_seen():
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+def test_rank_growth_gives_the_bounds_their_spectrum(kernel):
+    """The record's rank growth lets the bounds find lambda* (paper 003, Theorem 4)."""
     X, y = PINV_DATA["low_rank"]()
-    run = run_online("second_order", X, y, variant="pinv", epochs=2)
+    run = run_online("second_order", X, y, variant="pinv", kernel=kernel, gamma=0.01, epochs=2)
     Xm = X[run.mistake_rows]
+    G = kernel_of(run.params).gram(Xm, Xm)
     smallest = []
     for k in range(1, run.mistakes + 1):
-        eig = np.linalg.eigvalsh(Xm[:k].T @ Xm[:k])
+        eig = np.linalg.eigvalsh(G[:k, :k])
         smallest.append(eig[eig > 1e-9 * eig[-1]].min())
-    assert so_module.lambda_star(run, X) == pytest.approx(min(smallest), rel=1e-9)
+    eigenvalues, lambda_star = span_spectrum(Xm, kernel_of(run.params), rtol=run.params["span_tol"],
+                                             rank_growth=run.state["rank_growth"])
+    assert eigenvalues.shape[0] == run.state["rank"]
+    assert lambda_star == pytest.approx(min(smallest), rel=1e-6)
 
 
 # ---------------------------------------------------------------- every variant and form
@@ -271,6 +278,19 @@ def test_warm_start_continues_the_run(variant, form):
                                   whole.mistake_trials)
     assert_margins(rest.margins, whole.margins[40:])
     assert_margins(rest.decision_function(X), whole.decision_function(X))
+
+
+@pytest.mark.parametrize("variant", ["inverse", "adaptive", "pinv"])
+def test_sparse_equals_dense(variant):
+    X, y = noisy_separable(n_samples=80, n_features=12, noise=0.1, seed=6)
+    X[np.abs(X) < 0.8] = 0.0
+    dense = run_online("second_order", X, y, variant=variant, form="primal", epochs=2,
+                       record_margins=True)
+    sparse = run_online("second_order", sp.csr_matrix(X), y, variant=variant, form="primal",
+                        epochs=2, record_margins=True)
+    np.testing.assert_array_equal(sparse.mistake_trials, dense.mistake_trials)
+    assert_margins(sparse.margins, dense.margins, 1e-12)  # R^2 of adaptive a_k: rounding differs
+    assert_margins(sparse.decision_function(sp.csr_matrix(X)), dense.decision_function(X), 1e-12)
 
 
 def test_auto_form_records_the_form_used():

@@ -52,10 +52,9 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
-import scipy.sparse as sp
 
 from .._jit import jit
-from .._validation import check_choice, check_real, check_X
+from .._validation import check_choice, check_real
 from ..hypothesis import (
     PseudoinverseHypothesis,
     SecondOrderHypothesis,
@@ -687,45 +686,6 @@ def _fit_pinv(data, order, params, margins, previous):
     )
     state = {"rank": int(r), "rank_growth": np.flatnonzero(grew).astype(np.int64)}
     return LoopResult(trials, hypothesis, state=state)
-
-
-def lambda_star(run, X) -> float:
-    """lambda* of paper 003 Theorem 4 for a ``variant="pinv"`` run made without a warm start.
-
-    lambda* is the smallest positive eigenvalue of X_k X_k^T over k = 1..m
-    (SPEC 4.1, second-order pseudoinverse bound). A mistake inside the span
-    adds x x^T with x in the range, which cannot lower any positive eigenvalue
-    (Weyl), so the minimum is reached right after a mistake that grew the span
-    (``run.state["rank_growth"]``); there the r-th largest eigenvalue of the
-    (kernel) Gram of the first k mistaken rows is taken, r the rank reached.
-
-    Parameters
-    ----------
-    run : OnlineRun
-        A ``second_order`` run with ``variant="pinv"``.
-    X : array-like or sparse matrix
-        The training data of the run (its rows ``run.mistake_rows`` are X_m).
-
-    Returns
-    -------
-    float
-        lambda* (``inf`` when there was no mistake).
-    """
-    if run.algorithm != "second_order" or run.params["variant"] != "pinv":
-        raise ValueError("lambda_star needs a second_order run with variant='pinv'")
-    X = check_X(X, n_features=run.n_features)
-    kernel = kernel_of(run.params)
-    rows = run.mistake_rows
-    best = np.inf
-    for rank, grown in enumerate(run.state["rank_growth"], start=1):
-        Xk = X[rows[: grown + 1]]
-        if kernel.is_linear and run.n_features < Xk.shape[0]:
-            M = Xk.T @ Xk
-            M = M.toarray() if sp.issparse(M) else M
-        else:
-            M = kernel.gram(Xk, Xk)
-        best = min(best, float(np.linalg.eigvalsh(M)[-rank]))
-    return best
 
 
 _FITS = {"inverse": _fit_inverse, "adaptive": _fit_adaptive, "pinv": _fit_pinv}
