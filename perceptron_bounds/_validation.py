@@ -145,6 +145,9 @@ def check_labels(y, n_samples: int, classes=None) -> tuple[np.ndarray, np.ndarra
             f"y has {classes.shape[0]} classes ({shown}{', ...' if classes.shape[0] > 5 else ''}); "
             "this algorithm is binary: exactly two classes are needed"
         )
+    if (classes.tolist() == [-1.0, 1.0] and y.dtype == np.float64 and y.flags.c_contiguous
+            and y.flags.writeable):
+        return y, classes  # already the -1/+1 float64 labels the loops take: no copy
     # Arithmetic instead of np.where, which branches on a random mask (5x slower).
     y_pm = 2.0 * (y == classes[1]) - 1.0
     return y_pm, classes
