@@ -40,6 +40,21 @@ Forms (``form="primal" | "dual" | "auto"``; a non-linear kernel needs the dual):
   space); then the margin is 0 and a new basis direction e / ||e|| is added, for
   which C^{-1} grows in O(r) (the old block is unchanged).
 
+Record (what the second-order bounds read, SPEC 3): ``run.params`` holds a, c,
+span_tol, the kernel and the form used; ``X[run.mistake_rows]`` is X_m; the
+hypothesis (``SecondOrderHypothesis``, ``SecondOrderKernelHypothesis`` or
+``PseudoinverseHypothesis``) holds the final state a warm start continues
+from; ``run.state`` holds, for ``variant="adaptive"``: ``a_k`` (a_k[j] is the
+a in force after j mistakes of this run, j = 0..m; a_k[j - 1] is the one used
+on the trial of the j-th mistake), ``R`` (the R of a_k = c R^2 k: the largest
+norm of this run's rows and of the warm start's), ``k`` (mistakes since the
+zero state, warm starts included), and ``correlation`` = X_m X_m^T with ``v``
+(primal) or ``gram`` = G_m with ``support_labels`` (dual); for
+``variant="pinv"``: ``rank`` (of X_m X_m^T) and ``rank_growth`` (0-based
+indices among this run's mistakes of those outside the span, which grew the
+rank). In the dual form of ``pinv`` the support vectors are those rank-growing
+mistakes, a basis of the span.
+
 References
 ----------
 N. Cesa-Bianchi, A. Conconi and C. Gentile, "A second-order Perceptron
@@ -594,6 +609,7 @@ def _squared_radius(data, kernel, previous) -> float:
 
 
 def _fit_inverse(data, order, params, margins, previous):
+    """Fixed a (Fig. 2): primal inverse with Sherman-Morrison or dual partitioned inverse."""
     a = params["a"]
     if params["form"] == "primal":
         if previous is None:
@@ -617,6 +633,7 @@ def _fit_inverse(data, order, params, margins, previous):
 
 
 def _fit_adaptive(data, order, params, margins, previous):
+    """a_k = c R^2 k (Fig. 3): a fresh Cholesky factor of a_k I + X_k X_k^T (or G_k) per mistake."""
     kernel = kernel_of(params)
     r2 = _squared_radius(data, kernel, previous)
     c_r2 = params["c"] * r2
@@ -659,6 +676,7 @@ def _fit_adaptive(data, order, params, margins, previous):
 
 
 def _fit_pinv(data, order, params, margins, previous):
+    """Pseudoinverse (Fig. 4): an orthonormal basis of the mistakes' span and C^{-1} in it."""
     tol = params["span_tol"]
     kernel = kernel_of(params)
     h = None if previous is None else previous.hypothesis
