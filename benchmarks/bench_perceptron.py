@@ -16,8 +16,9 @@ contenders take turns, after a warm-up call each (the compile is excluded):
 
 Data: unit-norm rows, labels sign(u . x) for a random u with ``--noise`` of
 them flipped (default 5%, so a run keeps updating; the loop pays for every
-mistake, the floor does not). The CSR matrix keeps scipy's int32 index arrays as a user
-would have them; ``run_online`` converts them to int64 (end to end only).
+mistake, the floor does not). The CSR matrix keeps scipy's int32 index
+arrays, as a user would have them; ``run_online`` converts them to int64 (end
+to end only).
 
 Targets (issue 2): loop/floor <= 1.3 on the first two dense shapes, 1.5 on the
 third, 2 on CSR; sklearn loop / loop >= 3; sklearn fit / run_online >= 2.5; a
@@ -26,9 +27,8 @@ cache in < 2 s.
 
 Times are CPU times of the calling thread by default (``--clock wall`` for
 wall time): on a machine shared with other jobs they do not count the time the
-process waits for a core. Every contender does its work in that thread (a
-helper thread's time would only flatter scikit-learn; its idle OpenMP workers
-spinning is why process CPU time is not used).
+process waits for a core. Every contender does its work in that thread
+(process CPU time would also count idle helper threads of other libraries).
 
 Run: ``python benchmarks/bench_perceptron.py [--repeats 7] [--small] [--noise 0.05]
 [--clock cpu|wall]``.
