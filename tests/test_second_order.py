@@ -141,6 +141,19 @@ def test_partial_kernel_cache_gives_the_same_run(monkeypatch):
     np.testing.assert_array_equal(narrow.margins, full.margins)
 
 
+def test_cached_kernel_values_are_not_recomputed():
+    """A row shown again reads its cached support kernel values and computes only new ones."""
+    rng = np.random.default_rng(0)
+    X, S = rng.standard_normal((3, 4)), rng.standard_normal((5, 4))
+    cache, filled = np.full((3, 4), -7.0), np.array([0, 3, 0])
+    out = np.empty(5)
+    so_module._support_kernels(S, 5, X, 1, cache, filled, 0, 3, 1.0, 1.0, out)
+    np.testing.assert_array_equal(out[:3], -7.0)  # cached, not recomputed
+    np.testing.assert_allclose(out[3:], S[3:] @ X[1], rtol=1e-14)
+    np.testing.assert_allclose(cache[1, 3], S[3] @ X[1], rtol=1e-14)  # cached now
+    assert filled[1] == 4  # the cache is 4 wide: S[4] is computed on every visit
+
+
 def test_dual_inverse_stays_accurate():
     rng = np.random.default_rng(2)
     X = rng.standard_normal((1500, 30))
