@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._jit import jit
 from .first_order import freund_schapire
 
 # Bisection steps of the implicit (exact) forms; 2^-64 of the bracket is below float64 rounding.
@@ -141,37 +142,57 @@ def ballseptron_corrected(R, gamma, D, r, margin_errors, loss="d2", *, exact=Fal
     return base - eps * ballseptron_beta(r, gamma)
 
 
+@jit
+def _largest_root_loop(R, gamma, r, eps, D1, D2, out):
+    """out[i] = right end of {m >= 0 : h_i(m) <= 0} for the convex
+    h(m) = m gamma + eps (gamma - r) - sqrt(m R^2 + eps (R^2 + r^2)) - D1 - D2 sqrt(m + eps),
+    by bisection: first on the slope (the argmin), then on h beyond it. When
+    min h > 0 (no m meets the inequality) out[i] is the argmin."""
+    for i in range(out.shape[0]):
+        Ri, gi, ri, ei, d1, d2 = R[i], gamma[i], r[i], eps[i], D1[i], D2[i]
+        c2 = ei * (Ri * Ri + ri * ri)
+        base = ei * (gi - ri) - d1
+        # h(m) >= gamma n - s sqrt(n) - e with n = m + eps, so h > 0 beyond `high`.
+        s = np.sqrt(Ri * Ri + ri * ri) + d2
+        e = ei * (gi + ri) + d1
+        high = ((s + np.sqrt(s * s + 4.0 * gi * e)) / (2.0 * gi)) ** 2 + 1.0
+        low, up = 0.0, high
+        for _ in range(_BISECTION_STEPS):
+            mid = 0.5 * (low + up)
+            a = np.sqrt(mid * Ri * Ri + c2)
+            b = np.sqrt(mid + ei)
+            slope = gi
+            if a > 0.0:
+                slope -= Ri * Ri / (2.0 * a)
+            if b > 0.0:
+                slope -= d2 / (2.0 * b)
+            elif d2 > 0.0:
+                slope = -np.inf
+            if slope < 0.0:
+                low = mid
+            else:
+                up = mid
+        argmin = up
+        h_min = argmin * gi + base - np.sqrt(argmin * Ri * Ri + c2) - d2 * np.sqrt(argmin + ei)
+        if h_min > 0.0:
+            out[i] = argmin
+            continue
+        low, up = argmin, high
+        for _ in range(_BISECTION_STEPS):
+            mid = 0.5 * (low + up)
+            h = mid * gi + base - np.sqrt(mid * Ri * Ri + c2) - d2 * np.sqrt(mid + ei)
+            if h > 0.0:
+                up = mid
+            else:
+                low = mid
+        out[i] = up
+
+
 def _largest_root(R, gamma, r, eps, D1, D2):
-    """Right end of {m >= 0 : m gamma + eps(gamma - r) - sqrt(m R^2 + eps(R^2 + r^2))
-    - D1 - D2 sqrt(m + eps) <= 0}, vectorised (the function is convex in m)."""
-    R, gamma, r, eps, D1, D2 = np.broadcast_arrays(R, gamma, r, eps, D1, D2)
-    c2 = eps * (R * R + r * r)
-    base = eps * (gamma - r) - D1
-
-    def g(m):
-        return m * gamma + base - np.sqrt(m * R * R + c2) - D2 * np.sqrt(m + eps)
-
-    def slope(m):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return gamma - R * R / (2.0 * np.sqrt(m * R * R + c2)) - D2 / (2.0 * np.sqrt(m + eps))
-
-    # g(m) >= gamma n - s sqrt(n) - e with n = m + eps, so g > 0 beyond this point.
-    s = np.sqrt(R * R + r * r) + D2
-    e = eps * (gamma + r) + D1
-    high = ((s + np.sqrt(s * s + 4.0 * gamma * e)) / (2.0 * gamma)) ** 2 + 1.0
-    low = np.zeros_like(high)
-    up = high.copy()
-    for _ in range(_BISECTION_STEPS):  # argmin of the convex g: where the slope turns >= 0
-        mid = 0.5 * (low + up)
-        falling = slope(mid) < 0.0
-        low = np.where(falling, mid, low)
-        up = np.where(falling, up, mid)
-    argmin = up
-    low = argmin.copy()
-    up = high.copy()
-    for _ in range(_BISECTION_STEPS):
-        mid = 0.5 * (low + up)
-        above = g(mid) > 0.0
-        up = np.where(above, mid, up)
-        low = np.where(above, low, mid)
-    return np.where(g(argmin) > 0.0, argmin, up)
+    """Vectorised wrapper of :func:`_largest_root_loop` (broadcasts its arguments)."""
+    arrays = np.broadcast_arrays(R, gamma, r, eps, D1, D2)
+    shape = arrays[0].shape
+    flat = [np.ascontiguousarray(a, dtype=np.float64).ravel() for a in arrays]
+    out = np.empty(flat[0].shape[0])
+    _largest_root_loop(*flat, out)
+    return out.reshape(shape)
