@@ -171,10 +171,20 @@ def _row_axpy(a, X, data, indices, indptr, i, csr, out):
 
 @jit
 def _dot(a, b):
+    """a . b for two 1-D arrays of the same length."""
     s = 0.0
     for j in range(a.shape[0]):
         s += a[j] * b[j]
     return s
+
+
+@jit
+def _mistake_start(X, data, indices, indptr, i, csr, yi, v, rho_k, sparse, x):
+    """Load row i into the dense x; return (y v . x, rho): rho_k, or 0 for a sparse skip."""
+    x[:] = 0.0
+    _row_axpy(1.0, X, data, indices, indptr, i, csr, x)
+    yvx = yi * _dot(v, x)
+    return yvx, 0.0 if sparse and yvx < 0.0 else rho_k
 
 
 @jit
@@ -248,12 +258,8 @@ def _primal_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
         if y[i] * s > 0.0:
             continue
         yi = y[i]
-        x[:] = 0.0
-        _row_axpy(1.0, X, data, indices, indptr, i, csr, x)
-        yvx = yi * _dot(v, x)
-        rho = rho_seq[k0 + m]
-        if sparse and yvx < 0.0:
-            rho = 0.0
+        yvx, rho = _mistake_start(X, data, indices, indptr, i, csr, yi, v, rho_seq[k0 + m],
+                                  sparse, x)
         out_rho[m] = rho
         out_yvx[m] = yvx
         out_r[m] = 1.0 - rho * (yvx + _dot(x, x))
@@ -311,13 +317,9 @@ def _implicit_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
         if y[i] * s > 0.0:
             continue
         yi = y[i]
-        x[:] = 0.0
-        _row_axpy(1.0, X, data, indices, indptr, i, csr, x)
+        yvx, rho = _mistake_start(X, data, indices, indptr, i, csr, yi, v, rho_seq[k0 + m],
+                                  sparse, x)
         _link(x, p, gx)
-        yvx = yi * _dot(v, x)
-        rho = rho_seq[k0 + m]
-        if sparse and yvx < 0.0:
-            rho = 0.0
         out_rho[m] = rho
         out_yvx[m] = yvx
         out_r[m] = 1.0 - rho * (yi * _dot(v, gx) + _dot(gx, x))
