@@ -387,7 +387,10 @@ class VotedPerceptron(_OnlineClassifier):
     ----------
     method : {"vote", "average", "last", "random"}, default="vote"
         Predictor used by ``predict`` and ``decision_function`` (which returns
-        the sum inside the outer sign).
+        the sum inside the outer sign). ``random`` is a randomized predictor,
+        one draw per test row: a row's prediction depends on its position in
+        X, so scikit-learn's subset and sample-order invariance checks do not
+        apply to it.
     normalize : bool, default=False
         Use v_j / ||v_j|| in place of v_j (paper 001 sec. 5); no effect on ``vote``.
     kernel : {"linear", "poly", "rbf"}, default="linear"
