@@ -221,3 +221,25 @@ def test_scikit_learn_also_counts_a_zero_margin_as_a_mistake(epochs, sparse):
     sk = SkPerceptron(fit_intercept=False, shuffle=False, tol=None, eta0=1, alpha=0,
                       max_iter=epochs).fit(Xs, y)
     np.testing.assert_array_equal(run.weights, sk.coef_[0])
+
+
+@pytest.mark.parametrize(
+    "y",
+    [[1, 2, 2, 1], [3.0, 3.0, 3.0], [True, False, True], [-1.0, 1.0, -1.0], [0, 1, 2, 1],
+     [-0.0, 0.0, 1.0, 0.0], np.array([7, 5, 7], dtype=np.uint8), ["b", "a", "b"]],
+    ids=repr,
+)
+def test_labels_are_read_as_numpy_unique_reads_them(y):
+    """run_online finds two labels without a sort (SPEC 1.6); it must agree with np.unique."""
+    y = np.asarray(y)
+    expected = np.unique(y)
+    X = np.random.default_rng(0).standard_normal((y.shape[0], 3))
+    if expected.shape[0] != 2:
+        with pytest.raises(ValueError, match="single class" if expected.shape[0] == 1 else "3 cl"):
+            run_online("perceptron", X, y)
+        return
+    run = run_online("perceptron", X, y, epochs=3)
+    assert run.classes.dtype == expected.dtype
+    np.testing.assert_array_equal(run.classes, expected)
+    y_pm = np.where(y == expected[1], 1.0, -1.0)
+    np.testing.assert_array_equal(run.weights, run_online("perceptron", X, y_pm, epochs=3).weights)
