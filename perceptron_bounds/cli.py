@@ -108,6 +108,7 @@ def algorithms_command(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     from .algorithms import available
+    from .bounds.cli import add_compare_parser
     from .experiments.cli import add_figure_parser
 
     parser = argparse.ArgumentParser(
@@ -138,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     listing = subparsers.add_parser("algorithms", help="list the algorithms and their parameters",
                                     description="List the registered algorithms.")
     listing.set_defaults(handler=algorithms_command)
+    add_compare_parser(subparsers)
     add_figure_parser(subparsers)
     return parser
 

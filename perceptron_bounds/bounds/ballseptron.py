@@ -192,7 +192,7 @@ def _largest_root(R, gamma, r, eps, D1, D2):
     """Vectorised wrapper of :func:`_largest_root_loop` (broadcasts its arguments)."""
     arrays = np.broadcast_arrays(R, gamma, r, eps, D1, D2)
     shape = arrays[0].shape
-    flat = [np.ascontiguousarray(a, dtype=np.float64).ravel() for a in arrays]
+    flat = [np.array(a, dtype=np.float64).ravel() for a in arrays]  # owned, writeable
     out = np.empty(flat[0].shape[0])
     _largest_root_loop(*flat, out)
     return out.reshape(shape)

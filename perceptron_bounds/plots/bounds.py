@@ -1,0 +1,88 @@
+"""Mistakes against bounds: one column per run, the run's mistakes and every bound that applies."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+_MARKERS = ("o", "s", "^", "v", "D", "*", "P", "X", "<", ">")
+
+
+def mistakes_vs_bounds(reports: Sequence, ax=None, *, labels: Sequence[str] | None = None):
+    """Plot the empirical mistakes of several runs and each of their bounds on a log axis.
+
+    Parameters
+    ----------
+    reports : sequence of BoundReport
+        From :func:`perceptron_bounds.bounds.evaluate`, one per run.
+    ax : matplotlib Axes, optional
+        Where to draw; a new Figure (no pyplot) is made when None.
+    labels : sequence of str, optional
+        One tick label per report (default: the algorithm names).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Notes
+    -----
+    Column i shows report i: a black line at its mistakes m, and one marker per
+    applicable bound, filled for the stated variant (SPEC 4.1) and hollow for
+    the tightened one (SPEC 4.2). Bounds that do not apply are not drawn. The
+    y axis is logarithmic, so the distance from a marker down to the line is the
+    factor by which the bound exceeds m.
+
+    Examples
+    --------
+    >>> from perceptron_bounds import run_online
+    >>> from perceptron_bounds.bounds import evaluate
+    >>> from perceptron_bounds.datasets import make_separable
+    >>> X, y, u = make_separable(200, 5, margin=0.1, label_noise=0.05, seed=0)
+    >>> reports = [evaluate(run_online(a, X, y), X, y, target=u)
+    ...            for a in ("perceptron", "second_order")]
+    >>> ax = mistakes_vs_bounds(reports)
+    >>> ax.get_yscale()
+    'log'
+    """
+    reports = list(reports)
+    if not reports:
+        raise ValueError("no reports to plot; pass the BoundReports evaluate() returned")
+    if labels is None:
+        labels = [report.algorithm for report in reports]
+    labels = list(labels)
+    if len(labels) != len(reports):
+        raise ValueError(f"labels has {len(labels)} entries for {len(reports)} reports")
+    if ax is None:
+        from matplotlib.figure import Figure
+
+        ax = Figure(figsize=(max(4.0, 1.4 * len(reports)) + 3.5, 4.0),
+                    layout="constrained").subplots()
+    names = list(dict.fromkeys(row.name for report in reports for row in report.rows
+                               if row.applies))
+    colors = {name: f"C{i % 10}" for i, name in enumerate(names)}
+    positions = np.arange(len(reports), dtype=np.float64)
+    ax.hlines([max(report.mistakes, 1e-1) for report in reports], positions - 0.3,
+              positions + 0.3, colors="k", linewidth=2.5, label="mistakes")
+    width = 0.5 / max(len(names), 1)
+    drawn = set()
+    for i, report in enumerate(reports):
+        for row in report.rows:
+            if not row.applies:
+                continue
+            j = names.index(row.name)
+            x = positions[i] - 0.25 + (j + 0.5) * width
+            stated = row.variant == "stated"
+            label = f"{row.name} ({row.variant})"
+            ax.plot([x], [max(row.value, 1e-1)], linestyle="none",
+                    marker=_MARKERS[j % len(_MARKERS)], color=colors[row.name],
+                    markerfacecolor=colors[row.name] if stated else "none",
+                    label=None if label in drawn else label)
+            drawn.add(label)
+    ax.set_yscale("log")
+    ax.set_xticks(positions, labels, rotation=20, ha="right")
+    ax.set_ylabel("mistakes / bound value")
+    ax.set_title("Mistakes against the papers' bounds (filled: stated, hollow: tightened)",
+                 fontsize="medium")
+    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return ax
