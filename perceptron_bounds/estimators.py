@@ -108,6 +108,10 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
     def partial_fit(self, X, y, classes=None):
         """One more pass over the batch (X, y), continuing from the current state.
 
+        ``epochs`` is not used: every call is one pass (shuffled when
+        ``shuffle=True``), and calls on consecutive batches equal one run over
+        their concatenation.
+
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features) or sparse matrix
