@@ -109,8 +109,8 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         """One more pass over the batch (X, y), continuing from the current state.
 
         ``epochs`` is not used: every call is one pass (shuffled when
-        ``shuffle=True``), and calls on consecutive batches equal one run over
-        their concatenation.
+        ``shuffle=True``). Without shuffling, calls on consecutive batches
+        equal one run over their concatenation.
 
         Parameters
         ----------
