@@ -217,14 +217,14 @@ def _cholesky_solve(L, b, k, tmp, out):
 
 
 @jit
-def _downdate_matvec(M, pending, x, n, out):
-    """M -= pending pending^T, then out = M x, in one sweep of the rows of M.
+def _rank_one_matvec(M, pending, sign, x, n, out):
+    """M[:n, :n] -= sign pending pending^T, then out = M x, in one sweep of the rows of M.
 
-    Fusing the rank-one downdate of one mistake with the matrix-vector product
+    Fusing the rank-one change of one mistake with the matrix-vector product
     of the next reads M once per mistake instead of twice. ``pending`` is zeroed.
     """
     for i in range(n):
-        pi = pending[i]
+        pi = sign * pending[i]
         row = M[i]
         s = 0.0
         for j in range(n):
@@ -253,7 +253,7 @@ def _inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margins):
         s = _dot(w, x, n)
         mistake = y[i] * s <= 0.0
         if record or mistake:
-            _downdate_matvec(a_inv, pending, x, n, z)
+            _rank_one_matvec(a_inv, pending, 1.0, x, n, z)
             d = 1.0 + _dot(x, z, n)
             if record:
                 margins[t] = s / d
@@ -265,7 +265,7 @@ def _inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margins):
                     pending[j] = z[j] * r
                 mistakes[m] = t
                 m += 1
-    _downdate_matvec(a_inv, pending, scratch, n, z)
+    _rank_one_matvec(a_inv, pending, 1.0, scratch, n, z)
     return mistakes[:m].copy()
 
 
@@ -279,31 +279,36 @@ def _inverse_dual_loop(X, y, order, kdiag, S, alpha, m_inv, k, a, cache, filled,
     """
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
-    g = np.empty(0)
-    u = np.empty(0)
+    g = _room(np.empty(0), k)
+    u = _room(np.empty(0), k)
+    pending = np.zeros(max(2 * (k + 1), 16))  # m_inv[:k, :k] still lacks + pending pending^T
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
         i = order[t]
         g = _room(g, k)
         u = _room(u, k)
+        if pending.shape[0] <= k:
+            grown = np.zeros(2 * (k + 1))
+            grown[:k] = pending[:k]
+            pending = grown
         _support_kernels(S, k, X, i, cache, filled, code, degree, gamma, coef0, g)
         s = _dot(alpha, g, k)
         mistake = y[i] * s <= 0.0
         if record or mistake:
-            _sym_matvec(m_inv, g, k, u)
+            _rank_one_matvec(m_inv, pending, -1.0, g, k, u)
             schur = a + kdiag[i] - _dot(g, u, k)
             if record:
                 margins[t] = a * s / schur
             if mistake:
-                # Partitioned inverse of [[a I + G_k, g], [g^T, a + K(x, x)]].
+                # Partitioned inverse of [[a I + G_k, g], [g^T, a + K(x, x)]]: border now,
+                # the leading block's + u u^T / schur with the next product.
                 m_inv = _grow_square(m_inv, k)
+                r = 1.0 / np.sqrt(schur)
                 for p in range(k):
-                    up = u[p] / schur
-                    for q in range(k):
-                        m_inv[p, q] += up * u[q]
-                    m_inv[p, k] = -up
-                    m_inv[k, p] = -up
+                    m_inv[p, k] = -u[p] / schur
+                    m_inv[k, p] = -u[p] / schur
+                    pending[p] = u[p] * r
                 m_inv[k, k] = 1.0 / schur
                 c = (y[i] - s) / schur
                 for p in range(k):
@@ -312,6 +317,7 @@ def _inverse_dual_loop(X, y, order, kdiag, S, alpha, m_inv, k, a, cache, filled,
                 k += 1
                 mistakes[m] = t
                 m += 1
+    _rank_one_matvec(m_inv, pending, -1.0, g, k, u)
     return mistakes[:m].copy(), S, alpha, m_inv, k
 
 
