@@ -69,13 +69,23 @@ def epochs_curve(
     >>> [(row["epochs"], row["updates"] >= 1) for row in table]
     [(1, True), (2, True)]
     """
+    cells = epochs_cells(specs, train, test, epochs, seeds)
+    return run_cells(_epochs_cell, cells, n_jobs=n_jobs, progress=progress, desc="epochs_curve")
+
+
+def epochs_cells(specs, train, test, epochs=PAPER_EPOCHS, seeds=None, *, tag=None) -> list[dict]:
+    """The validated (spec, seed) cells of :func:`epochs_curve`, run by ``_epochs_cell``.
+
+    ``tag`` (a dict) is put at the front of every record of these cells, so
+    that cells of several data sets can share one parallel sweep.
+    """
     specs = as_specs(specs)
     X, y = as_xy(train, "train")
     X_test, y_test = as_xy(test, "test")
     if X_test.shape[1] != X.shape[1]:
         raise ValueError(f"test has {X_test.shape[1]} features but train has {X.shape[1]}")
     checkpoints = _check_epochs(epochs)
-    cells = [
+    return [
         {
             "spec": spec,
             "X": X,
@@ -84,11 +94,11 @@ def epochs_curve(
             "y_test": y_test,
             "checkpoints": checkpoints,
             "seed": seed,
+            "tag": dict(tag or {}),
         }
         for spec in specs
         for seed in check_seeds(seeds)
     ]
-    return run_cells(_epochs_cell, cells, n_jobs=n_jobs, progress=progress, desc="epochs_curve")
 
 
 def _check_epochs(epochs) -> list[int]:
@@ -100,7 +110,7 @@ def _check_epochs(epochs) -> list[int]:
     return sorted(values)
 
 
-def _epochs_cell(spec: AlgorithmSpec, X, y, X_test, y_test, checkpoints, seed) -> list[dict]:
+def _epochs_cell(spec: AlgorithmSpec, X, y, X_test, y_test, checkpoints, seed, tag) -> list[dict]:
     if seed is not None:
         order = np.random.default_rng(seed).permutation(X.shape[0])
         X, y = X[order], y[order]
@@ -117,6 +127,7 @@ def _epochs_cell(spec: AlgorithmSpec, X, y, X_test, y_test, checkpoints, seed) -
         test_error = float(np.mean(run.predict(X_test) != y_test))
         records.append(
             {
+                **tag,
                 "experiment": "epochs_curve",
                 "label": spec.label,
                 "algorithm": spec.algorithm,
