@@ -76,9 +76,10 @@ def test_primal_matches_direct_solve(a, sparse, epochs, noise):
     np.testing.assert_array_equal(run.mistake_rows, order[mistakes])
 
 
-def test_huge_a_is_the_perceptron():
+@pytest.mark.parametrize("form", ["primal", "dual"])
+def test_huge_a_is_the_perceptron(form):
     X, y = noisy_separable(n_samples=300, n_features=10, noise=0.1, seed=8)
-    run = run_online("second_order", X, y, a=1e12, epochs=3, shuffle=True, seed=2)
+    run = run_online("second_order", X, y, a=1e12, form=form, epochs=3, shuffle=True, seed=2)
     order = presentation_order(len(y), 3, True, 2)
     np.testing.assert_array_equal(run.mistake_trials, perceptron(X, y, order)[0])
     fo = run_online("perceptron", X, y, epochs=3, shuffle=True, seed=2)
