@@ -20,12 +20,15 @@ Forms (``form="primal" | "dual" | "auto"``; a non-linear kernel needs the dual):
   Sherman-Morrison, with z = A^{-1} x_t the margin is (w . x_t) / (1 + x_t . z),
   so a correct trial costs one dot product; a mistake costs z (one symmetric
   matrix-vector product) and the rank-one downdate A^{-1} -= z z^T / (1 + x_t . z),
-  with w += z (y_t - w . x_t) / (1 + x_t . z).
+  with w += z (y_t - w . x_t) / (1 + x_t . z). The downdate is applied lazily,
+  in the same sweep of A^{-1} as the next mistake's product, so a mistake reads
+  the n x n matrix once.
 * dual, fixed a (paper 003, Theorem 2): with alpha = (a I_k + G_k)^{-1} y_k,
   g = (K(x_i, x_t))_i, u = (a I_k + G_k)^{-1} g and the Schur complement
   s = a + K(x_t, x_t) - g . u > 0, the margin is a (alpha . g) / s. A mistake
   grows the inverse by the partitioned-inverse formula and
-  alpha <- (alpha - u d, d) with d = (y_t - alpha . g) / s. Over several epochs
+  alpha <- (alpha - u d, d) with d = (y_t - alpha . g) / s (the block update
+  + u u^T / s is deferred to the next product as above). Over several epochs
   each support row's kernel values against the training rows are cached, so a
   later epoch computes no kernel value twice (within a memory budget).
 * adaptive: a changes at every mistake, so A (or a I + G) is factored afresh
@@ -109,6 +112,7 @@ def _dense_row(i, X, data, indices, indptr, scratch):
 
 @jit
 def _dot(a, b, n):
+    """a[:n] . b[:n]."""
     s = 0.0
     for j in range(n):
         s += a[j] * b[j]
