@@ -283,8 +283,9 @@ def make_dominant_eigen(
     n_features: int,
     ratio: float,
     target: str = "dominant",
-    margin: float = 0.0,
     seed: int | None = None,
+    *,
+    margin: float = 0.0,
 ) -> Dataset:
     """Gaussian data with one dominant correlation eigenvalue, labelled by an eigenvector.
 
@@ -300,12 +301,12 @@ def make_dominant_eigen(
     target : {"dominant", "nondominant"}, default="dominant"
         Label by the dominant eigenvector ``e_1`` or by the next eigenvector in
         the natural ordering of the coordinates, ``e_2`` (a non-dominant one).
+    seed : int or None, default=None
+        Seed of ``numpy.random.default_rng``.
     margin : float, default=0.0
         gamma in [0, 3]: instances with ``|u . x| < gamma`` are rejected and
         redrawn, so u separates the data with margin gamma (at most 3 standard
         deviations of a unit-variance axis, so that rejection stays cheap).
-    seed : int or None, default=None
-        Seed of ``numpy.random.default_rng``.
 
     Returns
     -------
