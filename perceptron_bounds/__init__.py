@@ -11,7 +11,7 @@ from .run import OnlineRun
 __version__ = "0.1.0"
 
 _ESTIMATORS = ("Perceptron", "KernelPerceptron", "VotedPerceptron", "Ballseptron",
-               "SecondOrderPerceptron")
+               "SecondOrderPerceptron", "HigherOrderPerceptron", "PNormPerceptron")
 
 __all__ = ["OnlineRun", "run_online", *_ESTIMATORS]
 

@@ -653,3 +653,158 @@ class SecondOrderPerceptron(_OnlineClassifier):
         self.epochs = epochs
         self.shuffle = shuffle
         self.random_state = random_state
+
+
+class HigherOrderPerceptron(_OnlineClassifier):
+    """The Higher-Order Perceptron HO_p(c) of Brotto, Gentile and Vitale (SPEC 2.5).
+
+    With instances scaled to unit p-norm, B_0 = I, v_0 = 0 and
+    g(theta) = grad ||theta||_p^2 / 2, the margin of x_t is
+    g(B_{k-1} v_{k-1}) . B_{k-1} x_t; a mistake (margin times label <= 0)
+    updates v_k = v_{k-1} + y_t x_t and B_k = B_{k-1} (I - rho_k x_t g(x_t)^T)
+    with rho_k = c / k (paper 000, Figure 1 and sec. 2). ``c=0`` is the p-norm
+    Perceptron (:class:`PNormPerceptron`), and with ``p=2`` the Perceptron.
+
+    Parameters
+    ----------
+    c : float in [0, 1), default=0.4
+        Scale of the schedule rho_k = c / k, k counting mistakes from 1.
+    rho : array-like or None, default=None
+        An explicit schedule rho_1, rho_2, ... in [0, 1) instead of c / k, with
+        one value per possible mistake (at least the number of trials).
+    p : float >= 2, default=2.0
+        Norm of the dual-norm link g (g is the identity for p = 2).
+    sparse : bool, default=False
+        The sparse variant: rho_k = 0 (B not updated) when y_t v_{k-1} . x_t < 0.
+    form : {"auto", "primal", "dual", "implicit"}, default="auto"
+        Implementation (paper 000 sec. 2): primal (p = 2, A = B^T B), dual
+        (p = 2, kernels), implicit (any p, B kept as its factors). All give the
+        same margins up to rounding; "auto" picks dual for a non-linear kernel,
+        primal for p = 2 with at most 1000 features and ``sparse=False``,
+        implicit otherwise.
+    normalize : bool, default=True
+        Scale instances to unit p-norm (unit norm in the kernel's feature
+        space), as the paper and Theorem 1 assume; new instances are scaled
+        the same way by ``decision_function``. False uses the data as given.
+    kernel : {"linear", "poly", "rbf"}, default="linear"
+        Mercer kernel (SPEC 1.7); a non-linear kernel needs p = 2.
+    degree, gamma, coef0
+        Kernel parameters, scikit-learn's names and defaults (gamma None means
+        1 / n_features).
+    epochs : int, default=1
+        Passes over the training data in ``fit``.
+    shuffle : bool, default=False
+        Present each pass in a fresh random permutation.
+    random_state : None, int or numpy.random.RandomState, default=None
+        Source of the permutations (see ``_OnlineClassifier``).
+
+    Attributes
+    ----------
+    classes_, coef_, run_, mistakes_, margin_errors_, n_features_in_
+        See ``_OnlineClassifier``. ``coef_`` is w = B^T g(B v), applied to
+        normalised instances; ``run_.state`` holds the record the HO bound
+        needs (rho_k, y_t v_{k-1} . x_t, r_k, matrix updates; see
+        :mod:`perceptron_bounds.algorithms.higher_order`).
+
+    References
+    ----------
+    C. Brotto, C. Gentile and F. Vitale, "On Higher-Order Perceptron
+    Algorithms", NIPS 2007 (paper 000), Figure 1, sec. 2, Theorem 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds import HigherOrderPerceptron
+    >>> X = np.array([[1.0, 0.2], [0.3, 1.0], [-1.0, -0.1], [-0.2, -1.0]])
+    >>> clf = HigherOrderPerceptron(c=0.4, epochs=2).fit(X, ["yes", "yes", "no", "no"])
+    >>> clf.mistakes_, clf.run_.params["form"]
+    (1, 'primal')
+    >>> clf.predict([[0.5, 0.5], [-0.5, 0.1]]).tolist()
+    ['yes', 'no']
+    """
+
+    _algorithm = "higher_order"
+
+    def __init__(
+        self,
+        *,
+        c=0.4,
+        rho=None,
+        p=2.0,
+        sparse=False,
+        form="auto",
+        normalize=True,
+        kernel="linear",
+        degree=3,
+        gamma=None,
+        coef0=1.0,
+        epochs=1,
+        shuffle=False,
+        random_state=None,
+    ):
+        self.c = c
+        self.rho = rho
+        self.p = p
+        self.sparse = sparse
+        self.form = form
+        self.normalize = normalize
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+
+class PNormPerceptron(_OnlineClassifier):
+    """The p-norm Perceptron, HO_p(0) (Grove, Littlestone and Schuurmans; Gentile).
+
+    theta_1 = 0; the margin of x_t is g(theta) . x_t with
+    g(theta) = grad ||theta||_p^2 / 2; a mistake adds y_t x_t to theta
+    (SPEC 2.5 with c = 0). With ``p=2`` it is the Perceptron.
+
+    Parameters
+    ----------
+    p : float >= 2, default=2.0
+        Norm of the link g; p of order ln(n) behaves like a multiplicative
+        (Winnow-like) algorithm.
+    normalize : bool, default=True
+        Scale instances to unit p-norm first (training and prediction), as
+        the Higher-Order Perceptron does.
+    epochs : int, default=1
+        Passes over the training data in ``fit``.
+    shuffle : bool, default=False
+        Present each pass in a fresh random permutation.
+    random_state : None, int or numpy.random.RandomState, default=None
+        Source of the permutations (see ``_OnlineClassifier``).
+
+    Attributes
+    ----------
+    classes_, coef_, run_, mistakes_, margin_errors_, n_features_in_
+        See ``_OnlineClassifier``; ``coef_`` is g(theta), ``run_.state["theta"]``
+        is theta.
+
+    References
+    ----------
+    A. J. Grove, N. Littlestone and D. Schuurmans, Machine Learning 43 (2001);
+    C. Gentile, Machine Learning 53 (2003); paper 000 sec. 2 item 3 and sec. 4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds import PNormPerceptron
+    >>> X = np.array([[1.0, 0.2], [0.3, 1.0], [-1.0, -0.1], [-0.2, -1.0]])
+    >>> clf = PNormPerceptron(p=4.0, epochs=2).fit(X, [1, 1, 0, 0])
+    >>> clf.predict([[0.5, 0.5], [-0.5, 0.1]]).tolist()
+    [1, 0]
+    """
+
+    _algorithm = "pnorm_perceptron"
+
+    def __init__(self, *, p=2.0, normalize=True, epochs=1, shuffle=False, random_state=None):
+        self.p = p
+        self.normalize = normalize
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state

@@ -19,8 +19,10 @@ from reference import (
     pnorm_normalize,
     pnorm_perceptron,
 )
+from sklearn.base import clone
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from perceptron_bounds import run_online
+from perceptron_bounds import HigherOrderPerceptron, PNormPerceptron, run_online
 from perceptron_bounds.algorithms.higher_order import (
     PRIMAL_MAX_FEATURES,
     link,
@@ -328,3 +330,31 @@ def test_bad_input_other_entry_points():
         transformed_instances(rbf, X, Y)
     with pytest.raises(TypeError, match="u must be a function"):
         transformed_margins(rbf, X, Y, np.ones(6))
+
+
+@parametrize_with_checks([
+    HigherOrderPerceptron(),
+    HigherOrderPerceptron(p=4.0, sparse=True),
+    HigherOrderPerceptron(kernel="rbf", epochs=2, shuffle=True),
+    PNormPerceptron(p=3.0),
+])
+def test_check_estimator(estimator, check):
+    check(estimator)
+
+
+@pytest.mark.parametrize("estimator, algorithm, params", [
+    (HigherOrderPerceptron(c=0.6, p=7.0, sparse=True), "higher_order",
+     {"c": 0.6, "p": 7.0, "sparse": True}),
+    (HigherOrderPerceptron(kernel="poly", degree=2), "higher_order",
+     {"kernel": "poly", "degree": 2}),
+    (PNormPerceptron(p=4.0, normalize=False), "pnorm_perceptron", {"p": 4.0, "normalize": False}),
+])
+def test_estimators_are_run_online(estimator, algorithm, params):
+    est = clone(estimator).set_params(epochs=3, shuffle=True, random_state=4).fit(X, Y)
+    run = run_online(algorithm, X, Y, epochs=3, shuffle=True, seed=4, **params)
+    np.testing.assert_array_equal(est.run_.mistake_trials, run.mistake_trials)
+    close(est.decision_function(X), run.decision_function(X), rtol=1e-12)
+    part = clone(estimator).partial_fit(X[:25], Y[:25]).partial_fit(X[25:], Y[25:])
+    whole = run_online(algorithm, X, Y, **params)
+    assert part.mistakes_ == whole.mistakes
+    close(part.decision_function(X), whole.decision_function(X), rtol=1e-12)
