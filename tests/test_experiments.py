@@ -115,6 +115,7 @@ def test_hop_fig2_sparse_target_favours_large_p():
         ({"specs": "perceptron"}, TypeError, "specs must be a list"),
         ({"specs": [("FO", "nope", {})]}, ValueError, "algorithm must be one of"),
         ({"specs": [("A", "perceptron"), ("A", "perceptron")]}, ValueError, "distinct"),
+        ({"specs": [("FO", "perceptron", {"q": 1})]}, TypeError, "unexpected parameter"),
         ({"epochs": (0, 1)}, ValueError, "epochs must be in"),
         ({"epochs": (2, 2)}, ValueError, "distinct integers"),
         ({"seeds": [-1]}, ValueError, "seed"),

@@ -62,7 +62,12 @@ def as_specs(specs) -> list[AlgorithmSpec]:
             spec = AlgorithmSpec(*spec)
         if not isinstance(spec.label, str) or not isinstance(spec.params, dict):
             raise TypeError(f"spec label must be a str and params a dict, got {spec!r}")
-        get(spec.algorithm)
+        unknown = sorted(set(spec.params) - set(get(spec.algorithm).defaults))
+        if unknown:
+            raise TypeError(
+                f"spec {spec.label!r}: {spec.algorithm!r} got unexpected parameter(s) "
+                f"{', '.join(unknown)}; it takes: {', '.join(get(spec.algorithm).defaults)}"
+            )
         out.append(spec)
     if not out:
         raise ValueError("specs is empty: give at least one algorithm")
