@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -77,6 +78,18 @@ class _Context:
 
     def radius(self, rows) -> float:
         return float(self.norms[rows].max()) if rows.shape[0] else 0.0
+
+    @cached_property
+    def spectrum(self) -> np.ndarray:
+        """Eigenvalues of X_m X_m^T (computed once, shared by every comparator)."""
+        return mistake_spectrum(self.X[self.rows_mistakes], self.kernel)
+
+    @cached_property
+    def span(self) -> tuple[np.ndarray, float]:
+        """(positive eigenvalues, lambda*) of a pseudoinverse run, following its rank decisions."""
+        return span_spectrum(self.X[self.rows_mistakes], self.kernel,
+                             rtol=self.run.params["span_tol"],
+                             rank_growth=self.run.state["rank_growth"])
 
 
 def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto", target=None) -> BoundReport:
@@ -326,21 +339,19 @@ def _second_order_specs(ctx, comp) -> list[_Spec]:
     params = run.params
     variant = params["variant"]
     rows_m = ctx.rows_mistakes
-    Xm = ctx.X[rows_m]
     scores = comp.values(ctx.X)
     margins = ctx.y * scores
     energy = float(np.sum(scores[rows_m] ** 2))
     reason = None
     if variant == "pinv":
         name, source = "second_order_pinv", "003 Thm 4 (derived)"
-        eig, lambda_star = span_spectrum(Xm, ctx.kernel, rtol=params["span_tol"],
-                                         rank_growth=run.state["rank_growth"])
+        eig, lambda_star = ctx.span
         extra = {"rank": int(eig.shape[0]), "lambda_star": lambda_star}
 
         def bound(D, g):
             return second_order_pinv(eig, lambda_star, energy, D, g)
     else:
-        eig = mistake_spectrum(Xm, ctx.kernel)
+        eig = ctx.spectrum
         if variant == "adaptive":
             name, source = "second_order_adaptive", "003 Thm 3 (derived)"
             c, R_alg = float(params["c"]), float(run.state["R"])

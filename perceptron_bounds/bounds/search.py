@@ -19,8 +19,9 @@ import scipy.optimize
 from ..algorithms.kernels import Kernel
 
 SVM_C = (0.01, 0.1, 1.0, 10.0, 100.0)
-# Rows a kernel SVM is fitted on (a seeded subset beyond this): any f of unit norm is a
-# valid comparator, so the subset only affects how tight the bounds get.
+# Rows an SVM is fitted on (a seeded subset beyond this, linear / kernel): any unit u or
+# f is a valid comparator, so the subset only affects how tight the bounds get.
+SVM_ROWS = 4000
 KERNEL_SVM_ROWS = 1500
 # At most this many margins enter the scan, evenly spread over the sorted ones.
 MAX_MARGIN_CANDIDATES = 1024
@@ -75,34 +76,36 @@ def unit_comparator(u, n_features: int, label: str, kernel: Kernel) -> Comparato
 def svm_comparators(X, y, kernel: Kernel, seed: int = 0) -> list[Comparator]:
     """Normalised SVM directions, one per C in ``SVM_C`` (no intercept in the bounds).
 
-    Linear kernel: ``LinearSVC(fit_intercept=False)``, w / ||w||. Other kernels:
-    ``SVC(kernel="precomputed")`` on at most ``KERNEL_SVM_ROWS`` rows, its
-    intercept dropped (the bounds compare with homogeneous functions), the
-    dual coefficients scaled to ||f||_K = 1.
+    Linear kernel: ``LinearSVC(fit_intercept=False)`` on at most ``SVM_ROWS``
+    rows, w / ||w||. Other kernels: ``SVC(kernel="precomputed")`` on at most
+    ``KERNEL_SVM_ROWS`` rows, its intercept dropped (the bounds compare with
+    homogeneous functions), the dual coefficients scaled to ||f||_K = 1. The
+    subsets are drawn with ``numpy.random.default_rng(seed)``.
     """
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.svm import SVC, LinearSVC
 
     out = []
+    rows = np.arange(X.shape[0])
+    limit = SVM_ROWS if kernel.is_linear else KERNEL_SVM_ROWS
+    if rows.shape[0] > limit:
+        rows = np.sort(np.random.default_rng(seed).choice(rows, limit, replace=False))
+    if np.unique(y[rows]).shape[0] < 2:
+        return out
+    Xs, ys = X[rows], y[rows]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         if kernel.is_linear:
             for C in SVM_C:
-                w = LinearSVC(C=C, fit_intercept=False, dual="auto", max_iter=2000).fit(X, y)
+                w = LinearSVC(C=C, fit_intercept=False, dual="auto", max_iter=2000).fit(Xs, ys)
                 w = np.asarray(w.coef_, dtype=np.float64).ravel()
                 norm = float(np.linalg.norm(w))
                 if norm > 0:
                     out.append(Comparator(f"svm C={C:g}", kernel, u=w / norm))
             return out
-        rows = np.arange(X.shape[0])
-        if rows.shape[0] > KERNEL_SVM_ROWS:
-            rows = np.sort(np.random.default_rng(seed).choice(rows, KERNEL_SVM_ROWS, False))
-        if np.unique(y[rows]).shape[0] < 2:
-            return out
-        Xs = X[rows]
         G = kernel.gram(Xs, Xs)
         for C in SVM_C:
-            svc = SVC(C=C, kernel="precomputed").fit(G, y[rows])
+            svc = SVC(C=C, kernel="precomputed").fit(G, ys)
             coef = np.asarray(svc.dual_coef_, dtype=np.float64).ravel()
             idx = svc.support_
             norm_sq = float(coef @ G[np.ix_(idx, idx)] @ coef)
