@@ -819,6 +819,22 @@ def transformed_margins(run, X, y, u) -> np.ndarray:
     Returns
     -------
     ndarray of shape (run.mistakes,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds import run_online
+    >>> from perceptron_bounds.algorithms.higher_order import (
+    ...     transformed_instances, transformed_margins)
+    >>> X = np.array([[1.0, 0.2], [0.3, 1.0], [-1.0, -0.1], [-0.2, -1.0]])
+    >>> y = np.array([1.0, 1.0, -1.0, -1.0])
+    >>> run = run_online("higher_order", X, y, epochs=3, c=0.4)
+    >>> u = np.array([0.6, 0.8])
+    >>> margins = transformed_margins(run, X, y, u)
+    >>> bool(np.allclose(margins, transformed_instances(run, X, y) @ u))
+    True
+    >>> margins.shape == (run.mistakes,)
+    True
     """
     Xm, ym = _check_ho_run(run, X, y)
     idx = _factor_index(run)
