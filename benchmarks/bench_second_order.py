@@ -19,12 +19,20 @@ against a NumPy implementation of the same dual update (one matrix-vector
 product for the k kernel values, the partitioned-inverse growth with np.outer);
 the ratio NumPy / ours is reported, and both must make the same mistakes.
 
+Cold compile: a fresh process with ``NUMBA_CACHE_DIR`` pointed at an empty
+folder makes one small run of every variant in both forms (every loop
+compiles), against the same process with the package's warm cache.
+
 Run: ``python benchmarks/bench_second_order.py [--repeats 3] [--small]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
+import tempfile
 import time
 
 import numpy as np
@@ -114,6 +122,27 @@ def numpy_dual_poly(X, y, a, gamma, coef0, degree):
     return np.array(mistakes, dtype=np.int64)
 
 
+def compile_time() -> tuple[float, float]:
+    """(warm, cold) wall seconds of a fresh process running every variant and form once."""
+    code = (
+        "import numpy as np; from perceptron_bounds import run_online; "
+        "X = np.random.default_rng(0).standard_normal((40, 5)); y = np.sign(X[:, 0]); "
+        "[run_online('second_order', X, y, variant=v, form=f, epochs=2, record_margins=True) "
+        "for v in ('inverse', 'adaptive', 'pinv') for f in ('primal', 'dual')]"
+    )
+
+    def spawn(env):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True, env=env)
+        return time.perf_counter() - start
+
+    spawn(dict(os.environ))
+    warm = spawn(dict(os.environ))
+    with tempfile.TemporaryDirectory() as cache:
+        cold = spawn({**os.environ, "NUMBA_CACHE_DIR": cache})
+    return warm, cold
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -150,6 +179,9 @@ def main():
         print(f"  ours  m = {run.mistakes:<6d}               {t_dual * 1e3:10.1f} ms")
         print(f"  NumPy m = {mistakes.shape[0]:<6d}               {t_np * 1e3:10.1f} ms"
               f"   ratio NumPy / ours {t_np / t_dual:.2f}; same mistakes: {same}")
+    warm, cold = compile_time()
+    print(f"fresh process, every variant and form: warm cache {warm:.2f} s, cold compile "
+          f"{cold:.2f} s")
 
 
 if __name__ == "__main__":
