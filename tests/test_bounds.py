@@ -19,8 +19,10 @@ from perceptron_bounds.bounds import (
     higher_order,
     hinge_losses,
     hop_alpha,
+    hop_c_run,
     mistake_spectrum,
     novikoff,
+    run_quantities,
     second_order,
     second_order_adaptive,
     second_order_pinv,
@@ -192,6 +194,35 @@ def test_span_spectrum_follows_the_runs_rank_decisions():
     np.testing.assert_allclose(eig, expected_eig, rtol=1e-7)
     assert lambda_star == pytest.approx(expected_star, rel=1e-7)
     assert span_spectrum(np.zeros((0, 3)), Kernel())[1] == np.inf
+
+
+def test_run_quantities_over_each_set_of_trials():
+    X, y, u = make_separable(80, 4, margin=0.05, label_noise=0.2, seed=7)
+    run = run_online("ballseptron", X, y, epochs=2, r=0.05)
+    assert run.margin_errors > 0
+    losses = hinge_losses(X, y, u, 0.1)
+    norms = np.linalg.norm(X, axis=1)
+    for trials, rows in (("all", run.sample_index), ("mistakes", run.mistake_rows),
+                         ("updates", run.sample_index[run.update_trials])):
+        q = run_quantities(run, X, y, 2.0 * u, 0.1, trials=trials)
+        assert q["n_trials"] == rows.shape[0]
+        assert q["R"] == pytest.approx(norms[rows].max())
+        assert q["D1"] == pytest.approx(losses[rows].sum())
+        assert q["D2"] == pytest.approx(np.sqrt((losses[rows] ** 2).sum()))
+    with pytest.raises(ValueError, match="trials"):
+        run_quantities(run, X, y, u, 0.1, trials="some")
+    with pytest.raises(ValueError, match="gamma"):
+        run_quantities(run, X, y, u, -0.1)
+    with pytest.raises(ValueError, match="nonzero"):
+        run_quantities(run, X, y, np.zeros(4), 0.1)
+
+
+def test_hop_c_run_is_the_proofs_constant():
+    X, y, _ = make_separable(80, 4, margin=0.05, label_noise=0.2, seed=8)
+    run = run_online("higher_order", X, y, epochs=2, c=0.3)
+    r_k = 1.0 - run.state["rho"] * (1.0 + run.state["y_v_x"])
+    assert hop_c_run(run) == pytest.approx(np.min(np.minimum(r_k, 2.0 - r_k)))
+    assert hop_c_run(run) <= 0.7 + 1e-12  # r_1 = 1 - rho_1 = 1 - c at the first mistake
 
 
 # --- evaluate -----------------------------------------------------------------------------------

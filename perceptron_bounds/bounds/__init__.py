@@ -11,7 +11,15 @@ from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
 from .evaluate import evaluate
 from .first_order import freund_schapire, novikoff
 from .higher_order import higher_order, hop_alpha
-from .quantities import HingeProfile, hinge_losses, mistake_spectrum, span_spectrum
+from .quantities import (
+    HingeProfile,
+    RunData,
+    hinge_losses,
+    hop_c_run,
+    mistake_spectrum,
+    run_quantities,
+    span_spectrum,
+)
 from .report import BoundReport, BoundRow
 from .second_order import second_order, second_order_adaptive, second_order_pinv
 
@@ -19,6 +27,7 @@ __all__ = [
     "BoundReport",
     "BoundRow",
     "HingeProfile",
+    "RunData",
     "ballseptron_beta",
     "ballseptron_corrected",
     "ballseptron_d1",
@@ -27,8 +36,10 @@ __all__ = [
     "higher_order",
     "hinge_losses",
     "hop_alpha",
+    "hop_c_run",
     "mistake_spectrum",
     "novikoff",
+    "run_quantities",
     "second_order",
     "second_order_adaptive",
     "second_order_pinv",

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import numpy as np
 
-from .._validation import check_choice, check_labels, check_real, check_X
-from ..algorithms.kernels import Kernel, kernel_of
-from ..run import OnlineRun
+from .._validation import check_choice, check_real
 from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
 from .first_order import freund_schapire, novikoff
 from .higher_order import higher_order, hop_alpha
-from .quantities import HingeProfile, feature_norms, mistake_spectrum, span_spectrum
+from .quantities import HingeProfile, RunData, hop_c_run
 from .report import BoundReport, BoundRow
 from .search import (
     Comparator,
@@ -55,41 +52,6 @@ class _Spec:
     conditions: list = field(default_factory=list)
     quantities: Callable = dict
     reason: str | None = None
-
-
-@dataclass
-class _Context:
-    """The run and its data as the algorithm saw them."""
-
-    run: OnlineRun
-    X: object
-    y: np.ndarray
-    kernel: Kernel
-    X_raw: object
-    y_raw: object
-
-    def __post_init__(self):
-        run = self.run
-        self.norms = feature_norms(self.X, self.kernel)
-        self.rows_all = run.sample_index
-        self.rows_mistakes = run.mistake_rows
-        self.rows_updates = run.sample_index[run.update_trials]
-        self.m = run.mistakes
-
-    def radius(self, rows) -> float:
-        return float(self.norms[rows].max()) if rows.shape[0] else 0.0
-
-    @cached_property
-    def spectrum(self) -> np.ndarray:
-        """Eigenvalues of X_m X_m^T (computed once, shared by every comparator)."""
-        return mistake_spectrum(self.X[self.rows_mistakes], self.kernel)
-
-    @cached_property
-    def span(self) -> tuple[np.ndarray, float]:
-        """(positive eigenvalues, lambda*) of a pseudoinverse run, following its rank decisions."""
-        return span_spectrum(self.X[self.rows_mistakes], self.kernel,
-                             rtol=self.run.params["span_tol"],
-                             rank_growth=self.run.state["rank_growth"])
 
 
 def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto", target=None) -> BoundReport:
@@ -142,19 +104,10 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto", target=None) -
     >>> row.holds, round(row.gamma, 6) == round(float((y * (X @ u)).min()), 6)
     (True, True)
     """
-    if not isinstance(run, OnlineRun):
-        raise TypeError(f"run must be an OnlineRun, got {type(run).__name__}")
     comparator = check_choice("comparator", comparator, COMPARATORS)
     if gamma is not None:
         gamma = check_real("gamma", gamma, low=0.0, include_low=False)
-    X = check_X(X, n_features=run.n_features)
-    y_pm, _ = check_labels(y, X.shape[0], run.classes)
-    if run.n_trials and run.sample_index.max() >= X.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} rows, but the run showed row "
-                         f"{run.sample_index.max()}: pass the training data of the run")
-    kernel = kernel_of(run.params) if "kernel" in run.params else Kernel()
-    X_seen = _as_seen(run, X, kernel)
-    ctx = _Context(run, X_seen, y_pm, kernel, X, y)
+    ctx = RunData(run, X, y)
     comparators, notes = _comparators(ctx, u, target, comparator)
     rows = []
     for specs in zip(*(_specs(ctx, comp) for comp in comparators), strict=True):
@@ -163,15 +116,6 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto", target=None) -
         notes.append(f"no bound of the papers applies to {run.algorithm!r}")
     return BoundReport(run.algorithm, dict(run.params), run.n_trials, run.mistakes,
                        run.margin_errors, tuple(rows), tuple(notes))
-
-
-def _as_seen(run, X, kernel):
-    """X as the algorithm used it: unit rows for the p-norm Perceptron with normalize=True."""
-    if run.algorithm == "pnorm_perceptron" and run.params.get("normalize"):
-        from ..algorithms.higher_order import normalize_rows
-
-        return normalize_rows(X, run.params["p"])
-    return X
 
 
 def _comparators(ctx, u, target, comparator) -> tuple[list[Comparator], list[str]]:
@@ -394,8 +338,6 @@ def _so_quantities(profile, scope, energy, extra):
 
 
 def _higher_order_specs(ctx, comp) -> list[_Spec]:
-    from ..algorithms.higher_order import transformed_margins
-
     run = ctx.run
     params, state = run.params, run.state
     reason = None
@@ -410,10 +352,9 @@ def _higher_order_specs(ctx, comp) -> list[_Spec]:
                       f"[{norms.min():.6g}, {norms.max():.6g}])")
     margins = np.zeros(0)
     if reason is None and ctx.m:
-        u = comp.u if comp.u is not None else comp.values
-        margins = transformed_margins(run, ctx.X_raw, ctx.y_raw, u)
+        margins = ctx.transformed_margins(comp.u if comp.u is not None else comp.values)
     profile = HingeProfile(margins)
-    rho, yvx, r_k = state["rho"], state["y_v_x"], state["r"]
+    rho, yvx = state["rho"], state["y_v_x"]
     specs = []
     for variant in VARIANTS:
         spec_reason = reason
@@ -430,7 +371,7 @@ def _higher_order_specs(ctx, comp) -> list[_Spec]:
                 what = f"c = min_k 1 - rho_k (1 + |v.x|) = {c:.6g}"
             source = "000 Thm 1"
         else:
-            c = float(np.min(np.minimum(r_k, 2.0 - r_k), initial=1.0))
+            c = hop_c_run(run)
             what = f"c_run = min_k min(r_k, 2 - r_k) = {c:.6g}"
             source = "000 Thm 1 + SPEC 4.2"
         if spec_reason is None and not c > 0.0:

@@ -14,13 +14,16 @@ kernel Gram of the mistakes.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
 from .._jit import jit
-from .._validation import check_real
-from ..algorithms.kernels import _kernel_value
+from .._validation import check_choice, check_labels, check_real, check_X
+from ..algorithms.kernels import Kernel, _kernel_value, kernel_of
+from ..run import OnlineRun
 
 # Relative squared distance below which a mistaken instance counts as inside
 # the span of the earlier ones (the rank decision of the lambda* scan).
@@ -104,6 +107,143 @@ class HingeProfile:
         """D2(gamma) = sqrt(sum_t max(0, gamma - margin_t)^2)."""
         gamma, k, s1, s2 = self._split(gamma)
         return np.sqrt(np.maximum(k * gamma**2 - 2.0 * gamma * s1 + s2, 0.0))
+
+
+TRIALS = ("all", "mistakes", "updates")
+
+
+class RunData:
+    """A run with its training data as the algorithm saw them, and the sets of trials.
+
+    Parameters
+    ----------
+    run : OnlineRun
+    X, y : array-like
+        The training data of the run (the rows its ``sample_index`` points to);
+        any label values, mapped with ``run.classes``.
+
+    Attributes
+    ----------
+    X : ndarray or sparse matrix
+        The rows as the algorithm used them (unit rows for the p-norm Perceptron
+        with ``normalize=True``).
+    y : ndarray
+        Labels in {-1, +1}.
+    kernel : Kernel
+        The run's kernel (linear for algorithms without one).
+    norms : ndarray
+        ||x_i|| of every row in the kernel's feature space.
+    m : int
+        The run's mistakes.
+    """
+
+    def __init__(self, run, X, y):
+        if not isinstance(run, OnlineRun):
+            raise TypeError(f"run must be an OnlineRun, got {type(run).__name__}")
+        X = check_X(X, n_features=run.n_features)
+        self.y, _ = check_labels(y, X.shape[0], run.classes)
+        if run.n_trials and run.sample_index.max() >= X.shape[0]:
+            raise ValueError(f"X has {X.shape[0]} rows, but the run showed row "
+                             f"{run.sample_index.max()}: pass the training data of the run")
+        self.run, self.X_raw, self.y_raw = run, X, y
+        self.kernel = kernel_of(run.params) if "kernel" in run.params else Kernel()
+        self.X = X
+        if run.algorithm == "pnorm_perceptron" and run.params.get("normalize"):
+            from ..algorithms.higher_order import normalize_rows
+
+            self.X = normalize_rows(X, run.params["p"])
+        self.norms = feature_norms(self.X, self.kernel)
+        self.rows_all = run.sample_index
+        self.rows_mistakes = run.mistake_rows
+        self.rows_updates = run.sample_index[run.update_trials]
+        self.m = run.mistakes
+
+    def rows(self, trials: str) -> np.ndarray:
+        """Row of X shown at each trial of the set ``"all"``, ``"mistakes"`` or ``"updates"``."""
+        trials = check_choice("trials", trials, TRIALS)
+        return {"all": self.rows_all, "mistakes": self.rows_mistakes,
+                "updates": self.rows_updates}[trials]
+
+    def radius(self, rows) -> float:
+        """R = max ||x|| over the given rows (0 for none)."""
+        return float(self.norms[rows].max()) if rows.shape[0] else 0.0
+
+    @cached_property
+    def spectrum(self) -> np.ndarray:
+        """Eigenvalues of X_m X_m^T (:func:`mistake_spectrum`), computed once."""
+        return mistake_spectrum(self.X[self.rows_mistakes], self.kernel)
+
+    @cached_property
+    def span(self) -> tuple[np.ndarray, float]:
+        """(positive eigenvalues, lambda*) of a pseudoinverse run (:func:`span_spectrum`)."""
+        return span_spectrum(self.X[self.rows_mistakes], self.kernel,
+                             rtol=self.run.params["span_tol"],
+                             rank_growth=self.run.state["rank_growth"])
+
+    def transformed_margins(self, u) -> np.ndarray:
+        """y_t u^T B_{k-1} x_{t(k)} over the mistakes of a Higher-Order run (paper 000, eq. 1).
+
+        ``u`` is a unit vector (linear runs) or a function z -> f(z) with ||f||_K = 1.
+        """
+        from ..algorithms.higher_order import transformed_margins
+
+        return transformed_margins(self.run, self.X_raw, self.y_raw, u)
+
+
+def run_quantities(run, X, y, u, gamma, trials="all") -> dict:
+    """R, D1 and D2 of a unit u at margin gamma over a set of the run's trials.
+
+    Parameters
+    ----------
+    run : OnlineRun
+    X, y : array-like
+        The training data of the run.
+    u : ndarray of shape (n_features,)
+        The comparator, scaled to unit norm here (linear-kernel runs).
+    gamma : float
+        Margin gamma > 0.
+    trials : {"all", "mistakes", "updates"}, default="all"
+        All T presented trials (SPEC 4.1), the mistaken ones, or the update
+        trials: mistakes plus the Ballseptron's margin errors (SPEC 4.2).
+
+    Returns
+    -------
+    dict
+        ``R`` (max ||x_t||), ``D1`` (sum of l_t), ``D2`` (sqrt of sum of l_t^2)
+        over the set, with l_t = max(0, gamma - y_t u.x_t), and ``n_trials``, its size.
+
+    Examples
+    --------
+    >>> from perceptron_bounds import run_online
+    >>> X = np.array([[1.0, 0.0], [0.0, 2.0]])
+    >>> run = run_online("perceptron", X, [1, -1], epochs=2)
+    >>> q = run_quantities(run, X, [1, -1], np.array([1.0, -1.0]), 1.0)
+    >>> q["R"], q["n_trials"], round(q["D1"], 6)
+    (2.0, 4, 0.585786)
+    """
+    data = RunData(run, X, y)
+    gamma = check_real("gamma", gamma, low=0.0, include_low=False)
+    if not data.kernel.is_linear:
+        raise ValueError("run_quantities takes a vector u: it needs a linear-kernel run")
+    u = np.asarray(u, dtype=np.float64)
+    if u.shape != (run.n_features,) or not np.linalg.norm(u) > 0:
+        raise ValueError(f"u must be a nonzero vector of shape ({run.n_features},)")
+    rows = data.rows(trials)
+    profile = HingeProfile(data.y[rows] * np.asarray(data.X[rows] @ (u / np.linalg.norm(u))))
+    return {"R": data.radius(rows), "D1": float(profile.d1(gamma)),
+            "D2": float(profile.d2(gamma)), "n_trials": profile.size}
+
+
+def hop_c_run(run) -> float:
+    """c_run = min_k min(r_k, 2 - r_k) of a Higher-Order run (SPEC 4.2).
+
+    r_k = 1 - rho_k (1 + y_t v_{k-1}.x_t) is recorded by the run
+    (``run.state["r"]``). The proof of paper 000, Thm 1 needs only
+    c <= r_k <= 2 - c, so the bound holds with c = c_run when c_run > 0; 1
+    for a run without mistakes.
+    """
+    r_k = np.asarray(run.state["r"], dtype=np.float64)
+    return float(np.min(np.minimum(r_k, 2.0 - r_k), initial=1.0))
 
 
 def feature_norms(X, kernel) -> np.ndarray:
