@@ -1,6 +1,7 @@
 """The ``figure`` subcommand: files written, quiet off a terminal, errors in one line."""
 
 import csv
+import sys
 
 import matplotlib
 
@@ -54,3 +55,10 @@ def test_progress_bar_on_request(capsys):
     data = make_separable(100, 3, seed=0)
     radius_curve([0.0, 0.1], data, progress=True)
     assert "radius_curve" in capsys.readouterr().err
+
+
+def test_figure_shows_a_progress_bar_on_a_terminal(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["figure", "sop-toy", "--quick", "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "sop_toy" in err and "100%" in err
