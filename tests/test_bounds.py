@@ -349,9 +349,10 @@ def test_warm_started_runs_are_not_bounded(noisy):
     first = run_online("higher_order", X, y)
     warm = run_online("higher_order", X, y, warm_start=first)
     assert "warm" in evaluate(warm, X, y, target=u).row("higher_order").reason
-    first = run_online("second_order", X, y, variant="adaptive")
-    warm = run_online("second_order", X, y, variant="adaptive", warm_start=first)
-    assert "warm" in evaluate(warm, X, y, target=u).row("second_order_adaptive").reason
+    for variant, name in (("adaptive", "second_order_adaptive"), ("pinv", "second_order_pinv")):
+        first = run_online("second_order", X, y, variant=variant)
+        warm = run_online("second_order", X, y, variant=variant, warm_start=first)
+        assert "warm" in evaluate(warm, X, y, target=u).row(name).reason
 
 
 def test_pnorm_perceptron_is_bounded_for_p2_only(noisy):

@@ -26,6 +26,7 @@ COMPARATORS = ("auto", "target", "svm")
 FIRST_ORDER = ("perceptron", "voted_perceptron", "ballseptron", "pnorm_perceptron")
 SQRT2_MINUS_1 = np.sqrt(2.0) - 1.0
 VARIANTS = ("stated", "tightened")
+_WARM = "a warm-started run: the theorem counts mistakes from the zero state"
 # |1 - ||x||| above this means "not a unit instance" for the Higher-Order bound.
 UNIT_NORM_ATOL = 1e-9
 
@@ -60,7 +61,10 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto", target=None) -
     Parameters
     ----------
     run : OnlineRun
-        A run from the zero state (not a warm start) of a registered algorithm.
+        A run from the zero state of a registered algorithm: the theorems count
+        mistakes from w = 0. Warm starts are detected where the run records them
+        (Second-Order adaptive and pseudoinverse, Higher-Order) and reported as
+        not applicable; for the other algorithms the caller must not pass one.
     X, y : array-like
         The training data of the run (the rows its ``sample_index`` points to).
     u : ndarray of shape (n_features,), optional
@@ -289,6 +293,8 @@ def _second_order_specs(ctx, comp) -> list[_Spec]:
     reason = None
     if variant == "pinv":
         name, source = "second_order_pinv", "003 Thm 4 (derived)"
+        if run.state["rank"] != run.state["rank_growth"].shape[0]:
+            reason = _WARM
         eig, lambda_star = ctx.span
         extra = {"rank": int(eig.shape[0]), "lambda_star": lambda_star}
 
@@ -301,7 +307,7 @@ def _second_order_specs(ctx, comp) -> list[_Spec]:
             c, R_alg = float(params["c"]), float(run.state["R"])
             extra = {"c": c, "a_m": c * R_alg**2 * ctx.m, "R": R_alg}
             if run.state["k"] != ctx.m:
-                reason = "a warm-started run: the theorem counts mistakes from the zero state"
+                reason = _WARM
 
             def bound(D, g):
                 return second_order_adaptive(eig, c, R_alg, max(ctx.m, 1), energy, D, g)
@@ -344,7 +350,7 @@ def _higher_order_specs(ctx, comp) -> list[_Spec]:
     if params["p"] != 2.0:
         reason = f"Theorem 1 is stated for p = 2; this run has p = {params['p']:g}"
     elif state["mistakes_total"] != ctx.m:
-        reason = "a warm-started run: the theorem counts mistakes from the zero state"
+        reason = _WARM
     elif not params["normalize"]:
         norms = ctx.norms[ctx.rows_mistakes]
         if norms.size and np.max(np.abs(norms - 1.0)) > UNIT_NORM_ATOL:
