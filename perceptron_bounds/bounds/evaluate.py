@@ -97,6 +97,11 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto", target=None) -
     (Thm 4) by its variant; the Higher-Order Perceptron: ``higher_order``
     (000 Thm 1, p = 2).
 
+    The gamma search scans (0, max(R, largest margin)]. Beyond it the
+    tightened variants, whose hinge losses run over the mistaken (or update)
+    trials only, approach m itself as gamma grows (D_m(gamma)/gamma -> m): a
+    valid but empty statement, so the scan stops there.
+
     Examples
     --------
     >>> from perceptron_bounds import run_online
