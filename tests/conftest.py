@@ -7,7 +7,7 @@ import numba
 import numpy as np
 import pytest
 
-import perceptron_bounds.algorithms as algorithms_package
+import perceptron_bounds
 
 
 def noisy_separable(n_samples=200, n_features=5, noise=0.1, seed=0):
@@ -30,8 +30,8 @@ def data():
 def every_loop_compiles_for_one_signature():
     """After the whole session, each jitted function has at most one signature (STYLE 1)."""
     yield
-    for info in pkgutil.iter_modules(algorithms_package.__path__):
-        module = importlib.import_module(f"{algorithms_package.__name__}.{info.name}")
+    for info in pkgutil.walk_packages(perceptron_bounds.__path__, "perceptron_bounds."):
+        module = importlib.import_module(info.name)
         for name, obj in vars(module).items():
             jitted = isinstance(obj, numba.core.registry.CPUDispatcher)
             if jitted and obj.__module__ == module.__name__:

@@ -79,7 +79,9 @@ class Kernel:
 
     def params(self) -> dict:
         """The kernel's parameters as they enter a run's ``params``."""
-        return {"kernel": self.name, "degree": self.degree, "gamma": self.gamma, "coef0": self.coef0}
+        return {
+            "kernel": self.name, "degree": self.degree, "gamma": self.gamma, "coef0": self.coef0
+        }
 
     def gram(self, X, Z) -> np.ndarray:
         """The matrix K(X[i], Z[j]) of shape (len(X), len(Z)); X or Z may be CSR."""
@@ -120,7 +122,10 @@ def make_kernel(kernel="linear", degree=3, gamma=None, coef0=1.0, *, n_features:
     """
     kernel = check_choice("kernel", kernel, KERNELS)
     degree = check_int("degree", degree, low=1)
-    gamma = 1.0 / n_features if gamma is None else check_real("gamma", gamma, low=0.0, include_low=False)
+    if gamma is None:
+        gamma = 1.0 / n_features
+    else:
+        gamma = check_real("gamma", gamma, low=0.0, include_low=False)
     coef0 = check_real("coef0", coef0)
     return Kernel(kernel, degree, gamma, coef0)
 
