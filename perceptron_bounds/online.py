@@ -46,8 +46,9 @@ def run_online(
     classes : array-like of two labels, optional
         The two label values, when ``y`` may show only one of them (a batch of a stream).
     warm_start : OnlineRun, optional
-        Continue from the final state of this run (same algorithm and parameters).
-        Trial indices of the new run start again at 0.
+        Continue from the final state of this run (same algorithm and parameters;
+        ``form="auto"`` keeps the form it used). Trial indices of the new run
+        start again at 0.
     **params
         The algorithm's own parameters (e.g. ``r`` for the Ballseptron, the
         kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0``).
@@ -96,9 +97,10 @@ def run_online(
             f"classes {classes.tolist()} differ from the warm start's {warm_start.classes.tolist()}"
         )
     data = Data(X, y_pm, classes)
-    resolved = spec.resolve({**spec.defaults, **params}, data)
-    if warm_start is not None:
-        resolved = _merge_warm_params(resolved, params, warm_start)
+    if warm_start is None:
+        resolved = spec.resolve({**spec.defaults, **params}, data)
+    else:
+        resolved = _resolve_warm(spec, params, data, warm_start)
     if shuffle and seed is None:
         seed = draw_seed()
     order = presentation_order(data.n_samples, epochs, shuffle, seed)
@@ -121,12 +123,21 @@ def run_online(
     )
 
 
-def _merge_warm_params(resolved: dict, given: dict, warm_start: OnlineRun) -> dict:
-    """A warm start keeps its parameters; any given explicitly must agree with them."""
+def _resolve_warm(spec, given: dict, data: Data, warm_start: OnlineRun) -> dict:
+    """A warm start keeps its parameters; any given explicitly must agree with them.
+
+    They are resolved again against the new data, so that a form the new X
+    cannot take (e.g. a dual form continued on sparse X) is rejected here, not
+    inside a loop. ``form="auto"`` keeps the warm start's form: its choice
+    depends on the data size, which differs from batch to batch.
+    """
+    if given.get("form") == "auto":
+        given = {name: value for name, value in given.items() if name != "form"}
+    resolved = spec.resolve({**spec.defaults, **warm_start.params, **given}, data)
     for name in given:
         if resolved[name] != warm_start.params[name]:
             raise ValueError(
                 f"{name}={resolved[name]!r} differs from the warm start's "
                 f"{name}={warm_start.params[name]!r}"
             )
-    return dict(warm_start.params)
+    return resolved

@@ -8,6 +8,7 @@ import pickle
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from conftest import noisy_separable
 
 from perceptron_bounds import run_online
@@ -99,3 +100,19 @@ def test_input_kinds_compile_no_new_signature():
     for algorithm in ALGORITHMS:
         for convert in (np.asarray, np.asfortranarray, lambda A: A.astype(np.float32)):
             run_online(algorithm, convert(X), Y.astype(np.int64), epochs=1)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_warm_start_with_form_auto_keeps_its_form(algorithm):
+    first = run_online(algorithm, X, Y)
+    # On 3 rows of 4 features, "auto" alone would pick the second-order dual form.
+    given = {"form": "auto"} if "form" in first.params else {}
+    second = run_online(algorithm, X[:3], Y[:3], warm_start=first, **given)
+    assert second.params == first.params
+
+
+@pytest.mark.parametrize("algorithm", [a for a in ALGORITHMS if a != "pnorm_perceptron"])
+def test_a_dual_warm_start_rejects_sparse_input_before_any_loop(algorithm):
+    first = run_online(algorithm, X, Y, kernel="rbf")
+    with pytest.raises(TypeError, match="dual .*form needs dense X"):
+        run_online(algorithm, sp.csr_matrix(X), Y, warm_start=first)
