@@ -63,6 +63,11 @@ def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int |
             raise ValueError(f"{name} must be 2-D, got {X.ndim}-D")
         _check_numeric_dtype(X.dtype, name)
         X = sp.csr_matrix(X, dtype=np.float64)
+        if not X.has_canonical_format:
+            # Duplicate entries of a row must add up (as in X.toarray()) before a loop that
+            # writes a row into a dense vector or squares its entries sees them.
+            X = X.copy()
+            X.sum_duplicates()
         # scipy's constructors shrink index arrays to int32 where they fit, so the
         # int64 arrays the loops compile for are set on the new matrix directly.
         X.indices = X.indices.astype(np.int64, copy=False)

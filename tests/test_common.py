@@ -116,3 +116,22 @@ def test_a_dual_warm_start_rejects_sparse_input_before_any_loop(algorithm):
     first = run_online(algorithm, X, Y, kernel="rbf")
     with pytest.raises(TypeError, match="dual .*form needs dense X"):
         run_online(algorithm, sp.csr_matrix(X), Y, warm_start=first)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_csr_with_duplicate_and_unsorted_indices_is_its_dense_matrix(algorithm):
+    """A CSR row's duplicate entries add up, as in toarray(); the input is left as it was."""
+    rows, cols = np.nonzero(X[:, ::-1])  # each row's columns in decreasing order
+    cols = X.shape[1] - 1 - cols
+    indptr = np.concatenate(([0], np.cumsum(2 * np.bincount(rows, minlength=X.shape[0]))))
+    Xs = sp.csr_matrix((np.repeat(0.5 * X[rows, cols], 2), np.repeat(cols, 2), indptr),
+                       shape=X.shape)
+    assert not Xs.has_canonical_format
+    kept = Xs.data.copy(), Xs.indices.copy()
+    run = run_online(algorithm, Xs, Y, epochs=2, record_margins=True)
+    dense = run_online(algorithm, X, Y, epochs=2, record_margins=True)
+    np.testing.assert_array_equal(run.mistake_trials, dense.mistake_trials)
+    np.testing.assert_array_equal(run.margin_error_trials, dense.margin_error_trials)
+    np.testing.assert_allclose(run.margins, dense.margins, rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(Xs.data, kept[0])
+    np.testing.assert_array_equal(Xs.indices, kept[1])
