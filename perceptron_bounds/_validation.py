@@ -81,7 +81,10 @@ def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int |
     else:
         if isinstance(X, (str, bytes)) or X is None:
             raise TypeError(f"{name} must be an array-like of numbers, got {type(X).__name__}")
-        X = np.asarray(X)
+        try:
+            X = np.asarray(X)
+        except ValueError as error:  # e.g. rows of different lengths
+            raise ValueError(f"{name} must be a 2-D array of numbers: {error}") from None
         _check_numeric_dtype(X.dtype, name)
         if X.ndim != 2:
             raise ValueError(
@@ -130,17 +133,23 @@ def check_labels(y, n_samples: int, classes=None) -> tuple[np.ndarray, np.ndarra
         )
     if y.dtype.kind == "f":
         check_finite(y, "y")
-    if y.dtype.kind == "O" and any(v is None for v in y):
-        raise ValueError("y contains None")
+    if y.dtype.kind == "O":
+        for v in y:
+            if v is None:
+                raise ValueError("y contains None")
+            if isinstance(v, numbers.Real) and v != v:
+                raise ValueError("y contains NaN")
     if classes is None:
         classes = _distinct(y)
         if classes.shape[0] < 2:
             raise ValueError(
-                f"y has a single class ({classes[0]!r}); two classes are needed for a binary "
-                "algorithm"
+                f"y has a single class ({classes.tolist()[0]!r}); two classes are needed for a "
+                "binary algorithm"
             )
     else:
         classes = np.unique(np.asarray(classes))
+        if classes.shape[0] != 2:
+            raise ValueError(f"classes must hold two distinct labels, got {classes.tolist()}")
         unknown = np.setdiff1d(_distinct(y), classes)
         if unknown.size:
             raise ValueError(f"y has labels {unknown.tolist()} not in classes {classes.tolist()}")
@@ -170,7 +179,13 @@ def _distinct(y: np.ndarray) -> np.ndarray:
             return y[:1].copy()
         if np.count_nonzero(y == low) + np.count_nonzero(y == high) == y.size:
             return np.array([low, high], dtype=y.dtype)
-    return np.unique(y)
+    try:
+        return np.unique(y)
+    except TypeError:  # e.g. numbers and strings in one object array
+        kinds = sorted({type(v).__name__ for v in y})
+        raise TypeError(
+            f"y must hold labels of one kind that sort, got a mix of {', '.join(kinds)}"
+        ) from None
 
 
 def check_int(name: str, value, *, low: int | None = None, high: int | None = None) -> int:

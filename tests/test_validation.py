@@ -29,6 +29,10 @@ X, Y = noisy_separable(n_samples=20, n_features=3)
         (X.astype(complex), Y, TypeError, "real numbers"),
         (np.array([["a", "b", "c"]] * 20), Y, TypeError, "X must hold numbers"),
         ("not an array", Y, TypeError, "array-like"),
+        ([[1.0, 2.0], [3.0]], [1, -1], ValueError, "X must be a 2-D array of numbers"),
+        (X, np.array([1, "a"] * 10, dtype=object), TypeError, "y must hold labels of one kind"),
+        (X, np.where(Y > 0, 1.0, np.nan).astype(object), ValueError, "y contains NaN"),
+        (X, np.where(Y > 0, 1.0, None), ValueError, "y contains None"),
     ],
 )
 def test_bad_data(X_bad, y_bad, error, match):
@@ -78,6 +82,14 @@ def test_classes_allow_a_one_label_batch():
     assert run.classes.tolist() == [-1, 1]
     with pytest.raises(ValueError, match=r"labels \[2\] not in classes"):
         run_online("perceptron", X, np.full(20, 2), classes=[-1, 1])
+    for classes in ([1, 1], [-1, 0, 1]):
+        with pytest.raises(ValueError, match=r"classes must hold two distinct labels, got \["):
+            run_online("perceptron", X, np.ones(20), classes=classes)
+
+
+def test_single_class_message_shows_the_plain_label():
+    with pytest.raises(ValueError, match=r"single class \(1\.0\)"):
+        run_online("perceptron", X, np.ones(20))
 
 
 @pytest.mark.parametrize("algorithm", available())
