@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ._jit import jit
+
 
 @dataclass(frozen=True)
 class Data:
@@ -62,21 +64,7 @@ def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int |
         if X.ndim != 2:
             raise ValueError(f"{name} must be 2-D, got {X.ndim}-D")
         _check_numeric_dtype(X.dtype, name)
-        X = sp.csr_matrix(X, dtype=np.float64)
-        if not X.has_canonical_format:
-            # Duplicate entries of a row must add up (as in X.toarray()) before a loop that
-            # writes a row into a dense vector or squares its entries sees them.
-            X = X.copy()
-            X.sum_duplicates()
-        # scipy's constructors shrink index arrays to int32 where they fit, so the
-        # int64 arrays the loops compile for are set on the new matrix directly.
-        X.indices = X.indices.astype(np.int64, copy=False)
-        X.indptr = X.indptr.astype(np.int64, copy=False)
-        # Read-only arrays (a memmap, a frozen array) are copied: Numba types them
-        # apart, and the loops compile for writeable arrays only.
-        X.data, X.indices, X.indptr = (
-            np.require(a, requirements="W") for a in (X.data, X.indices, X.indptr)
-        )
+        X = _canonical_csr(X)
         values = X.data
     else:
         if isinstance(X, (str, bytes)) or X is None:
@@ -97,6 +85,42 @@ def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int |
     if n_features is not None and X.shape[1] != n_features:
         raise ValueError(f"{name} has {X.shape[1]} features, but {n_features} were expected")
     check_finite(values, name)
+    return X
+
+
+@jit
+def _has_duplicates(indices, indptr, n_features):
+    """True if a row of the CSR structure (indices, indptr) names a column twice."""
+    last_row = np.full(n_features, -1, dtype=np.int64)
+    for i in range(indptr.shape[0] - 1):
+        for p in range(indptr[i], indptr[i + 1]):
+            j = indices[p]
+            if last_row[j] == i:
+                return True
+            last_row[j] = i
+    return False
+
+
+def _canonical_csr(X):
+    """X as a CSR matrix with float64 data, writeable int64 index arrays and no duplicates."""
+    X = sp.csr_matrix(X, dtype=np.float64)
+    # scipy's constructors shrink index arrays to int32 where they fit, so the
+    # int64 arrays the loops compile for are set on the new matrix directly.
+    X.indices = X.indices.astype(np.int64, copy=False)
+    X.indptr = X.indptr.astype(np.int64, copy=False)
+    # Read-only arrays (a memmap, a frozen array) are copied: Numba types them
+    # apart, and the loops compile for writeable arrays only.
+    X.data, X.indices, X.indptr = (
+        np.require(a, requirements="W") for a in (X.data, X.indices, X.indptr)
+    )
+    # scipy's flag (sorted indices, no duplicates) is a quick test; unsorted rows need a scan.
+    if not X.has_canonical_format and _has_duplicates(X.indices, X.indptr, X.shape[1]):
+        # Duplicate entries of a row add up, as in X.toarray(), before a loop that writes
+        # a row into a dense vector or squares its entries sees them. On a copy: the
+        # caller's arrays may be shared.
+        X = X.copy()
+        X.sum_duplicates()
+        return _canonical_csr(X)
     return X
 
 
