@@ -84,8 +84,31 @@ def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int |
         raise ValueError(f"{name} is empty: shape {X.shape}; at least one sample and one feature")
     if n_features is not None and X.shape[1] != n_features:
         raise ValueError(f"{name} has {X.shape[1]} features, but {n_features} were expected")
-    check_finite(values, name)
+    _check_magnitude(values, name)
     return X
+
+
+@jit
+def _sum_of_squares(values):
+    """sum_i values[i]^2 (inf or NaN when a value is, or when the sum overflows)."""
+    s = 0.0
+    for i in range(values.shape[0]):
+        s += values[i] * values[i]
+    return s
+
+
+def _check_magnitude(values: np.ndarray, name: str) -> None:
+    """Raise ``ValueError`` for NaN, infinity, or values whose squares overflow float64.
+
+    One pass (the sum of squares): the loops square and multiply entries of X, and an
+    overflow there would turn margins into inf or NaN and silently change the mistakes.
+    """
+    if not np.isfinite(_sum_of_squares(values.reshape(-1))):
+        check_finite(values, name)
+        raise ValueError(
+            f"{name} holds values too large for float64 arithmetic: the sum of its squared "
+            f"entries overflows (largest |value| {np.abs(values).max():g}); scale {name} down"
+        )
 
 
 @jit

@@ -29,6 +29,8 @@ X, Y = noisy_separable(n_samples=20, n_features=3)
         (X.astype(complex), Y, TypeError, "real numbers"),
         (np.array([["a", "b", "c"]] * 20), Y, TypeError, "X must hold numbers"),
         ("not an array", Y, TypeError, "array-like"),
+        (X * 1e200, Y, ValueError, "X holds values too large .* scale X down"),
+        (sp.csr_matrix(X * 1e200), Y, ValueError, "X holds values too large"),
         ([[1.0, 2.0], [3.0]], [1, -1], ValueError, "X must be a 2-D array of numbers"),
         (X, np.array([1, "a"] * 10, dtype=object), TypeError, "y must hold labels of one kind"),
         (X, np.where(Y > 0, 1.0, np.nan).astype(object), ValueError, "y contains NaN"),
