@@ -400,3 +400,13 @@ def higher_order_dual(X, y, order, c=0.4, sparse=False, normalize=True, kernel_n
         mistakes.append(t)
     return (np.array(mistakes, dtype=np.int64), np.array(support, dtype=np.int64), g,
             np.array(margins))
+
+
+def presented_sequence(n_samples, epochs, shuffle=False, seed=None):
+    """SPEC 1.2: rows 0..n-1 of X, ``epochs`` times; with ``shuffle``, each epoch a fresh
+    permutation drawn from one ``numpy.random.default_rng(seed)``. Trial t shows row order[t]."""
+    rng = np.random.default_rng(seed)
+    order = []
+    for _ in range(epochs):
+        order.extend(rng.permutation(n_samples) if shuffle else range(n_samples))
+    return np.array(order, dtype=np.int64)

@@ -4,10 +4,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from conftest import noisy_separable
-from reference import kernel_perceptron, perceptron
+from reference import kernel_perceptron, perceptron, presented_sequence
 
 from perceptron_bounds import run_online
-from perceptron_bounds._sequence import presentation_order
 from perceptron_bounds.algorithms.kernels import Kernel
 
 
@@ -18,9 +17,9 @@ def test_primal_matches_reference(epochs, shuffle, sparse):
     X, y = noisy_separable(n_samples=150, n_features=8, noise=0.1, seed=epochs)
     run = run_online("perceptron", sp.csr_matrix(X) if sparse else X, y, epochs=epochs,
                      shuffle=shuffle, seed=3, record_margins=True)
-    order = presentation_order(len(y), epochs, shuffle, 3)
+    order = presented_sequence(len(y), epochs, shuffle, 3)
     mistakes, w, margins = perceptron(X, y, order)
-    np.testing.assert_array_equal(run.sample_index, order)
+    np.testing.assert_array_equal(run.sample_index, order)  # SPEC 1.2
     np.testing.assert_array_equal(run.mistake_trials, mistakes)
     np.testing.assert_allclose(run.weights, w, rtol=0, atol=1e-10)
     np.testing.assert_allclose(run.margins, margins, rtol=0, atol=1e-10)
@@ -47,7 +46,7 @@ def test_kernel_matches_reference(kernel, options, epochs):
     X, y = noisy_separable(n_samples=80, n_features=4, noise=0.1, seed=11)
     run = run_online("perceptron", X, y, epochs=epochs, shuffle=True, seed=7, kernel=kernel,
                      record_margins=True, **options)
-    order = presentation_order(len(y), epochs, True, 7)
+    order = presented_sequence(len(y), epochs, True, 7)
     mistakes, support, coef, margins = kernel_perceptron(X, y, order, kernel, **options)
     np.testing.assert_array_equal(run.mistake_trials, mistakes)
     np.testing.assert_allclose(run.support_vectors, X[support], rtol=0, atol=0)

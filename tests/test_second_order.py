@@ -8,6 +8,7 @@ import scipy.sparse as sp
 from conftest import noisy_separable
 from reference import (
     perceptron,
+    presented_sequence,
     second_order,
     second_order_gram,
     second_order_pinv,
@@ -17,7 +18,6 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from threadpoolctl import threadpool_limits
 
 from perceptron_bounds import SecondOrderPerceptron, run_online
-from perceptron_bounds._sequence import presentation_order
 from perceptron_bounds.algorithms import second_order as so_module
 from perceptron_bounds.algorithms.kernels import kernel_of
 from perceptron_bounds.bounds.quantities import span_spectrum
@@ -67,7 +67,7 @@ def test_primal_matches_direct_solve(a, sparse, epochs, noise):
         X[np.abs(X) < 0.7] = 0.0
     run = run_online("second_order", sp.csr_matrix(X) if sparse else X, y, a=a, form="primal",
                      epochs=epochs, shuffle=True, seed=4, record_margins=True)
-    order = presentation_order(len(y), epochs, True, 4)
+    order = presented_sequence(len(y), epochs, True, 4)
     mistakes, w, margins = second_order(X, y, order, a)
     np.testing.assert_array_equal(run.mistake_trials, mistakes)
     assert rel_err(run.weights, w) < 1e-9
@@ -80,7 +80,7 @@ def test_primal_matches_direct_solve(a, sparse, epochs, noise):
 def test_huge_a_is_the_perceptron(form):
     X, y = noisy_separable(n_samples=300, n_features=10, noise=0.1, seed=8)
     run = run_online("second_order", X, y, a=1e12, form=form, epochs=3, shuffle=True, seed=2)
-    order = presentation_order(len(y), 3, True, 2)
+    order = presented_sequence(len(y), 3, True, 2)
     np.testing.assert_array_equal(run.mistake_trials, perceptron(X, y, order)[0])
     fo = run_online("perceptron", X, y, epochs=3, shuffle=True, seed=2)
     np.testing.assert_array_equal(run.mistake_trials, fo.mistake_trials)
@@ -122,7 +122,7 @@ def test_dual_matches_gram_reference(kernel, options, epochs):
     X, y = noisy_separable(n_samples=50, n_features=4, noise=0.1, seed=11)
     run = run_online("second_order", X, y, a=0.5, kernel=kernel, form="dual", epochs=epochs,
                      shuffle=True, seed=7, record_margins=True, **options)
-    order = presentation_order(len(y), epochs, True, 7)
+    order = presented_sequence(len(y), epochs, True, 7)
     mistakes, support, alpha, margins, _ = second_order_gram(X, y, order, a=0.5,
                                                              kernel_name=kernel, **options)
     np.testing.assert_array_equal(run.mistake_trials, mistakes)
@@ -179,7 +179,7 @@ def test_adaptive_matches_reference(form, kernel, options, c):
     X, y = noisy_separable(n_samples=50, n_features=4, noise=0.1, seed=12)
     run = run_online("second_order", X, y, variant="adaptive", c=c, form=form, kernel=kernel,
                      epochs=2, shuffle=True, seed=1, record_margins=True, **options)
-    order = presentation_order(len(y), 2, True, 1)
+    order = presented_sequence(len(y), 2, True, 1)
     mistakes, support, alpha, margins, a_k = second_order_gram(X, y, order, c=c,
                                                                kernel_name=kernel, **options)
     np.testing.assert_array_equal(run.mistake_trials, mistakes)
@@ -216,7 +216,7 @@ def test_pinv_primal_matches_reference(name, sparse):
     X, y = PINV_DATA[name]()
     run = run_online("second_order", sp.csr_matrix(X) if sparse else X, y, variant="pinv",
                      form="primal", epochs=3, shuffle=True, seed=3, record_margins=True)
-    order = presentation_order(len(y), 3, True, 3)
+    order = presented_sequence(len(y), 3, True, 3)
     mistakes, w, margins = second_order_pinv(X, y, order)
     np.testing.assert_array_equal(run.mistake_trials, mistakes)
     assert_margins(run.margins, margins, 1e-8)
@@ -231,7 +231,7 @@ def test_pinv_dual_matches_reference(name, kernel, options):
     X, y = PINV_DATA[name]()
     run = run_online("second_order", X, y, variant="pinv", form="dual", kernel=kernel,
                      epochs=3, shuffle=True, seed=3, record_margins=True, **options)
-    order = presentation_order(len(y), 3, True, 3)
+    order = presented_sequence(len(y), 3, True, 3)
     mistakes, margins = second_order_pinv_gram(X, y, order, kernel_name=kernel, **options)
     np.testing.assert_array_equal(run.mistake_trials, mistakes)
     assert_margins(run.margins, margins, 1e-7)
