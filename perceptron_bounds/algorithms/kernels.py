@@ -49,13 +49,6 @@ def _kernel_value(a, b, code, degree, gamma, coef0):
     return s
 
 
-@jit
-def _kernel_row(S, k, x, code, degree, gamma, coef0, out):
-    """out[i] = K(S[i], x) for i < k."""
-    for i in range(k):
-        out[i] = _kernel_value(S[i], x, code, degree, gamma, coef0)
-
-
 @dataclass(frozen=True)
 class Kernel:
     """A resolved Mercer kernel: name and numeric parameters (gamma never None)."""

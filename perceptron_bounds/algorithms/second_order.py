@@ -417,7 +417,7 @@ def _adaptive_dual_loop(X, y, order, kdiag, S, ys, gram, k, c_r2, cache, filled,
 def _coordinates_update(c_inv, wc, p, r, s, yi, zc):
     """In-span mistake in coordinates: Sherman-Morrison on c_inv and wc = c_inv v_c.
 
-    Returns (1 + p . c_inv p, (y - s) / that) with zc = c_inv p (old c_inv) left in ``zc``.
+    Returns (y - s) / (1 + p . c_inv p), with zc = c_inv p (old c_inv) left in ``zc``.
     """
     _sym_matvec(c_inv, p, r, zc)
     d = 1.0 + _dot(p, zc, r)
@@ -425,7 +425,7 @@ def _coordinates_update(c_inv, wc, p, r, s, yi, zc):
     c = (yi - s) / d
     for j in range(r):
         wc[j] += c * zc[j]
-    return d, c
+    return c
 
 
 @jit
@@ -489,7 +489,7 @@ def _pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_inv
                 _sym_matvec(c_inv, p, r, zc)
                 margins[t] = s / (1.0 + _dot(p, zc, r))
             if y[i] * s <= 0.0:
-                d, c = _coordinates_update(c_inv, wc, p, r, s, y[i], zc)
+                c = _coordinates_update(c_inv, wc, p, r, s, y[i], zc)
                 for j in range(r):
                     cj = c * zc[j]
                     for q in range(n):
