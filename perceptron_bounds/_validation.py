@@ -147,6 +147,18 @@ def _canonical_csr(X):
     return X
 
 
+def loop_arrays(X) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(dense, data, indices, indptr)`` for a loop that takes validated dense or CSR X.
+
+    The arrays of the other kind are empty, so the loop compiles for one
+    signature; an empty ``indptr`` means dense X.
+    """
+    if sp.issparse(X):
+        return np.empty((0, X.shape[1])), X.data, X.indices, X.indptr
+    empty = np.empty(0, dtype=np.int64)
+    return X, np.empty(0), empty, empty
+
+
 def _check_numeric_dtype(dtype, name: str) -> None:
     if not (np.issubdtype(dtype, np.number) or np.issubdtype(dtype, np.bool_)):
         raise TypeError(f"{name} must hold numbers, got dtype {dtype}")

@@ -96,6 +96,7 @@ from .._validation import (
     check_labels,
     check_real,
     check_X,
+    loop_arrays,
 )
 from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
 from ._registry import Algorithm, LoopResult, register
@@ -498,10 +499,7 @@ def link(theta, p: float) -> np.ndarray:
 
 def _loop_rows(X) -> tuple:
     """(dense X, data, indices, indptr, csr) as the loops take them."""
-    if sp.issparse(X):
-        return np.empty((0, X.shape[1])), X.data, X.indices, X.indptr, True
-    empty_i = np.empty(0, dtype=np.int64)
-    return X, np.empty(0), empty_i, empty_i, False
+    return (*loop_arrays(X), sp.issparse(X))
 
 
 def _rho_sequence(params: dict, k0: int, n_trials: int) -> np.ndarray:

@@ -72,7 +72,7 @@ import numpy as np
 import scipy.linalg
 
 from .._jit import jit
-from .._validation import check_choice, check_real
+from .._validation import check_choice, check_real, loop_arrays
 from ..hypothesis import (
     PseudoinverseHypothesis,
     SecondOrderHypothesis,
@@ -575,15 +575,6 @@ def _pinv_dual_loop(X, y, order, kdiag, span_tol, B, wc, l_inv, c_inv, r, cache,
 # ---------------------------------------------------------------- Python wrappers
 
 
-def _csr_args(data):
-    """(X, data, indices, indptr) for the primal loops: dense X or CSR arrays, the other empty."""
-    if data.sparse:
-        X = data.X
-        return np.empty((0, 0)), X.data, X.indices, X.indptr
-    empty = np.empty(0, dtype=np.int64)
-    return data.X, np.empty(0), empty, empty
-
-
 def _kernel_cache(data, order, n_support_max: int) -> tuple[np.ndarray, np.ndarray]:
     """Per-row cache of support kernel values, used when some row is shown twice."""
     n = data.n_samples
@@ -627,7 +618,7 @@ def _fit_inverse(data, order, params, margins, previous):
         else:
             a_inv = np.array(previous.hypothesis.a_inv)
             w = np.array(previous.hypothesis.weights)
-        trials = _inverse_primal_loop(*_csr_args(data), data.y, order, a_inv, w, margins)
+        trials = _inverse_primal_loop(*loop_arrays(data.X), data.y, order, a_inv, w, margins)
         return LoopResult(trials, SecondOrderHypothesis(w, a_inv))
     kernel = kernel_of(params)
     S, alpha, k0 = support_buffers(previous, data.n_features)
@@ -655,7 +646,7 @@ def _fit_adaptive(data, order, params, margins, previous):
         else:
             corr, v = np.array(previous.state["correlation"]), np.array(previous.state["v"])
         w = np.empty(n)
-        trials = _adaptive_primal_loop(*_csr_args(data), data.y, order, c_r2, k0, corr, v, w,
+        trials = _adaptive_primal_loop(*loop_arrays(data.X), data.y, order, c_r2, k0, corr, v, w,
                                        margins)
         k = k0 + trials.shape[0]
         a = c_r2 * (k + 1)
@@ -698,7 +689,7 @@ def _fit_pinv(data, order, params, margins, previous):
     if params["form"] == "primal":
         w = np.zeros(n) if h is None else np.array(h.weights)
         trials, grew, basis, wc, c_inv, r = _pinv_primal_loop(
-            *_csr_args(data), data.y, order, tol, basis, wc, c_inv, r, w, margins
+            *loop_arrays(data.X), data.y, order, tol, basis, wc, c_inv, r, w, margins
         )
         transform = None
     else:
