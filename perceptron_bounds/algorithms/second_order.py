@@ -152,10 +152,10 @@ def _grow_square(M, k):
 
 @jit
 def _room(v, k):
-    """v if it has room for k + 1 entries, else a copy of it with room for 2 (k + 1)."""
+    """v if it has room for k + 1 entries, else a zero-padded copy with room for 2 (k + 1)."""
     if v.shape[0] > k:
         return v
-    out = np.empty(max(2 * (k + 1), 16))
+    out = np.zeros(max(2 * (k + 1), 16))
     out[: v.shape[0]] = v
     return out
 
@@ -285,17 +285,14 @@ def _inverse_dual_loop(X, y, order, kdiag, S, alpha, m_inv, k, a, cache, filled,
     record = margins.shape[0] > 0
     g = _room(np.empty(0), k)
     u = _room(np.empty(0), k)
-    pending = np.zeros(max(2 * (k + 1), 16))  # m_inv[:k, :k] still lacks + pending pending^T
+    pending = _room(np.empty(0), k)  # m_inv[:k, :k] still lacks + pending pending^T
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
         i = order[t]
         g = _room(g, k)
         u = _room(u, k)
-        if pending.shape[0] <= k:
-            grown = np.zeros(2 * (k + 1))
-            grown[:k] = pending[:k]
-            pending = grown
+        pending = _room(pending, k)
         _support_kernels(S, k, X, i, cache, filled, code, degree, gamma, coef0, g)
         s = _dot(alpha, g, k)
         mistake = y[i] * s <= 0.0
@@ -599,9 +596,9 @@ def _square_buffer(values: np.ndarray) -> np.ndarray:
     return out
 
 
-def _squared_radius(data, kernel, previous) -> float:
+def _squared_radius(kdiag, previous) -> float:
     """R^2 = max K(x, x) over the rows (and the warm start's R^2); adaptive a needs R > 0."""
-    r2 = float(np.max(kernel.diagonal(data.X)))
+    r2 = float(np.max(kdiag))
     if previous is not None:
         r2 = max(r2, previous.state["R"] ** 2)
     if r2 <= 0.0:
@@ -636,7 +633,8 @@ def _fit_inverse(data, order, params, margins, previous):
 def _fit_adaptive(data, order, params, margins, previous):
     """a_k = c R^2 k (Fig. 3): a fresh Cholesky factor of a_k I + X_k X_k^T (or G_k) per mistake."""
     kernel = kernel_of(params)
-    r2 = _squared_radius(data, kernel, previous)
+    kdiag = kernel.diagonal(data.X)
+    r2 = _squared_radius(kdiag, previous)
     c_r2 = params["c"] * r2
     k0 = 0 if previous is None else previous.state["k"]
     if params["form"] == "primal":
@@ -663,7 +661,7 @@ def _fit_adaptive(data, order, params, margins, previous):
             gram = _square_buffer(previous.state["gram"])
         cache, filled = _kernel_cache(data, order, k0 + order.shape[0])
         trials, S, ys, gram, k = _adaptive_dual_loop(
-            data.X, data.y, order, kernel.diagonal(data.X), S, ys, gram, k0, c_r2, cache, filled,
+            data.X, data.y, order, kdiag, S, ys, gram, k0, c_r2, cache, filled,
             *kernel.loop_args(), margins,
         )
         a = c_r2 * (k + 1)
