@@ -100,7 +100,15 @@ from .._validation import (
 )
 from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
 from ._registry import Algorithm, LoopResult, register
-from .kernels import KERNEL_DEFAULTS, _append_support, _kernel_value, kernel_of, make_kernel
+from .kernels import (
+    KERNEL_DEFAULTS,
+    _append_support,
+    _kernel_value,
+    kernel_of,
+    make_kernel,
+    rows_buffer,
+    square_buffer,
+)
 
 FORMS = ("primal", "dual", "implicit", "auto")
 # form="auto" runs the primal form for p = 2 up to this many features (its A is n x n; a
@@ -582,11 +590,10 @@ def _records(m: int, out_rho, out_yvx, out_r) -> dict:
 
 def _factor_buffers(previous, n: int):
     """Factor buffers (F, frho, a), holding the factors of ``previous`` when given."""
-    a = 0 if previous is None else previous.state["factors"].shape[0]
-    F, frho = np.empty((max(2 * a, 16), n)), np.empty(max(2 * a, 16))
-    if previous is not None:
-        F[:a], frho[:a] = previous.state["factors"], previous.state["factor_rho"]
-    return F, frho, a
+    if previous is None:
+        return np.empty((16, n)), np.empty(16), 0
+    F = previous.state["factors"]
+    return rows_buffer(F), rows_buffer(previous.state["factor_rho"]), F.shape[0]
 
 
 def _run_linear(data, order, params, margins, previous) -> LoopResult:
@@ -636,13 +643,10 @@ def _dual_buffers(previous, n: int, capacity: int):
     if previous is not None:
         st = previous.state
         k, a = st["support"].shape[0], st["active"].shape[0]
-        S = np.empty((max(2 * k, 16), n))
-        sy = np.empty(S.shape[0])
-        S[:k], sy[:k] = st["support"], st["support_y"]
+        S, sy = rows_buffer(st["support"]), rows_buffer(st["support_y"])
         sscale[:k], h[:k], g[:k] = st["support_scale"], st["h"], st["g"]
         active[:a], arho[:a] = st["active"], st["factor_rho"]
-        D = np.zeros((2 * a + 16, 2 * a + 16))
-        D[:a, :a] = st["D"]
+        D = square_buffer(st["D"])
     return S, sy, k, sscale, h, g, active, arho, D, a
 
 

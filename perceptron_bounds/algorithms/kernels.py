@@ -172,6 +172,21 @@ def _append_support(S, coef, k, x, c):
     return S, coef
 
 
+def rows_buffer(values: np.ndarray) -> np.ndarray:
+    """A zero buffer with room for twice (at least 16) the rows of ``values``, which start it."""
+    out = np.zeros((max(2 * values.shape[0], 16), *values.shape[1:]))
+    out[: values.shape[0]] = values
+    return out
+
+
+def square_buffer(values: np.ndarray) -> np.ndarray:
+    """A square zero buffer twice (at least 16) the size of ``values``, which it starts with."""
+    k = values.shape[0]
+    out = np.zeros((max(2 * k, 16),) * 2)
+    out[:k, :k] = values
+    return out
+
+
 def support_buffers(previous, n_features: int) -> tuple[np.ndarray, np.ndarray, int]:
     """Support-vector buffers (S, coef, k) to start a dual loop from.
 
@@ -180,11 +195,5 @@ def support_buffers(previous, n_features: int) -> tuple[np.ndarray, np.ndarray, 
     """
     if previous is None:
         return np.empty((16, n_features)), np.empty(16), 0
-    S = np.ascontiguousarray(previous.support_vectors, dtype=np.float64)
-    k = S.shape[0]
-    cap = max(2 * k, 16)
-    S_buf = np.empty((cap, n_features))
-    coef_buf = np.empty(cap)
-    S_buf[:k] = S
-    coef_buf[:k] = previous.dual_coef
-    return S_buf, coef_buf, k
+    S = previous.support_vectors
+    return rows_buffer(S), rows_buffer(previous.dual_coef), S.shape[0]

@@ -86,6 +86,8 @@ from .kernels import (
     _kernel_value,
     kernel_of,
     resolve_kernel_form,
+    rows_buffer,
+    square_buffer,
     support_buffers,
 )
 
@@ -581,21 +583,6 @@ def _kernel_cache(data, order, n_support_max: int) -> tuple[np.ndarray, np.ndarr
     return np.empty((n, width)), np.zeros(n, dtype=np.int64)
 
 
-def _rows_buffer(values: np.ndarray) -> np.ndarray:
-    """A buffer with room for twice (at least 16) the rows of ``values``, which it starts with."""
-    out = np.zeros((max(2 * values.shape[0], 16), *values.shape[1:]))
-    out[: values.shape[0]] = values
-    return out
-
-
-def _square_buffer(values: np.ndarray) -> np.ndarray:
-    """A square zero buffer twice (at least 16) the size of ``values``, which it starts with."""
-    k = values.shape[0]
-    out = np.zeros((max(2 * k, 16),) * 2)
-    out[:k, :k] = values
-    return out
-
-
 def _squared_radius(kdiag, previous) -> float:
     """R^2 = max K(x, x) over the rows (and the warm start's R^2); adaptive a needs R > 0."""
     r2 = float(np.max(kdiag))
@@ -619,7 +606,7 @@ def _fit_inverse(data, order, params, margins, previous):
         return LoopResult(trials, SecondOrderHypothesis(w, a_inv))
     kernel = kernel_of(params)
     S, alpha, k0 = support_buffers(previous, data.n_features)
-    m_inv = np.zeros((16, 16)) if previous is None else _square_buffer(previous.hypothesis.m_inv)
+    m_inv = np.zeros((16, 16)) if previous is None else square_buffer(previous.hypothesis.m_inv)
     cache, filled = _kernel_cache(data, order, k0 + order.shape[0])
     trials, S, alpha, m_inv, k = _inverse_dual_loop(
         data.X, data.y, order, kernel.diagonal(data.X), S, alpha, m_inv, k0, a, cache, filled,
@@ -657,8 +644,8 @@ def _fit_adaptive(data, order, params, margins, previous):
         else:
             h = previous.hypothesis
             ys0 = previous.state["support_labels"]
-            S, ys = _rows_buffer(h.support_vectors), _rows_buffer(ys0)
-            gram = _square_buffer(previous.state["gram"])
+            S, ys = rows_buffer(h.support_vectors), rows_buffer(ys0)
+            gram = square_buffer(previous.state["gram"])
         cache, filled = _kernel_cache(data, order, k0 + order.shape[0])
         trials, S, ys, gram, k = _adaptive_dual_loop(
             data.X, data.y, order, kdiag, S, ys, gram, k0, c_r2, cache, filled,
@@ -681,9 +668,9 @@ def _fit_pinv(data, order, params, margins, previous):
     h = None if previous is None else previous.hypothesis
     r = 0 if h is None else h.basis.shape[0]
     n = data.n_features
-    basis = np.empty((16, n)) if h is None else _rows_buffer(h.basis)
-    wc = np.empty(16) if h is None else _rows_buffer(h.coords)
-    c_inv = np.zeros((16, 16)) if h is None else _square_buffer(h.c_inv)
+    basis = np.empty((16, n)) if h is None else rows_buffer(h.basis)
+    wc = np.empty(16) if h is None else rows_buffer(h.coords)
+    c_inv = np.zeros((16, 16)) if h is None else square_buffer(h.c_inv)
     if params["form"] == "primal":
         w = np.zeros(n) if h is None else np.array(h.weights)
         trials, grew, basis, wc, c_inv, r = _pinv_primal_loop(
@@ -691,7 +678,7 @@ def _fit_pinv(data, order, params, margins, previous):
         )
         transform = None
     else:
-        l_inv = np.zeros((16, 16)) if h is None else _square_buffer(h.transform)
+        l_inv = np.zeros((16, 16)) if h is None else square_buffer(h.transform)
         cache, filled = _kernel_cache(data, order, r + order.shape[0])
         trials, grew, basis, wc, l_inv, c_inv, r = _pinv_dual_loop(
             data.X, data.y, order, kernel.diagonal(data.X), tol, basis, wc, l_inv, c_inv, r,
