@@ -16,7 +16,7 @@ import numpy as np
 
 from ._sequence import check_seed
 from ._validation import check_bool, check_choice
-from .algorithms.kernels import Kernel
+from .algorithms.kernels import Kernel, rowwise_dot
 
 # Rows of a test block are scored in chunks so that a (chunk x support) kernel
 # block stays near this many entries.
@@ -227,13 +227,6 @@ class HigherOrderKernelHypothesis(KernelHypothesis):
         return out
 
 
-def _rowwise_dot(A, B) -> np.ndarray:
-    """sum_j A[i, j] B[i, j] for each row i; A or B may be CSR."""
-    if hasattr(A, "multiply"):
-        return np.asarray(A.multiply(B).sum(axis=1)).ravel()
-    return np.einsum("ij,ij->i", A, B)
-
-
 @dataclass(frozen=True, eq=False)
 class SecondOrderHypothesis:
     """Final primal Second-Order Perceptron (paper 003, Fig. 2 and 3).
@@ -252,7 +245,7 @@ class SecondOrderHypothesis:
         out = np.empty(X.shape[0])
         for rows in kernel_blocks(X, self.weights.shape[0]):
             block = X[rows]
-            quad = _rowwise_dot(block, np.asarray(block @ self.a_inv))
+            quad = rowwise_dot(block, np.asarray(block @ self.a_inv))
             out[rows] = np.asarray(block @ self.weights).ravel() / (1.0 + quad)
         return out
 
@@ -278,7 +271,7 @@ class SecondOrderKernelHypothesis(KernelHypothesis):
             return out
         for rows in kernel_blocks(X, self.dual_coef.shape[0]):
             G = self.kernel.gram(X[rows], self.support_vectors)
-            schur = self.a + self.kernel.diagonal(X[rows]) - _rowwise_dot(G @ self.m_inv, G)
+            schur = self.a + self.kernel.diagonal(X[rows]) - rowwise_dot(G @ self.m_inv, G)
             out[rows] = self.a * (G @ self.dual_coef) / schur
         return out
 
@@ -329,7 +322,7 @@ class PseudoinverseHypothesis:
             if self.transform is not None:
                 P = P @ self.transform.T
             sq = self.kernel.diagonal(X[rows])
-            inside = sq - np.einsum("ij,ij->i", P, P) <= self.span_tol * sq
-            margin = (P @ self.coords) / (1.0 + _rowwise_dot(P @ self.c_inv, P))
+            inside = sq - rowwise_dot(P, P) <= self.span_tol * sq
+            margin = (P @ self.coords) / (1.0 + rowwise_dot(P @ self.c_inv, P))
             out[rows] = np.where(inside, margin, 0.0)
         return out

@@ -84,14 +84,14 @@ class Kernel:
             return G
         if self.name == "poly":
             return (self.gamma * G + self.coef0) ** self.degree
-        sq_x = _row_norms_sq(X)
-        sq_z = _row_norms_sq(Z)
+        sq_x = rowwise_dot(X, X)
+        sq_z = rowwise_dot(Z, Z)
         dist = np.maximum(sq_x[:, None] + sq_z[None, :] - 2.0 * G, 0.0)
         return np.exp(-self.gamma * dist)
 
     def diagonal(self, X) -> np.ndarray:
         """K(x, x) for every row of X."""
-        sq = _row_norms_sq(X)
+        sq = rowwise_dot(X, X)
         if self.name == "linear":
             return sq
         if self.name == "poly":
@@ -99,10 +99,11 @@ class Kernel:
         return np.ones(X.shape[0])
 
 
-def _row_norms_sq(X) -> np.ndarray:
-    if sp.issparse(X):
-        return np.asarray(X.multiply(X).sum(axis=1)).ravel()
-    return np.einsum("ij,ij->i", X, X)
+def rowwise_dot(A, B) -> np.ndarray:
+    """sum_j A[i, j] B[i, j] for each row i; A may be CSR."""
+    if sp.issparse(A):
+        return np.asarray(A.multiply(B).sum(axis=1)).ravel()
+    return np.einsum("ij,ij->i", A, B)
 
 
 KERNEL_DEFAULTS = {"kernel": "linear", "degree": 3, "gamma": None, "coef0": 1.0}
