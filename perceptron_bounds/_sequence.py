@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_bool, check_int
+from ._validation import check_int
 
 
 def check_seed(seed) -> int | None:
@@ -34,14 +34,16 @@ def presentation_order(n_samples: int, epochs: int, shuffle: bool, seed: int | N
         ``rng.permutation(n_samples)`` with ``rng = numpy.random.default_rng(seed)``.
     seed : int or None
         Seed of the generator (only used with ``shuffle=True``).
+
+    The arguments are trusted: ``run_online`` has validated them.
     """
-    epochs = check_int("epochs", epochs, low=1)
-    shuffle = check_bool("shuffle", shuffle)
     if not shuffle:
         rows = np.arange(n_samples, dtype=np.int64)
         return rows if epochs == 1 else np.tile(rows, epochs)  # tile(rows, 1) is a slow copy
     rng = np.random.default_rng(seed)
-    return np.concatenate([rng.permutation(n_samples).astype(np.int64) for _ in range(epochs)])
+    return np.concatenate(
+        [rng.permutation(n_samples).astype(np.int64, copy=False) for _ in range(epochs)]
+    )
 
 
 def draw_seed() -> int:
