@@ -4,6 +4,8 @@ New algorithms are picked up automatically through ``available()``.
 """
 
 import dataclasses
+import doctest
+import importlib
 import pickle
 
 import numpy as np
@@ -135,3 +137,15 @@ def test_csr_with_duplicate_and_unsorted_indices_is_its_dense_matrix(algorithm):
     np.testing.assert_allclose(run.margins, dense.margins, rtol=1e-9, atol=1e-12)
     np.testing.assert_array_equal(Xs.data, kept[0])
     np.testing.assert_array_equal(Xs.indices, kept[1])
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["online", "estimators", "algorithms.voted", "algorithms.ballseptron",
+     "algorithms.higher_order", "algorithms.kernels"],
+)
+def test_docstring_examples_run(module):
+    """The Examples sections (STYLE 8) are doctested, so they cannot drift from the code."""
+    result = doctest.testmod(importlib.import_module(f"perceptron_bounds.{module}"))
+    assert result.attempted > 0
+    assert result.failed == 0

@@ -489,6 +489,11 @@ def normalize_rows(X, p: float):
         float64 data (validated).
     p : float
         Norm parameter, >= 2 (SPEC 2.5: ||x_t||_p = 1).
+
+    Returns
+    -------
+    ndarray or scipy.sparse.csr_matrix (int64 indices) like ``X``
+        Row t is x_t / ||x_t||_p, the instances of paper 000 Figure 1.
     """
     norms = _row_norms(X, p)
     inv = np.divide(1.0, norms, out=np.ones_like(norms), where=norms > 0)
@@ -501,7 +506,32 @@ def normalize_rows(X, p: float):
 
 
 def link(theta, p: float) -> np.ndarray:
-    """g(theta) = grad ||theta||_p^2 / 2 for a 1-D array, or row by row for a 2-D array."""
+    """The p-norm link g(theta) = grad ||theta||_p^2 / 2, for a 1-D array or row by row.
+
+    g_i(theta) = sign(theta_i) |theta_i|^(p-1) / ||theta||_p^(p-2), g(0) = 0,
+    and g is the identity for p = 2 (SPEC 2.5; paper 000 sec. 2; Gentile 2003
+    for the p-norm algorithms). Computed as g(theta) = a g(theta / a) with
+    a = max |theta_i|, so that |theta_i|^p cannot overflow.
+
+    Parameters
+    ----------
+    theta : array-like of shape (n,) or (m, n)
+        A vector, or vectors as rows.
+    p : float
+        Norm parameter, p >= 2.
+
+    Returns
+    -------
+    ndarray of the shape of ``theta``
+
+    Examples
+    --------
+    >>> link([3.0, -4.0], 2.0).tolist()
+    [3.0, -4.0]
+    >>> g = link([3.0, -4.0], 4.0)
+    >>> bool(np.isclose(g @ [3.0, -4.0], np.sum(np.abs([3.0, -4.0]) ** 4) ** 0.5))
+    True
+    """
     theta = np.array(theta, dtype=np.float64, order="C")  # a writeable copy: one loop signature
     out = np.empty_like(theta)
     if theta.ndim == 1:

@@ -112,7 +112,37 @@ KERNEL_DEFAULTS = {"kernel": "linear", "degree": 3, "gamma": None, "coef0": 1.0}
 def make_kernel(kernel="linear", degree=3, gamma=None, coef0=1.0, *, n_features: int) -> Kernel:
     """Validate kernel parameters and resolve ``gamma=None`` to 1 / n_features.
 
-    Raises ``ValueError`` for an unknown kernel name, ``degree < 1``, ``gamma <= 0``.
+    The kernels of SPEC 1.7, with scikit-learn's names: ``linear`` x . z,
+    ``poly`` (gamma x . z + coef0)^degree, ``rbf`` exp(-gamma ||x - z||^2).
+    Freund & Schapire's (1 + x . z)^d (paper 001 sec. 4) is ``poly`` with
+    gamma = 1, coef0 = 1, degree = d.
+
+    Parameters
+    ----------
+    kernel : {"linear", "poly", "rbf"}, default="linear"
+    degree : int, default=3
+        Degree of ``poly``, >= 1.
+    gamma : float or None, default=None
+        > 0; None means 1 / n_features.
+    coef0 : float, default=1.0
+        Finite.
+    n_features : int
+        Number of features of the data (for ``gamma=None``).
+
+    Returns
+    -------
+    Kernel
+
+    Raises
+    ------
+    ValueError
+        For an unknown kernel name, ``degree < 1``, ``gamma <= 0`` or a
+        non-finite ``gamma``/``coef0``; ``TypeError`` for a non-number.
+
+    Examples
+    --------
+    >>> make_kernel("rbf", n_features=4)
+    Kernel(name='rbf', degree=3, gamma=0.25, coef0=1.0)
     """
     kernel = check_choice("kernel", kernel, KERNELS)
     degree = check_int("degree", degree, low=1)
