@@ -49,11 +49,14 @@ class Data:
 
 
 def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int | None = None):
-    """Return ``X`` as float64 C-contiguous ndarray or canonical-dtype CSR matrix.
+    """Return ``X`` as a writeable float64 C-contiguous ndarray or CSR matrix.
 
+    A CSR result has float64 data, int64 ``indices``/``indptr`` and no
+    duplicate entries (they are summed, on a copy, as ``X.toarray()`` would).
     Raises ``TypeError`` for non-numeric or (when not accepted) sparse input and
-    ``ValueError`` for a wrong number of dimensions, empty data, a feature
-    count different from ``n_features``, NaN or infinite values.
+    ``ValueError`` for a wrong number of dimensions, rows of different lengths,
+    empty data, a feature count different from ``n_features``, NaN or infinite
+    values, or values so large that the sum of their squares overflows.
     """
     if sp.issparse(X):
         if not accept_sparse:
