@@ -466,18 +466,30 @@ def _transform_loop(Z, F, G, frho, idx):
         _apply_B(F, G, frho, idx[k], Z[k])
 
 
+@jit
+def _row_norms_loop(X, data, indices, indptr, p, out):
+    """out[i] = ||x_i||_p for dense X or the CSR arrays, scaled by max_j |x_ij| against overflow."""
+    csr = indptr.shape[0] > 0
+    for i in range(out.shape[0]):
+        row = data[indptr[i]:indptr[i + 1]] if csr else X[i]
+        top = 0.0
+        for v in row:
+            top = max(top, abs(v))
+        if top == 0.0:
+            out[i] = 0.0
+            continue
+        s = 0.0
+        for v in row:
+            z = abs(v) / top
+            s += z * z if p == 2.0 else z ** p
+        out[i] = top * s ** (1.0 / p)
+
+
 def _row_norms(X, p: float) -> np.ndarray:
-    """||x||_p of every row (dense or CSR), scaled by the row's max |x_j| against overflow."""
-    if sp.issparse(X):
-        absx = abs(X)
-        top = absx.max(axis=1).toarray().ravel()
-        safe = np.where(top > 0, top, 1.0)
-        scaled = sp.diags(1.0 / safe) @ absx
-        return top * np.asarray(scaled.power(p).sum(axis=1)).ravel() ** (1.0 / p)
-    absx = np.abs(X)
-    top = absx.max(axis=1)
-    safe = np.where(top > 0, top, 1.0)
-    return top * (((absx / safe[:, None]) ** p).sum(axis=1)) ** (1.0 / p)
+    """||x||_p of every row of validated dense or CSR X, without a temporary copy of X."""
+    out = np.empty(X.shape[0])
+    _row_norms_loop(*loop_arrays(X), float(p), out)
+    return out
 
 
 def normalize_rows(X, p: float):
