@@ -242,8 +242,8 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
             classes = np.unique(y)
             if classes.shape[0] < 2:
                 raise ValueError(
-                    f"y has only one class ({classes[0]!r}); a binary classifier needs two "
-                    "(to start partial_fit on a one-class batch, pass classes=)"
+                    f"y has only one class ({classes.tolist()[0]!r}); a binary classifier needs "
+                    "two (to start partial_fit on a one-class batch, pass classes=)"
                 )
         return np.unique(classes)
 

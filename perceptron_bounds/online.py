@@ -87,7 +87,9 @@ def run_online(
     n_features = None
     if warm_start is not None:
         if not isinstance(warm_start, OnlineRun) or warm_start.algorithm != algorithm:
-            raise ValueError(f"warm_start must be an OnlineRun of {algorithm!r}")
+            got = (f"an OnlineRun of {warm_start.algorithm!r}"
+                   if isinstance(warm_start, OnlineRun) else type(warm_start).__name__)
+            raise ValueError(f"warm_start must be an OnlineRun of {algorithm!r}, got {got}")
         n_features = warm_start.n_features
         classes = warm_start.classes if classes is None else classes
     X = check_X(X, n_features=n_features)

@@ -98,3 +98,10 @@ def test_single_class_message_shows_the_plain_label():
 def test_every_algorithm_rejects_unknown_parameters(algorithm):
     with pytest.raises(TypeError, match="unexpected parameter"):
         run_online(algorithm, X, Y, not_a_parameter=1)
+
+
+def test_warm_start_of_another_kind_is_named():
+    with pytest.raises(ValueError, match="OnlineRun of 'perceptron', got an OnlineRun of 'ballse"):
+        run_online("perceptron", X, Y, warm_start=run_online("ballseptron", X, Y))
+    with pytest.raises(ValueError, match="OnlineRun of 'perceptron', got dict"):
+        run_online("perceptron", X, Y, warm_start={})

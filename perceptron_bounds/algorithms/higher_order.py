@@ -588,7 +588,8 @@ def _check_rho(rho):
     check_finite(arr, "rho")
     bad = np.flatnonzero((arr < 0) | (arr >= 1))
     if bad.size:
-        raise ValueError(f"rho values must be in [0, 1), got rho[{bad[0]}] = {arr[bad[0]]!r}")
+        i = bad[0]
+        raise ValueError(f"rho values must be in [0, 1), got rho[{i}] = {float(arr[i])!r}")
     return tuple(arr.tolist())
 
 
@@ -699,7 +700,7 @@ def _run_dual(data, order, params, margins, previous) -> LoopResult:
     if params["normalize"]:
         if np.any(diag < 0):
             raise ValueError("normalize=True needs K(x, x) >= 0 for every row; this kernel "
-                             f"gives K(x, x) = {diag.min()!r}")
+                             f"gives K(x, x) = {float(diag.min())!r}")
         xscale = np.divide(1.0, np.sqrt(diag), out=np.ones_like(diag), where=diag > 0)
     else:
         xscale = np.ones_like(diag)
