@@ -122,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
         "run", help="run one algorithm and print its mistakes",
         description="Run one online algorithm over the data and print its mistakes and margin "
         "errors. Without --data it uses a built-in seeded synthetic data set "
-        "(separable with 5%% label noise).",
+        "(separable with 5% label noise).",
     )
     run.add_argument("--algorithm", required=True, choices=available(), metavar="NAME",
                      help="one of: " + ", ".join(available()))
@@ -158,8 +158,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.handler(args)
-    except (UsageError, ValueError, TypeError, OSError) as error:
+    except (UsageError, ValueError, TypeError, OSError, MemoryError, OverflowError) as error:
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
+        if isinstance(error, (MemoryError, OverflowError)):  # e.g. --epochs 10**12
+            message = f"the arguments ask for too much: {message}"
         print(f"{parser.prog} {args.command}: error: {message}", file=sys.stderr)
         return 2
 

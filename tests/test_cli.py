@@ -22,7 +22,9 @@ def test_help_works_for_every_subcommand(command, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main([command, "--help"])
     assert exit_info.value.code == 0
-    assert "usage: perceptron-bounds" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "usage: perceptron-bounds" in out
+    assert "%%" not in out  # argparse does not %-format descriptions
 
 
 @pytest.fixture
@@ -63,6 +65,7 @@ def test_run_on_builtin_data(capsys):
         (["run", "--algorithm", "perceptron", "--param", "kernel=sigmoid"], "kernel must be"),
         (["run", "--algorithm", "perceptron", "--param", "nonsense"], "NAME=VALUE"),
         (["run", "--algorithm", "perceptron", "--epochs", "0"], "epochs must be in"),
+        (["run", "--algorithm", "perceptron", "--epochs", str(10**20)], "too much"),
     ],
 )
 def test_bad_arguments_end_in_one_line_and_exit_2(argv, message, capsys):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 
 from .evaluate import COMPARATORS
 
@@ -24,7 +25,7 @@ def add_compare_parser(subparsers) -> argparse.ArgumentParser:
         description="Run each algorithm (default: every registered one, with its default "
         "parameters) over the data and print its mistakes beside every mistake bound of the "
         "papers that applies, stated and tightened: value, gamma, mistakes/bound. Without "
-        "--data it uses a built-in seeded synthetic data set with a known target and 5%% "
+        "--data it uses a built-in seeded synthetic data set with a known target and 5% "
         "label noise.",
     )
     add_data_argument(parser)
@@ -65,9 +66,12 @@ def compare_command(args) -> int:
     algorithms = _algorithms(args.algorithms)
     if args.epochs < 1:
         raise UsageError(f"--epochs must be >= 1, got {args.epochs}")
-    if args.gamma is not None and not args.gamma > 0:
-        raise UsageError(f"--gamma must be > 0, got {args.gamma}")
+    if args.gamma is not None and not 0 < args.gamma < math.inf:
+        raise UsageError(f"--gamma must be a finite number > 0, got {args.gamma}")
     X, y, target = load_dataset(args.data)
+    if args.comparator == "target" and target is None:
+        raise UsageError(f"--comparator target needs data with a known target (the built-in "
+                         f"data, or an .npz file with an array u); {args.data} has none")
     reports = []
     for name in algorithms:
         run = run_online(name, X, y, epochs=args.epochs)
