@@ -175,6 +175,8 @@ def test_load_csv_last_column_is_label(tmp_path, header):
         ("d.csv", "1,2,1\n3,x,1\n", "not a numeric CSV"),
         ("d.csv", "1\n2\n", "at least 2 columns"),
         ("d.csv", "1,nan,1\n2,3,-1\n", "NaN"),
+        ("d.csv", "", "no data rows"),
+        ("d.csv", "x1,x2,label\n", "no data rows"),
         ("d.svm", "this is not svmlight\n", "not a valid svmlight"),
         ("d.npz", "garbage", "not a valid .npz"),
         ("d.json", "{}", "unknown extension"),
@@ -205,6 +207,8 @@ def test_load_npz_missing_arrays_and_shapes(tmp_path):
 def test_load_missing_file(tmp_path):
     with pytest.raises(ValueError, match="no such file"):
         load_data(tmp_path / "absent.npz")
+    with pytest.raises(ValueError, match="not a file"):
+        load_data(tmp_path)
 
 
 def test_load_npz_object_array(tmp_path):

@@ -10,6 +10,7 @@ that is not numeric is taken as a header).
 from __future__ import annotations
 
 import os
+import warnings
 import zipfile
 
 import numpy as np
@@ -56,7 +57,7 @@ def load_data(path) -> Dataset:
         raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
     path = os.fspath(path)
     if not os.path.isfile(path):
-        raise ValueError(f"{path}: no such file")
+        raise ValueError(f"{path}: " + ("not a file" if os.path.exists(path) else "no such file"))
     suffix = os.path.splitext(path)[1].lower()
     if suffix not in SUFFIXES:
         raise ValueError(
@@ -108,7 +109,9 @@ def _load_csv(path: str):
         first = handle.readline()
     skip = 0 if _is_numeric_row(first) else 1
     try:
-        table = np.loadtxt(path, delimiter=",", skiprows=skip, dtype=np.float64, ndmin=2)
+        with warnings.catch_warnings():  # an empty table is reported below, in one line
+            warnings.filterwarnings("ignore", "loadtxt: input contained no data", UserWarning)
+            table = np.loadtxt(path, delimiter=",", skiprows=skip, dtype=np.float64, ndmin=2)
     except ValueError as exc:
         raise ValueError(f"{path}: not a numeric CSV table ({_first_line(exc)})") from None
     if table.shape[0] == 0:
