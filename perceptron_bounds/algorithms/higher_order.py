@@ -103,6 +103,7 @@ from ._registry import Algorithm, LoopResult, register
 from .kernels import (
     KERNEL_DEFAULTS,
     _append_support,
+    _dot,
     _kernel_value,
     kernel_of,
     make_kernel,
@@ -186,20 +187,11 @@ def _row_axpy(a, X, data, indices, indptr, i, csr, out):
 
 
 @jit
-def _dot(a, b):
-    """a . b for two 1-D arrays of the same length."""
-    s = 0.0
-    for j in range(a.shape[0]):
-        s += a[j] * b[j]
-    return s
-
-
-@jit
 def _mistake_start(X, data, indices, indptr, i, csr, yi, v, rho_k, sparse, x):
     """Load row i into the dense x; return (y v . x, rho): rho_k, or 0 for a sparse skip."""
     x[:] = 0.0
     _row_axpy(1.0, X, data, indices, indptr, i, csr, x)
-    yvx = yi * _dot(v, x)
+    yvx = yi * _dot(v, x, x.shape[0])
     return yvx, 0.0 if sparse and yvx < 0.0 else rho_k
 
 
@@ -208,7 +200,7 @@ def _apply_B(F, G, rho, a, z):
     """z <- B z with B = prod_{i<a} (I - rho_i F_i G_i^T), unwrapped from the last factor."""
     n = z.shape[0]
     for i in range(a - 1, -1, -1):
-        s = rho[i] * _dot(G[i], z)
+        s = rho[i] * _dot(G[i], z, n)
         for j in range(n):
             z[j] -= s * F[i, j]
 
@@ -218,7 +210,7 @@ def _apply_BT(F, G, rho, a, q):
     """q <- B^T q with B as in :func:`_apply_B`, unwrapped from the first factor."""
     n = q.shape[0]
     for i in range(a):
-        s = rho[i] * _dot(F[i], q)
+        s = rho[i] * _dot(F[i], q, n)
         for j in range(n):
             q[j] -= s * G[i, j]
 
@@ -278,7 +270,7 @@ def _primal_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
                                   sparse, x)
         out_rho[m] = rho
         out_yvx[m] = yvx
-        out_r[m] = 1.0 - rho * (yvx + _dot(x, x))
+        out_r[m] = 1.0 - rho * (yvx + _dot(x, x, n))
         ax[:] = 0.0
         for j in range(n):
             xj = x[j]
@@ -288,9 +280,9 @@ def _primal_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
         for j in range(n):
             v[j] += yi * x[j]
         if rho > 0.0:
-            xax = _dot(x, ax)
-            xv = _dot(x, v)
-            axv = _dot(ax, v)
+            xax = _dot(x, ax, n)
+            xv = _dot(x, v, n)
+            axv = _dot(ax, v, n)
             for j in range(n):
                 w[j] += yi * ax[j] - rho * (ax[j] * xv + x[j] * axv - rho * xax * x[j] * xv)
             for r in range(n):
@@ -338,7 +330,7 @@ def _implicit_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
         _link(x, p, gx)
         out_rho[m] = rho
         out_yvx[m] = yvx
-        out_r[m] = 1.0 - rho * (yi * _dot(v, gx) + _dot(gx, x))
+        out_r[m] = 1.0 - rho * (yi * _dot(v, gx, n) + _dot(gx, x, n))
         if rho > 0.0:
             F, frho = _append_support(F, frho, a, x, rho)
             if p != 2.0:

@@ -29,17 +29,25 @@ LINEAR, POLY, RBF = 0, 1, 2
 
 
 @jit
+def _dot(a, b, n):
+    """a[:n] . b[:n]."""
+    s = 0.0
+    for j in range(n):
+        s += a[j] * b[j]
+    return s
+
+
+@jit
 def _kernel_value(a, b, code, degree, gamma, coef0):
     """K(a, b) for two 1-D float64 arrays."""
     n = a.shape[0]
-    s = 0.0
     if code == RBF:
+        s = 0.0
         for j in range(n):
             d = a[j] - b[j]
             s += d * d
         return np.exp(-gamma * s)
-    for j in range(n):
-        s += a[j] * b[j]
+    s = _dot(a, b, n)
     if code == POLY:
         base = gamma * s + coef0
         out = 1.0

@@ -83,6 +83,7 @@ from .kernels import (
     FORMS,
     KERNEL_DEFAULTS,
     _append_support,
+    _dot,
     _kernel_value,
     kernel_of,
     resolve_kernel_form,
@@ -110,15 +111,6 @@ def _dense_row(i, X, data, indices, indptr, scratch):
     for p in range(indptr[i], indptr[i + 1]):
         scratch[indices[p]] = data[p]
     return scratch
-
-
-@jit
-def _dot(a, b, n):
-    """a[:n] . b[:n]."""
-    s = 0.0
-    for j in range(n):
-        s += a[j] * b[j]
-    return s
 
 
 @jit
