@@ -62,3 +62,10 @@ def test_figure_shows_a_progress_bar_on_a_terminal(tmp_path, capsys, monkeypatch
     assert main(["figure", "sop-toy", "--quick", "--out", str(tmp_path)]) == 0
     err = capsys.readouterr().err
     assert "sop_toy" in err and "100%" in err
+
+
+@pytest.mark.parametrize(("seeds", "error"), [(0, ValueError), (1.5, TypeError), (True, TypeError)])
+def test_figure_functions_check_seeds_before_running(seeds, error):
+    for figure in FIGURES.values():
+        with pytest.raises(error, match="seeds must be"):
+            figure(seeds=seeds, quick=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from .._validation import check_int
 from ..datasets import make_hop_artificial, make_separable
 from ._cells import AlgorithmSpec, check_n_jobs, run_cells, write_csv
 from .epochs import PAPER_EPOCHS, _epochs_cell, epochs_cells
@@ -32,11 +33,8 @@ RADII = (0.0, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
 
 
 def _seeds(seeds: int | None, default: int) -> range:
-    if seeds is None:
-        return range(default)
-    if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
-        raise ValueError(f"seeds must be an integer >= 1, got {seeds!r}")
-    return range(seeds)
+    """Seeds 0..N-1, N = ``seeds`` (an integer >= 1) or the figure's default."""
+    return range(default if seeds is None else check_int("seeds", seeds, low=1))
 
 
 def hop_fig2(*, seeds=None, quick=False, n_jobs=None, progress=False, specs=HOP_SPECS):
