@@ -332,6 +332,13 @@ def test_bad_parameters_raise_before_any_work(params, match, monkeypatch):
         run_online("second_order", X, y, **params)
 
 
+def test_adaptive_rejects_a_c_whose_a_k_overflows(monkeypatch):
+    monkeypatch.setattr(so_module, "_adaptive_primal_loop", None)  # must not be reached
+    X, y = noisy_separable(n_samples=10, n_features=3)
+    with pytest.raises(ValueError, match=r"c=1e\+308 is too large .* a_k = c R\^2 k overflows"):
+        run_online("second_order", X, y, variant="adaptive", c=1e308)
+
+
 def test_bad_parameter_types():
     X, y = noisy_separable(n_samples=10, n_features=3)
     with pytest.raises(TypeError, match="a must be a real number"):

@@ -105,3 +105,11 @@ def test_warm_start_of_another_kind_is_named():
         run_online("perceptron", X, Y, warm_start=run_online("ballseptron", X, Y))
     with pytest.raises(ValueError, match="OnlineRun of 'perceptron', got dict"):
         run_online("perceptron", X, Y, warm_start={})
+
+
+@pytest.mark.parametrize("algorithm", [a for a in available() if a != "pnorm_perceptron"])
+@pytest.mark.parametrize("kernel", [{"degree": 400, "gamma": 10.0}, {"coef0": 1e308}])
+def test_a_poly_kernel_that_overflows_is_refused(algorithm, kernel):
+    with pytest.raises(ValueError, match=r"kernel='poly' .* overflows float64 on X: .*= 10\^"):
+        run_online(algorithm, X, Y, kernel="poly", **kernel)
+    run_online(algorithm, X, Y, kernel="poly", degree=30, gamma=1.0)  # large but finite

@@ -105,6 +105,7 @@ from .kernels import (
     _append_support,
     _dot,
     _kernel_value,
+    check_kernel_range,
     kernel_of,
     make_kernel,
     rows_buffer,
@@ -613,6 +614,7 @@ def _resolve(params: dict, data) -> dict:
     if form == "dual" and data.sparse:
         raise TypeError("the dual (kernel) form needs dense X, got a sparse matrix; "
                         "pass X.toarray() or use form='primal' or 'implicit'")
+    check_kernel_range(kernel, data.X)
     return {"c": c, "rho": rho, "p": p, "sparse": sparse, "form": form,
             "normalize": normalize, **kernel.params()}
 

@@ -164,6 +164,29 @@ def make_kernel(kernel="linear", degree=3, gamma=None, coef0=1.0, *, n_features:
 
 FORMS = ("primal", "dual", "auto")
 
+# A kernel value may reach 10**_MAX_LOG10_KERNEL; sums of many such values still fit in float64.
+_MAX_LOG10_KERNEL = 300.0
+
+
+def check_kernel_range(kernel: Kernel, X) -> None:
+    """``ValueError`` if a ``poly`` kernel value on the rows of X could overflow float64.
+
+    |K(x, z)| <= (gamma R^2 + |coef0|)^degree with R = max ||x||; it must stay
+    below 1e300, or the loops would compute inf and NaN margins and silently
+    count them as correct trials. ``linear`` and ``rbf`` values are bounded by
+    the data (checked by ``check_X``) and by 1.
+    """
+    if kernel.name != "poly":
+        return
+    base = kernel.gamma * float(np.max(rowwise_dot(X, X))) + abs(kernel.coef0)
+    if base > 0 and kernel.degree * np.log10(base) > _MAX_LOG10_KERNEL:
+        raise ValueError(
+            f"kernel='poly' with degree={kernel.degree}, gamma={kernel.gamma:g}, "
+            f"coef0={kernel.coef0:g} overflows float64 on X: (gamma max ||x||^2 + |coef0|)^degree "
+            f"= 10^{kernel.degree * np.log10(base):.0f} > 10^{_MAX_LOG10_KERNEL:.0f}; lower the "
+            "degree, gamma or coef0, or scale X down"
+        )
+
 
 def resolve_kernel_form(params: dict, data) -> dict:
     """Resolve the kernel parameters and ``form`` shared by the first-order algorithms.
@@ -185,6 +208,7 @@ def resolve_kernel_form(params: dict, data) -> dict:
     if form == "dual" and data.sparse:
         raise TypeError("the dual (kernel) form needs dense X, got a sparse matrix; "
                         "pass X.toarray() or use the linear kernel with form='primal'")
+    check_kernel_range(kernel, data.X)
     return {**kernel.params(), "form": form}
 
 

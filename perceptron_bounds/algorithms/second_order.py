@@ -616,6 +616,12 @@ def _fit_adaptive(data, order, params, margins, previous):
     r2 = _squared_radius(kdiag, previous)
     c_r2 = params["c"] * r2
     k0 = 0 if previous is None else previous.state["k"]
+    k_max = k0 + order.shape[0] + 1
+    if not np.isfinite(c_r2 * k_max):
+        raise ValueError(
+            f"c={params['c']!r} is too large for this data: a_k = c R^2 k overflows float64 "
+            f"(R^2 = {r2:g}, k up to {k_max})"
+        )
     if params["form"] == "primal":
         n = data.n_features
         if previous is None:
