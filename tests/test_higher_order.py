@@ -214,6 +214,13 @@ def test_sparse_input_gives_the_dense_run(algorithm, params):
     close(csr.decision_function(sp.csr_matrix(Xz)), dense.decision_function(Xz), rtol=1e-12)
 
 
+def test_transformed_records_take_sparse_data():
+    run = run_online("higher_order", sp.csr_matrix(X), Y, epochs=2, p=4.0)
+    u = np.linspace(-1.0, 1.0, X.shape[1])
+    close(transformed_instances(run, sp.csr_matrix(X), Y), transformed_instances(run, X, Y))
+    close(transformed_margins(run, sp.csr_matrix(X), Y, u), transformed_margins(run, X, Y, u))
+
+
 @pytest.mark.parametrize("algorithm, params", [
     ("higher_order", {"form": "primal", "sparse": True}),
     ("higher_order", {"form": "implicit", "p": 7.0}),
