@@ -409,6 +409,10 @@ def test_evaluate_rejects_bad_input(noisy):
         evaluate(run, X, y, comparator="target")
     with pytest.raises(ValueError, match="gamma"):
         evaluate(run, X, y, gamma=0.0)
+    for extreme in (1e-300, 1e300):  # overflow is an infinite bound, without a warning
+        report = evaluate(run, X, y, u=u, gamma=extreme)
+        assert all(row.reason for row in report.rows if not row.applies)
+        assert all(np.isfinite(row.value) for row in report.rows if row.applies)
     with pytest.raises(ValueError, match="shape"):
         evaluate(run, X, y, u=np.ones(3))
     with pytest.raises(ValueError, match="nonzero"):

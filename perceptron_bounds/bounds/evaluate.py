@@ -153,7 +153,8 @@ def _best_row(ctx, specs, comparators, gamma) -> BoundRow:
     """Solve the spec of each comparator and keep the smallest applicable value."""
     best = None
     for spec, comp in zip(specs, comparators, strict=True):
-        row = _solve(ctx, spec, comp, gamma)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # inf: not a bound
+            row = _solve(ctx, spec, comp, gamma)
         if best is None or (row.applies and (not best.applies or row.value < best.value)):
             best = row
     return best
