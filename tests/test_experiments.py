@@ -8,7 +8,6 @@ import pytest
 import scipy.sparse as sp
 
 from perceptron_bounds import run_online
-from perceptron_bounds.algorithms import available
 from perceptron_bounds.datasets import make_hop_artificial, make_separable, make_unit_circle
 from perceptron_bounds.experiments import (
     AlgorithmSpec,
@@ -19,11 +18,6 @@ from perceptron_bounds.experiments import (
     summarize,
     write_csv,
 )
-
-
-def needs(*names):
-    missing = [name for name in names if name not in available()]
-    return pytest.mark.skipif(bool(missing), reason=f"algorithm(s) {missing} not registered")
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +72,6 @@ def test_epochs_curve_sparse_equals_dense(hop_small):
     assert epochs_curve(spec, sparse_train, test, epochs=(1, 2), seeds=[0]) == dense
 
 
-@needs("higher_order", "second_order")
 @pytest.mark.parametrize(
     "spec",
     [
@@ -90,7 +83,6 @@ def test_epochs_checkpoints_equal_runs_from_scratch_higher_orders(hop_small, spe
     _checkpoint_matches_scratch(spec, *hop_small, seed=2)
 
 
-@needs("higher_order", "pnorm_perceptron")
 def test_hop_fig2_sparse_target_favours_large_p():
     # HO paper Figure 2, Artificial 0.0 after 20 epochs: HO_4(0.4) and HO_7(0.4) reach a
     # clearly lower test error than FO (reduced size: n = 200, 20 relevant, 500 examples).
@@ -232,7 +224,6 @@ def test_noise_curve_instance_noise_runs_and_bounds_hold():
 # --- sop_toy ------------------------------------------------------------------------------
 
 
-@needs("second_order")
 def test_sop_toy_second_order_wins_only_on_the_nondominant_target():
     # SO paper sec. 5: SO beats FO clearly on the non-dominant-target data set, not on the
     # dominant one (reduced size: 1000 + 1000 examples, 4 permutations).
