@@ -20,6 +20,7 @@ from perceptron_bounds.bounds import (
     hinge_losses,
     hop_alpha,
     hop_c_run,
+    hop_transformed_hinge,
     mistake_spectrum,
     novikoff,
     run_quantities,
@@ -223,6 +224,24 @@ def test_hop_c_run_is_the_proofs_constant():
     r_k = 1.0 - run.state["rho"] * (1.0 + run.state["y_v_x"])
     assert hop_c_run(run) == pytest.approx(np.min(np.minimum(r_k, 2.0 - r_k)))
     assert hop_c_run(run) <= 0.7 + 1e-12  # r_1 = 1 - rho_1 = 1 - c at the first mistake
+
+
+def test_hop_transformed_hinge_is_theorem_1s_D():
+    from perceptron_bounds.algorithms.higher_order import transformed_instances
+
+    X, y, u = make_separable(80, 4, margin=0.05, label_noise=0.2, seed=9)
+    run = run_online("higher_order", X, y, epochs=2, c=0.3)
+    margins = transformed_instances(run, X, y) @ u
+    D = hop_transformed_hinge(run, X, y, 2.0 * u, 0.1)
+    assert D == pytest.approx(np.maximum(0.0, 0.1 - margins).sum())
+    row = evaluate(run, X, y, u=u, gamma=0.1).row("higher_order")
+    assert row.quantities["D"] == pytest.approx(D)
+    with pytest.raises(ValueError, match="higher_order"):
+        hop_transformed_hinge(run_online("perceptron", X, y), X, y, u, 0.1)
+    with pytest.raises(ValueError, match="gamma"):
+        hop_transformed_hinge(run, X, y, u, 0.0)
+    with pytest.raises(ValueError, match="nonzero"):
+        hop_transformed_hinge(run, X, y, np.zeros(4), 0.1)
 
 
 # --- evaluate -----------------------------------------------------------------------------------
@@ -451,3 +470,4 @@ def test_report_table_records_and_json(noisy):
 def test_holds_allows_rounding_only():
     assert holds(100, 100.00000000000001) and holds(100, 99.99999999999)
     assert not holds(100, 99.99)
+

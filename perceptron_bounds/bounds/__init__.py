@@ -2,7 +2,8 @@
 
 * closed forms, one module per paper: :mod:`.first_order` (001),
   :mod:`.ballseptron` (004), :mod:`.second_order` (003), :mod:`.higher_order` (000);
-* :mod:`.quantities`: hinge losses, D1/D2/R over sets of trials, spectra, lambda*;
+* :mod:`.quantities`: hinge losses, D1/D2/R over sets of trials, the HO transformed
+  hinge loss and c_run, spectra, lambda*;
 * :mod:`.search`: comparators u (target, SVM) and the gamma search;
 * :func:`evaluate` and its :class:`BoundReport`.
 """
@@ -16,6 +17,7 @@ from .quantities import (
     RunData,
     hinge_losses,
     hop_c_run,
+    hop_transformed_hinge,
     mistake_spectrum,
     run_quantities,
     span_spectrum,
@@ -37,6 +39,7 @@ __all__ = [
     "hinge_losses",
     "hop_alpha",
     "hop_c_run",
+    "hop_transformed_hinge",
     "mistake_spectrum",
     "novikoff",
     "run_quantities",

@@ -225,13 +225,58 @@ def run_quantities(run, X, y, u, gamma, trials="all") -> dict:
     gamma = check_real("gamma", gamma, low=0.0, include_low=False)
     if not data.kernel.is_linear:
         raise ValueError("run_quantities takes a vector u: it needs a linear-kernel run")
-    u = np.asarray(u, dtype=np.float64)
-    if u.shape != (run.n_features,) or not np.linalg.norm(u) > 0:
-        raise ValueError(f"u must be a nonzero vector of shape ({run.n_features},)")
+    u = _unit(u, data)
     rows = data.rows(trials)
-    profile = HingeProfile(data.y[rows] * np.asarray(data.X[rows] @ (u / np.linalg.norm(u))))
+    profile = HingeProfile(data.y[rows] * np.asarray(data.X[rows] @ u))
     return {"R": data.radius(rows), "D1": float(profile.d1(gamma)),
             "D2": float(profile.d2(gamma)), "n_trials": profile.size}
+
+
+def _unit(u, data) -> np.ndarray:
+    """The vector u scaled to unit norm (checked: shape, finite, nonzero)."""
+    from .search import unit_comparator
+
+    return unit_comparator(u, data.run.n_features, "given", data.kernel).u
+
+
+def hop_transformed_hinge(run, X, y, u, gamma) -> float:
+    """D of paper 000, Thm 1: the hinge loss of u on the transformed mistaken instances.
+
+    D = sum_k max(0, gamma - y_{t(k)} u^T B_{k-1} x_{t(k)}) over the mistakes of a
+    Higher-Order run (the transformed sequence S~_c of paper 000, eq. 1).
+
+    Parameters
+    ----------
+    run : OnlineRun
+        A ``"higher_order"`` run with a linear kernel.
+    X, y : array-like
+        The training data of the run.
+    u : ndarray of shape (n_features,)
+        The comparator, scaled to unit norm here.
+    gamma : float
+        Margin gamma > 0.
+
+    Returns
+    -------
+    float
+        D (0 for a run without mistakes).
+
+    Examples
+    --------
+    >>> from perceptron_bounds import run_online
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> run = run_online("higher_order", X, [1, -1], c=0.5)
+    >>> round(hop_transformed_hinge(run, X, [1, -1], np.array([1.0, -1.0]), 1.0), 6)
+    0.585786
+    """
+    if not isinstance(run, OnlineRun) or run.algorithm != "higher_order":
+        raise ValueError("hop_transformed_hinge needs a 'higher_order' run")
+    data = RunData(run, X, y)
+    gamma = check_real("gamma", gamma, low=0.0, include_low=False)
+    u = _unit(u, data)
+    if not data.m:
+        return 0.0
+    return float(HingeProfile(data.transformed_margins(u)).d1(gamma))
 
 
 def hop_c_run(run) -> float:
