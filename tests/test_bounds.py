@@ -1,5 +1,7 @@
 """Closed forms, quantities, evaluate() and the report of perceptron_bounds.bounds."""
 
+import doctest
+import importlib
 import json
 
 import numpy as np
@@ -471,3 +473,10 @@ def test_holds_allows_rounding_only():
     assert holds(100, 100.00000000000001) and holds(100, 99.99999999999)
     assert not holds(100, 99.99)
 
+
+@pytest.mark.parametrize("module", ["first_order", "ballseptron", "second_order", "higher_order",
+                                    "quantities", "evaluate"])
+def test_docstring_examples_run(module):
+    """The Examples sections state the closed forms' values: doctested so they cannot drift."""
+    result = doctest.testmod(importlib.import_module(f"perceptron_bounds.bounds.{module}"))
+    assert result.attempted > 0 and result.failed == 0

@@ -1,5 +1,7 @@
 """Experiments of the papers (SPEC sec. 5): tidy tables, parallel sweeps, what the figures show."""
 
+import doctest
+import importlib
 import math
 from pathlib import Path
 
@@ -256,3 +258,12 @@ def test_summarize_and_write_csv(tmp_path):
     lines = Path(path).read_text().splitlines()
     assert lines[0] == "g,v,params,extra"
     assert lines[1] == 'a,1.0,"{""p"": 2}",'
+
+
+@pytest.mark.parametrize("module", ["experiments._cells", "experiments.epochs", "experiments.noise",
+                                    "experiments.radius", "datasets.synthetic", "datasets.loaders",
+                                    "plots.bounds"])
+def test_docstring_examples_run(module):
+    """The Examples sections of the experiments, data sets and plots are doctested."""
+    result = doctest.testmod(importlib.import_module(f"perceptron_bounds.{module}"))
+    assert result.attempted > 0 and result.failed == 0
