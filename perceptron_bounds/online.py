@@ -61,8 +61,10 @@ def run_online(
     ------
     TypeError, ValueError
         On bad input, before any trial runs: unknown algorithm or parameter,
-        X not 2-D, empty, NaN or infinite values, length mismatch, one or more
-        than two label values, epochs < 1, a parameter out of its range.
+        X not 2-D, empty, NaN, infinite or overflowing values, length mismatch,
+        one or more than two label values, epochs < 1, a parameter out of its
+        range (or, for a ``poly`` kernel, kernel values beyond 1e300 on X), a
+        warm start of another algorithm or with other parameters.
 
     Examples
     --------
