@@ -11,6 +11,7 @@ import json
 import math
 
 from .evaluate import COMPARATORS
+from .report import aligned
 
 COLUMNS = ("algorithm", "mistakes", "bound", "variant", "value", "gamma", "mistakes/bound",
            "holds")
@@ -104,9 +105,7 @@ def format_table(reports) -> str:
         if not report.rows:
             table.append((report.algorithm, str(report.mistakes), "-", "-", "-", "-", "-", "-"))
         notes.extend(f"  {report.algorithm}: {note}" for note in report.notes)
-    widths = [max(len(line[i]) for line in table) for i in range(len(COLUMNS))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
-             for line in table]
+    lines = aligned(table)
     if missing:
         lines += ["not applicable:", *missing]
     if notes:

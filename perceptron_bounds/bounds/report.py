@@ -133,14 +133,18 @@ class BoundReport:
                 cells = (row.name, row.variant, "-", "-", "-", "-",
                          f"{row.source}; not applicable: {row.reason}")
             table.append(cells)
-        widths = [max(len(line[i]) for line in table[:] if i < len(line) - 1) for i in
-                  range(len(columns) - 1)]
-        lines = [head]
-        for cells in table:
-            padded = [cell.ljust(width) for cell, width in zip(cells[:-1], widths, strict=True)]
-            lines.append("  ".join([*padded, cells[-1]]).rstrip())
+        lines = [head, *aligned(table, ragged_last=True)]
         lines.extend(f"note: {note}" for note in self.notes)
         return "\n".join(lines)
+
+
+def aligned(table, *, ragged_last: bool = False) -> list[str]:
+    """Rows of string cells as lines of left-aligned columns (the last one unpadded if asked)."""
+    padded = len(table[0]) - (1 if ragged_last else 0)
+    widths = [max(len(line[i]) for line in table) for i in range(padded)]
+    return ["  ".join([*(cell.ljust(width) for cell, width in zip(line[:padded], widths,
+                                                                  strict=True)),
+                       *line[padded:]]).rstrip() for line in table]
 
 
 def _jsonable(value):
