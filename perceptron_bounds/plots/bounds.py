@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-_MARKERS = ("o", "s", "^", "v", "D", "*", "P", "X", "<", ">")
+from .curves import _MARKERS
 
 
 def mistakes_vs_bounds(reports: Sequence, ax=None, *, labels: Sequence[str] | None = None):
