@@ -179,6 +179,18 @@ def test_radius_curve_r0_is_the_perceptron_and_rates_are_fractions():
         radius_curve([-0.1], data)
 
 
+
+def test_radius_curve_rejects_bad_arguments_before_any_cell_runs(monkeypatch):
+    import perceptron_bounds.experiments.radius as radius
+
+    monkeypatch.setattr(radius, "run_cells", lambda *a, **k: pytest.fail("a cell ran"))
+    data = make_separable(50, 3, seed=7)
+    with pytest.raises(ValueError, match="epochs must be in"):
+        radius_curve([0.1], data, epochs=0)
+    with pytest.raises(TypeError, match="unexpected parameter"):
+        radius_curve([0.1], data, kernal="rbf")
+
+
 # --- noise_curve --------------------------------------------------------------------------
 
 

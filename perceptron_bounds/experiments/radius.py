@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from .._validation import check_int
 from ..online import run_online
-from ._cells import as_xy, check_levels, check_seeds, plain, run_cells
+from ._cells import AlgorithmSpec, as_specs, as_xy, check_levels, check_seeds, plain, run_cells
 
 
 def radius_curve(
@@ -65,6 +66,8 @@ def radius_curve(
     X, y = as_xy(data, "data")
     if "r" in params:
         raise TypeError("pass the radii through radii, not r")
+    as_specs([AlgorithmSpec("Ballseptron", "ballseptron", params)])  # unknown names, up front
+    epochs = check_int("epochs", epochs, low=1)
     cells = [
         {"X": X, "y": y, "r": r, "seed": seed, "epochs": epochs, "params": params}
         for r in radii
