@@ -102,6 +102,7 @@ from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
 from ._registry import Algorithm, LoopResult, register
 from .kernels import (
     KERNEL_DEFAULTS,
+    _append_row,
     _append_support,
     _dot,
     _kernel_value,
@@ -301,14 +302,14 @@ def _primal_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
 
 @jit
 def _implicit_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse, p,
-                   v, w, F, G, frho, fy, a, margins, out_rho, out_yvx, out_r):
+                   v, w, F, G, frho, a, margins, out_rho, out_yvx, out_r):
     """HO_p implicit primal form (paper 000 sec. 2 item 3): margin w . x_t, w = B^T g(B v).
 
     B is kept as its factors (F_i = x_i, G_i = g(x_i), frho_i; for p = 2, G is
     F itself and the G buffer stays unused); on a mistake the factor is
     appended when rho > 0, v <- v + y x, and w is recomputed by unwrapping B
     (O(n a)). Updates v, w in place; fills the per-mistake records; returns
-    (mistake trials, F, G, frho, fy, a), fy being the factors' labels.
+    (mistake trials, F, G, frho, a).
     """
     n_trials = order.shape[0]
     n = v.shape[0]
@@ -335,7 +336,7 @@ def _implicit_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
         if rho > 0.0:
             F, frho = _append_support(F, frho, a, x, rho)
             if p != 2.0:
-                G, fy = _append_support(G, fy, a, gx, yi)
+                G = _append_row(G, a, gx)
             a += 1
         for j in range(n):
             v[j] += yi * x[j]
@@ -346,7 +347,7 @@ def _implicit_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
         _apply_BT(F, Gp, frho, a, w)
         mistakes[m] = t
         m += 1
-    return mistakes[:m].copy(), F, G, frho, fy, a
+    return mistakes[:m].copy(), F, G, frho, a
 
 
 @jit
@@ -656,12 +657,12 @@ def _run_linear(data, order, params, margins, previous) -> LoopResult:
     else:
         w = np.zeros(n) if previous is None else np.array(previous.weights)
         if p == 2.0:
-            G, fy = F[:0], frho[:0]  # unused: for p = 2 the loop takes g(x_i) = x_i from F
+            G = F[:0]  # unused: for p = 2 the loop takes g(x_i) = x_i from F
         else:
-            G, fy = np.empty_like(F), np.empty_like(frho)
+            G = np.empty_like(F)
             G[:a] = link(F[:a], p)
-        trials, F, G, frho, fy, a = _implicit_loop(
-            *rows, data.y, order, rho_seq, k0, params["sparse"], p, v, w, F, G, frho, fy, a,
+        trials, F, G, frho, a = _implicit_loop(
+            *rows, data.y, order, rho_seq, k0, params["sparse"], p, v, w, F, G, frho, a,
             margins, *outs,
         )
     m = trials.shape[0]

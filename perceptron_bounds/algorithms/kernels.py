@@ -218,21 +218,28 @@ def kernel_of(params: dict) -> Kernel:
 
 
 @jit
+def _append_row(S, k, x):
+    """Store x as row k of S, doubling S when full; returns the (possibly new) buffer."""
+    if k == S.shape[0]:
+        S_new = np.empty((max(2 * k, 16), S.shape[1]))
+        S_new[:k] = S[:k]
+        S = S_new
+    S[k] = x
+    return S
+
+
+@jit
 def _append_support(S, coef, k, x, c):
     """Store x as support row k with coefficient c, doubling the buffers when full.
 
     Returns the (possibly new) buffers; the caller increments k.
     """
-    if k == S.shape[0]:
-        cap = max(2 * k, 16)
-        S_new = np.empty((cap, S.shape[1]))
-        coef_new = np.empty(cap)
-        S_new[:k] = S[:k]
+    if k == coef.shape[0]:
+        coef_new = np.empty(max(2 * k, 16))
         coef_new[:k] = coef[:k]
-        S, coef = S_new, coef_new
-    S[k] = x
+        coef = coef_new
     coef[k] = c
-    return S, coef
+    return _append_row(S, k, x), coef
 
 
 def rows_buffer(values: np.ndarray) -> np.ndarray:
