@@ -9,9 +9,11 @@ and :func:`sklearn.metrics.pairwise.rbf_kernel`; ``degree`` defaults to 3 and
 ``coef0`` to 1. Freund & Schapire's kernel (1 + x . z)^d is ``poly`` with
 ``gamma=1, coef0=1, degree=d``.
 
-The jitted helpers below are shared by every dual ("kernel") loop. A kernel
-enters a loop as four scalars ``(code, degree, gamma, coef0)`` so that every
-loop compiles for one signature whatever the kernel.
+The jitted helpers below (``_dot``, ``_kernel_value``, the buffer growth
+``_append_row``/``_append_support``) are shared by the algorithms' loops, and
+the Python helpers by their wrappers (kernel and form resolution, warm-start
+buffers). A kernel enters a loop as four scalars ``(code, degree, gamma,
+coef0)`` so that every loop compiles for one signature whatever the kernel.
 """
 
 from __future__ import annotations
