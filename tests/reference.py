@@ -2,8 +2,9 @@
 
 Slow and obvious on purpose: every jitted loop of the package is compared with
 one of these. Each function takes X (dense ndarray), y in {-1, +1}, and the
-presented order (rows of X, one per trial), and mirrors the paper's
-pseudo-code line by line. A margin of exactly zero is a mistake (SPEC 1.1).
+presented order (rows of X, one per trial; ``presented_sequence`` draws it
+as SPEC 1.2 says), and mirrors the paper's pseudo-code line by line. A margin
+of exactly zero is a mistake (SPEC 1.1).
 """
 
 import numpy as np
