@@ -139,8 +139,11 @@ def _canonical_csr(X):
     X.data, X.indices, X.indptr = (
         np.require(a, requirements="W") for a in (X.data, X.indices, X.indptr)
     )
-    # scipy's flag (sorted indices, no duplicates) is a quick test; unsorted rows need a scan.
-    if not X.has_canonical_format and _has_duplicates(X.indices, X.indptr, X.shape[1]):
+    # scipy's flag (sorted indices, no duplicates) is a quick test; unsorted rows need a scan,
+    # whose marker array has one entry per column: with more columns than entries, sort instead.
+    if not X.has_canonical_format and (
+        X.shape[1] > X.indices.shape[0] or _has_duplicates(X.indices, X.indptr, X.shape[1])
+    ):
         # Duplicate entries of a row add up, as in X.toarray(), before a loop that writes
         # a row into a dense vector or squares its entries sees them. On a copy: the
         # caller's arrays may be shared.
