@@ -69,3 +69,12 @@ def test_figure_functions_check_seeds_before_running(seeds, error):
     for figure in FIGURES.values():
         with pytest.raises(error, match="seeds must be"):
             figure(seeds=seeds, quick=True)
+
+
+def test_figure_checks_the_output_directory_before_running(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(FIGURES, "sop-toy", lambda **kw: pytest.fail("the figure ran"))
+    taken = tmp_path / "a_file"
+    taken.write_text("")
+    assert main(["figure", "sop-toy", "--quick", "--out", str(taken)]) == 2
+    err = capsys.readouterr().err
+    assert "a_file" in err and err.count("\n") == 1

@@ -8,6 +8,7 @@ behind the figure) and prints where they went.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
@@ -58,6 +59,7 @@ def figure_command(args) -> int:
         check_int("--seeds", args.seeds, low=1)
     if args.n_jobs == 0:
         raise ValueError("--n-jobs must be a nonzero integer, got 0")
+    os.makedirs(args.out, exist_ok=True)  # a bad --out fails now, not after the sweep
     names = list(FIGURES) if args.name == "all" else [args.name]
     progress = sys.stderr.isatty()
     for name in names:
