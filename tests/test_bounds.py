@@ -199,6 +199,32 @@ def test_span_spectrum_follows_the_runs_rank_decisions():
     assert span_spectrum(np.zeros((0, 3)), Kernel())[1] == np.inf
 
 
+@pytest.fixture
+def eigvalsh_calls(monkeypatch):
+    """The matrices scipy.linalg.eigvalsh is called on, while the test runs."""
+    import scipy.linalg
+
+    calls, original = [], scipy.linalg.eigvalsh
+    monkeypatch.setattr(scipy.linalg, "eigvalsh",
+                        lambda A, *args, **kwargs: calls.append(A.copy()) or original(
+                            A, *args, **kwargs))
+    return calls
+
+
+def test_each_matrix_is_decomposed_once(eigvalsh_calls):
+    X, y, u = make_separable(300, 6, margin=0.05, label_noise=0.1, seed=6)
+    for variant in ("inverse", "adaptive", "pinv"):
+        eigvalsh_calls.clear()
+        evaluate(run_online("second_order", X, y, variant=variant), X, y)  # 5 SVM comparators
+        if variant != "pinv":  # pinv: one more per run of rank increases (lambda*)
+            assert len(eigvalsh_calls) == 1
+        for i, A in enumerate(eigvalsh_calls):
+            assert not any(A.shape == B.shape and np.allclose(A, B) for B in eigvalsh_calls[:i])
+    eigvalsh_calls.clear()
+    eig, lambda_star = span_spectrum(np.eye(3), Kernel())  # the rank rises at the last mistake
+    assert len(eigvalsh_calls) == 1 and lambda_star == pytest.approx(1.0)
+
+
 def test_run_quantities_over_each_set_of_trials():
     X, y, u = make_separable(80, 4, margin=0.05, label_noise=0.2, seed=7)
     run = run_online("ballseptron", X, y, epochs=2, r=0.05)

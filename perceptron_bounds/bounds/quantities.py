@@ -408,9 +408,9 @@ def span_spectrum(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
     M = np.zeros((rank, rank))
     done = 0
     r = 0
-    for k in range(m):
+    for k in range(m - 1):  # the last mistake's matrix is decomposed in full below
         r += rises[k]
-        if rises[k] and (k == m - 1 or not rises[k + 1]):
+        if rises[k] and not rises[k + 1]:
             block = L[done:k + 1, :r]
             M[:r, :r] += block.T @ block
             done = k + 1
@@ -418,5 +418,7 @@ def span_spectrum(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
             lambda_star = min(lambda_star, max(float(low[0]), 0.0))
     block = L[done:]
     M += block.T @ block
-    eigenvalues = scipy.linalg.eigvalsh(M, check_finite=False)
-    return np.maximum(eigenvalues, 0.0), lambda_star
+    eigenvalues = np.maximum(scipy.linalg.eigvalsh(M, check_finite=False), 0.0)
+    # X_m X_m^T is a candidate too; when the run did not end on a rank increase its smallest
+    # eigenvalue is no smaller than the last candidate's, so taking it changes nothing.
+    return eigenvalues, min(lambda_star, float(eigenvalues[0]))
