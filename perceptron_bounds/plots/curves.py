@@ -284,17 +284,15 @@ def plot_sop_toy(records):
         bars = ax.bar(
             x, mean, width * 0.95, yerr=std, capsize=3, label=legend_label(label), color=f"C{i}"
         )
-        for bar, value in zip(bars, mean, strict=True):  # at the foot, clear of the error bars
+        for bar, value, spread in zip(bars, mean, std, strict=True):  # above the error bar
             ax.annotate(
                 f"{value:.1f}",
-                (bar.get_x() + bar.get_width() / 2, 0),
+                (bar.get_x() + bar.get_width() / 2, value + spread),
                 ha="center",
                 va="bottom",
-                xytext=(0, 3),
+                xytext=(0, 2),
                 textcoords="offset points",
                 fontsize=7,
-                color="white",
-                rotation=90,
             )
     names = {
         "dominant": "data set 1: target = dominant\neigenvector",
@@ -308,6 +306,7 @@ def plot_sop_toy(records):
         f"Perceptron vs Second-Order, mean and std over {n_perm} permutations", fontsize=10
     )
     ax.margins(y=0.15)
+    ax.set_ylim(bottom=0)  # mistakes are counts: a mean - std below 0 is clipped
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3, axis="y")
     return fig
