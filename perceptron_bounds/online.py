@@ -124,6 +124,7 @@ def run_online(
         margins=margins if record_margins else None,
         hypothesis=result.hypothesis,
         state=result.state,
+        warm_started=warm_start is not None,
     )
 
 

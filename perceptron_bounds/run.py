@@ -54,6 +54,10 @@ class OnlineRun:
     state : dict
         Algorithm-specific final state and per-mistake records that bounds need
         (documented by each algorithm).
+    warm_started : bool
+        True when the run continued the final state of an earlier run
+        (``run_online(..., warm_start=...)``, ``partial_fit``): its trials do not
+        start from the zero state the mistake bounds assume.
     """
 
     algorithm: str
@@ -69,6 +73,7 @@ class OnlineRun:
     margin_error_trials: np.ndarray = field(default_factory=lambda: _EMPTY)
     margins: np.ndarray | None = None
     state: dict = field(default_factory=dict)
+    warm_started: bool = False
 
     def __post_init__(self):
         for name in ("classes", "sample_index", "mistake_trials", "margin_error_trials", "margins"):

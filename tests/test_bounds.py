@@ -397,15 +397,22 @@ def test_higher_order_rows_and_reasons(noisy):
     assert "unit norm" in evaluate(raw, 2.0 * X, y, target=u).row("higher_order").reason
 
 
-def test_warm_started_runs_are_not_bounded(noisy):
+@pytest.mark.parametrize(
+    "algorithm, params",
+    [("perceptron", {}), ("voted_perceptron", {}), ("ballseptron", {"r": 0.05}),
+     ("pnorm_perceptron", {}), ("higher_order", {}), ("second_order", {}),
+     ("second_order", {"variant": "adaptive"}), ("second_order", {"variant": "pinv"})],
+)
+def test_warm_started_runs_are_not_bounded(noisy, algorithm, params):
     X, y, u = noisy
-    first = run_online("higher_order", X, y)
-    warm = run_online("higher_order", X, y, warm_start=first)
-    assert "warm" in evaluate(warm, X, y, target=u).row("higher_order").reason
-    for variant, name in (("adaptive", "second_order_adaptive"), ("pinv", "second_order_pinv")):
-        first = run_online("second_order", X, y, variant=variant)
-        warm = run_online("second_order", X, y, variant=variant, warm_start=first)
-        assert "warm" in evaluate(warm, X, y, target=u).row(name).reason
+    first = run_online(algorithm, X, y, **params)
+    assert not first.warm_started
+    warm = run_online(algorithm, X, y, warm_start=first)
+    assert warm.warm_started
+    report = evaluate(warm, X, y, target=u)
+    assert report.rows
+    for row in report.rows:
+        assert not row.applies and "warm" in row.reason
 
 
 def test_pnorm_perceptron_is_bounded_for_p2_only(noisy):

@@ -61,10 +61,10 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto", target=None) -
     Parameters
     ----------
     run : OnlineRun
-        A run from the zero state of a registered algorithm: the theorems count
-        mistakes from w = 0. Warm starts are detected where the run records them
-        (Second-Order adaptive and pseudoinverse, Higher-Order) and reported as
-        not applicable; for the other algorithms the caller must not pass one.
+        A run of a registered algorithm. The theorems count mistakes from the
+        zero state, so every bound of a warm-started run
+        (``run.warm_started``, e.g. after ``partial_fit``) is reported as not
+        applicable.
     X, y : array-like
         The training data of the run (the rows its ``sample_index`` points to).
     u : ndarray of shape (n_features,), optional
@@ -222,10 +222,10 @@ def _first_order_specs(ctx, comp) -> list[_Spec]:
     names = ["novikoff", "freund_schapire", "ballseptron_d1"]
     if ball:
         names += ["ballseptron_corrected_d2", "ballseptron_corrected_d1"]
-    not_p2 = None
+    not_applicable = _WARM if run.warm_started else None
     if run.algorithm == "pnorm_perceptron" and run.params["p"] != 2.0:
-        not_p2 = (f"the papers bound the p-norm Perceptron only for p = 2 (the Perceptron); "
-                  f"this run has p = {run.params['p']:g}")
+        not_applicable = ("the papers bound the p-norm Perceptron only for p = 2 "
+                          f"(the Perceptron); this run has p = {run.params['p']:g}")
     specs = []
     for variant in VARIANTS:
         rows = ctx.rows_all if variant == "stated" else ctx.rows_updates
@@ -248,7 +248,7 @@ def _first_order_specs(ctx, comp) -> list[_Spec]:
         for name in names:
             spec = _first_order_spec(name, profile, R, r, eps, tight, ball, ball_conditions,
                                      common)
-            spec.variant, spec.scale, spec.reason = variant, scale, not_p2
+            spec.variant, spec.scale, spec.reason = variant, scale, not_applicable
             spec.source += suffix
             specs.append(spec)
     return specs
@@ -296,11 +296,9 @@ def _second_order_specs(ctx, comp) -> list[_Spec]:
     scores = comp.values(ctx.X)
     margins = ctx.y * scores
     energy = float(np.sum(scores[rows_m] ** 2))
-    reason = None
+    reason = _WARM if run.warm_started else None
     if variant == "pinv":
         name, source = "second_order_pinv", "003 Thm 4 (derived)"
-        if run.state["rank"] != run.state["rank_growth"].shape[0]:
-            reason = _WARM
         eig, lambda_star = ctx.span
         extra = {"rank": int(eig.shape[0]), "lambda_star": lambda_star}
 
@@ -312,8 +310,6 @@ def _second_order_specs(ctx, comp) -> list[_Spec]:
             name, source = "second_order_adaptive", "003 Thm 3 (derived)"
             c, R_alg = float(params["c"]), float(run.state["R"])
             extra = {"c": c, "a_m": c * R_alg**2 * ctx.m, "R": R_alg}
-            if run.state["k"] != ctx.m:
-                reason = _WARM
 
             def bound(D, g):
                 return second_order_adaptive(eig, c, R_alg, max(ctx.m, 1), energy, D, g)
@@ -355,7 +351,7 @@ def _higher_order_specs(ctx, comp) -> list[_Spec]:
     reason = None
     if params["p"] != 2.0:
         reason = f"Theorem 1 is stated for p = 2; this run has p = {params['p']:g}"
-    elif state["mistakes_total"] != ctx.m:
+    elif ctx.run.warm_started:
         reason = _WARM
     elif not params["normalize"]:
         norms = ctx.norms[ctx.rows_mistakes]
