@@ -241,17 +241,68 @@ def _pnorm_loop(X, data, indices, indptr, csr, y, order, p, theta, w, margins):
 
 
 @jit
+def _symmetric_sweep(A, u, xp, pending, x, ax):
+    """A <- A + u xp^T + xp u^T (if ``pending``), then ax = A x, in one sweep of A's upper triangle.
+
+    Only the upper triangle (j >= r) of A is read and written: row r gives
+    ax[r] += A[r, j] x[j] and, by symmetry, ax[j] += A[r, j] x[r]. Fusing the
+    rank-two change of one mistake with the product of the next reads half of
+    A once per mistake instead of all of it twice.
+    """
+    n = x.shape[0]
+    for r in range(n):
+        ax[r] = 0.0
+    for r in range(n):
+        # Slices from the diagonal, so that the inner loops start at 0 (Numba vectorises them).
+        row, ut, pt, xt, at = A[r, r:], u[r:], xp[r:], x[r:], ax[r:]
+        xr = x[r]
+        s = 0.0
+        if pending:
+            ur = u[r]
+            pr = xp[r]
+            for j in range(n - r):
+                e = row[j] + ur * pt[j] + pr * ut[j]
+                row[j] = e
+                s += e * xt[j]
+                at[j] += e * xr
+        else:
+            for j in range(n - r):
+                s += row[j] * xt[j]
+                at[j] += row[j] * xr
+        ax[r] += s - row[0] * xr  # the diagonal entered both s and at[0] = ax[r]
+
+
+@jit
+def _symmetric_csr_matvec(A, data, indices, indptr, i, ax):
+    """ax = A x_i for row i of a CSR matrix, from A's upper triangle, in O(n nnz(x_i))."""
+    n = ax.shape[0]
+    for r in range(n):
+        ax[r] = 0.0
+    for q in range(indptr[i], indptr[i + 1]):
+        j = indices[q]
+        xj = data[q]
+        for r in range(j):
+            ax[r] += xj * A[r, j]
+        row = A[j]
+        for r in range(j, n):
+            ax[r] += xj * row[r]
+
+
+@jit
 def _primal_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
                  A, v, w, F, frho, a, margins, out_rho, out_yvx, out_r):
     """HO_2 primal form (paper 000 sec. 2 item 1): A = B^T B, w = A v, margin w . x_t.
 
-    On a mistake, with a = A x (A is symmetric, so a = sum_j x_j A_j costs
-    O(n nnz(x))) and v' = v + y x:
+    On a mistake, with a = A x and v' = v + y x:
     w <- A' v' = w + y a - rho a (x . v') - rho x (a . v') + rho^2 (x . a) x (x . v'),
-    and, when rho > 0,
-    A <- A - rho a x^T - rho x a^T + rho^2 (x . a) x x^T (O(n^2)), x appended to
-    the factor buffers (F, frho). Updates A, v, w in place; fills the
-    per-mistake records; returns (mistake trials, F, frho, a).
+    and, when rho > 0, A <- A + u x^T + x u^T with u = rho (rho (x . a) / 2 x - a),
+    i.e. A - rho a x^T - rho x a^T + rho^2 (x . a) x x^T, and x is appended to the
+    factor buffers (F, frho). The loop keeps the upper triangle of A only; the
+    rank-two change is deferred to the next mistake's product (one O(n^2 / 2)
+    sweep per mistake, see :func:`_symmetric_sweep`; O(n nnz(x)) for CSR rows
+    when no change is pending), and applied, and A mirrored, at the end.
+    Updates A, v, w in place; fills the per-mistake records; returns
+    (mistake trials, F, frho, a).
     """
     n_trials = order.shape[0]
     n = v.shape[0]
@@ -259,6 +310,9 @@ def _primal_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
     mistakes = np.empty(n_trials, dtype=np.int64)
     x = np.empty(n)
     ax = np.empty(n)
+    u = np.empty(n)
+    xp = np.empty(n)  # the x of the pending change A += u xp^T + xp u^T
+    pending = False
     m = 0
     for t in range(n_trials):
         i = order[t]
@@ -273,23 +327,23 @@ def _primal_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
         out_rho[m] = rho
         out_yvx[m] = yvx
         out_r[m] = 1.0 - rho * (yvx + _dot(x, x, n))
-        ax[:] = 0.0
-        for j in range(n):
-            xj = x[j]
-            if xj != 0.0:
-                for r in range(n):
-                    ax[r] += xj * A[j, r]
+        if csr and not pending:
+            _symmetric_csr_matvec(A, data, indices, indptr, i, ax)
+        else:
+            _symmetric_sweep(A, u, xp, pending, x, ax)
+        pending = False
         for j in range(n):
             v[j] += yi * x[j]
         if rho > 0.0:
             xax = _dot(x, ax, n)
             xv = _dot(x, v, n)
             axv = _dot(ax, v, n)
+            half = 0.5 * rho * xax
             for j in range(n):
                 w[j] += yi * ax[j] - rho * (ax[j] * xv + x[j] * axv - rho * xax * x[j] * xv)
-            for r in range(n):
-                for j in range(n):
-                    A[r, j] += rho * (rho * xax * x[r] * x[j] - ax[r] * x[j] - x[r] * ax[j])
+                u[j] = rho * (half * x[j] - ax[j])
+                xp[j] = x[j]
+            pending = True
             F, frho = _append_support(F, frho, a, x, rho)
             a += 1
         else:
@@ -297,6 +351,11 @@ def _primal_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
                 w[j] += yi * ax[j]
         mistakes[m] = t
         m += 1
+    if pending:
+        _symmetric_sweep(A, u, xp, pending, x, ax)
+    for r in range(n):
+        for j in range(r + 1, n):
+            A[j, r] = A[r, j]
     return mistakes[:m].copy(), F, frho, a
 
 
