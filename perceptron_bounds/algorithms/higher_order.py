@@ -299,8 +299,10 @@ def _primal_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
     i.e. A - rho a x^T - rho x a^T + rho^2 (x . a) x x^T, and x is appended to the
     factor buffers (F, frho). The loop keeps the upper triangle of A only; the
     rank-two change is deferred to the next mistake's product (one O(n^2 / 2)
-    sweep per mistake, see :func:`_symmetric_sweep`; O(n nnz(x)) for CSR rows
-    when no change is pending), and applied, and A mirrored, at the end.
+    sweep per mistake, see :func:`_symmetric_sweep`), and applied, and A
+    mirrored, at the end. When no change is pending (rho = 0 at the last
+    mistake, e.g. the sparse variant's skips), a = B^T B x from the a factors
+    in O(n a) if that is cheaper, or from the nonzeros of a CSR row in O(n nnz(x)).
     Updates A, v, w in place; fills the per-mistake records; returns
     (mistake trials, F, frho, a).
     """
@@ -327,7 +329,16 @@ def _primal_loop(X, data, indices, indptr, csr, y, order, rho_seq, k0, sparse,
         out_rho[m] = rho
         out_yvx[m] = yvx
         out_r[m] = 1.0 - rho * (yvx + _dot(x, x, n))
-        if csr and not pending:
+        # a = A x by the cheapest route (counted in element reads): with no change pending,
+        # A = B^T B is also its a factors (about 4 a n), or x's nonzeros (nnz n); else
+        # the sweep of the triangle (n^2 / 2).
+        nnz = indptr[i + 1] - indptr[i] if csr else n
+        if not pending and 4 * a < min(nnz, n // 2):
+            for j in range(n):
+                ax[j] = x[j]
+            _apply_B(F, F, frho, a, ax)
+            _apply_BT(F, F, frho, a, ax)
+        elif csr and not pending:
             _symmetric_csr_matvec(A, data, indices, indptr, i, ax)
         else:
             _symmetric_sweep(A, u, xp, pending, x, ax)
