@@ -201,10 +201,18 @@ def _mistake_start(X, data, indices, indptr, i, csr, yi, v, rho_k, sparse, x):
 def _apply_B(F, G, rho, a, z):
     """z <- B z with B = prod_{i<a} (I - rho_i F_i G_i^T), unwrapped from the last factor."""
     n = z.shape[0]
-    for i in range(a - 1, -1, -1):
-        s = rho[i] * _dot(G[i], z, n)
+    for k in range(a):
+        i = a - 1 - k
+        # The dot written out: with _dot(G[i], z, n) (or range(a - 1, -1, -1)) this loop
+        # took 1.6x as long (n = 500, a = 400).
+        g = G[i]
+        s = 0.0
         for j in range(n):
-            z[j] -= s * F[i, j]
+            s += g[j] * z[j]
+        s *= rho[i]
+        f = F[i]
+        for j in range(n):
+            z[j] -= s * f[j]
 
 
 @jit
@@ -213,8 +221,9 @@ def _apply_BT(F, G, rho, a, q):
     n = q.shape[0]
     for i in range(a):
         s = rho[i] * _dot(F[i], q, n)
+        g = G[i]
         for j in range(n):
-            q[j] -= s * G[i, j]
+            q[j] -= s * g[j]
 
 
 @jit
