@@ -127,7 +127,8 @@ def _link(theta, p, out):
     """out = g(theta) = grad ||theta||_p^2 / 2 (identity for p = 2; 0 at theta = 0).
 
     Uses g(a theta) = a g(theta) with a = max |theta_i| so that |theta_i|^p
-    cannot overflow.
+    cannot overflow, and one power per entry (|z|^p = |z|^(p-1) |z|). ``out``
+    must not be ``theta``.
     """
     n = theta.shape[0]
     if p == 2.0:
@@ -143,11 +144,13 @@ def _link(theta, p, out):
         return
     s = 0.0
     for j in range(n):
-        s += (abs(theta[j]) / top) ** p
+        z = abs(theta[j]) / top
+        t = z ** (p - 1.0)
+        out[j] = t
+        s += t * z
     scale = top / s ** ((p - 2.0) / p)
     for j in range(n):
-        z = theta[j] / top
-        out[j] = np.sign(z) * abs(z) ** (p - 1.0) * scale
+        out[j] *= np.sign(theta[j]) * scale
 
 
 @jit
