@@ -256,7 +256,9 @@ def _pnorm_loop(X, data, indices, indptr, csr, y, order, p, theta, w, margins):
 def _symmetric_sweep(A, u, xp, pending, x, ax):
     """A <- A + u xp^T + xp u^T (if ``pending``), then ax = A x, in one sweep of A's upper triangle.
 
-    Only the upper triangle (j >= r) of A is read and written: row r gives
+    A is symmetric; with n = x.shape[0], only its leading n x n block is used
+    (A may be a larger buffer). Only the upper triangle (j >= r) of that block
+    is read and written: row r gives
     ax[r] += A[r, j] x[j] and, by symmetry, ax[j] += A[r, j] x[r]. Fusing the
     rank-two change of one mistake with the product of the next reads half of
     A once per mistake instead of all of it twice.
@@ -454,6 +456,7 @@ def _dual_loop(X, y, order, xscale, xnorm2, rho_seq, k0, sparse,
     record = margins.shape[0] > 0
     mistakes = np.empty(n_trials, dtype=np.int64)
     r = np.empty(h.shape[0])
+    ra = np.empty(h.shape[0])  # r over the active supports, contiguous for the product with D
     b = np.empty(h.shape[0])
     use_cache = cache.shape[0] > 0
     m = 0
@@ -497,13 +500,10 @@ def _dual_loop(X, y, order, xscale, xnorm2, rho_seq, k0, sparse,
         out_rho[m] = rho
         out_yvx[m] = yvx
         out_r[m] = 1.0 - rho * (yvx + xx)
-        rb = 0.0
         for q in range(a):
-            bq = 0.0
-            for e in range(a):
-                bq += D[q, e] * r[active[e]]
-            b[q] = bq
-            rb += r[active[q]] * bq
+            ra[q] = r[active[q]]
+        _symmetric_sweep(D, ra, ra, False, ra[:a], b[:a])
+        rb = _dot(ra, b, a)
         for j in range(k):
             h[j] += yi * r[j]
         hk = vx + yi * xx
