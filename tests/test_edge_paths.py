@@ -1,0 +1,122 @@
+"""Paths the other test files left unexercised (found with coverage under NUMBA_DISABLE_JIT=1).
+
+Each test checks a result against an independent computation (tests/reference.py, a dense
+copy of the data, a hand-written value), or checks that a user error is named.
+"""
+
+import json
+
+import numpy as np
+import pytest
+import reference
+import scipy.sparse as sp
+from conftest import noisy_separable
+
+from perceptron_bounds import run_online
+from perceptron_bounds._validation import check_X
+from perceptron_bounds.algorithms import get, register
+from perceptron_bounds.cli import BUILTIN_DATA, main, parse_value
+from perceptron_bounds.datasets import load_data, make_separable
+
+# --- command line ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [("TRUE", True), ("false", False), ("None", None), ("3", 3), ("0.5", 0.5), ("1e-3", 1e-3),
+     ("rbf", "rbf")],
+)
+def test_parse_value_reads_bools_none_and_numbers(text, expected):
+    value = parse_value(text)
+    assert value == expected and type(value) is type(expected)
+
+
+def test_run_json_forwards_bool_params_and_counts_the_reference_mistakes(capsys):
+    # pnorm_perceptron with p=2 and normalize=false is the classic Perceptron (SPEC 2.1).
+    argv = ["run", "--algorithm", "pnorm_perceptron", "--param", "p=2", "--param",
+            "normalize=false", "--epochs", "2", "--json"]
+    assert main(argv) == 0
+    record = json.loads(capsys.readouterr().out)
+    X, y = make_separable(**BUILTIN_DATA)[:2]
+    y_pm = np.where(y == np.unique(y)[1], 1.0, -1.0)
+    trials, _, _ = reference.perceptron(X, y_pm, reference.presented_sequence(X.shape[0], 2))
+    assert record["params"]["normalize"] is False
+    assert record["mistakes"] == trials.shape[0]
+    assert record["n_trials"] == 2 * X.shape[0]
+    assert (record["algorithm"], record["data"], record["epochs"]) == (
+        "pnorm_perceptron", "built-in", 2)
+
+
+def test_algorithms_command_lists_every_algorithm_with_its_defaults(capsys):
+    assert main(["algorithms"]) == 0
+    out = capsys.readouterr().out
+    for name in ("perceptron", "voted_perceptron", "ballseptron", "second_order",
+                 "higher_order", "pnorm_perceptron"):
+        assert f"{name}: " in out
+    assert "r=0.1" in out and "variant='inverse'" in out
+
+
+# --- validation ---------------------------------------------------------------------------
+
+
+def test_check_X_refuses_sparse_input_when_dense_is_needed():
+    with pytest.raises(TypeError, match=r"Z is a sparse matrix.*Z\.toarray\(\)"):
+        check_X(sp.csr_matrix(np.eye(3)), name="Z", accept_sparse=False)
+
+
+def test_check_X_refuses_a_one_dimensional_sparse_array():
+    with pytest.raises(ValueError, match="X must be 2-D, got 1-D"):
+        check_X(sp.coo_array(np.array([1.0, 2.0])))
+
+
+def test_unsorted_csr_with_duplicate_entries_runs_as_its_dense_sum():
+    # Row 0 names column 1 twice and out of order; the entries add up as in toarray().
+    X, y = noisy_separable(n_samples=30, n_features=3, seed=4)
+    csr = sp.csr_matrix(X)
+    data = np.concatenate([[0.25, X[0, 2], X[0, 1] - 0.25, X[0, 0]], csr.data[3:]])
+    indices = np.concatenate([[1, 2, 1, 0], csr.indices[3:]])
+    indptr = csr.indptr.copy()
+    indptr[1:] += 1
+    messy = sp.csr_matrix((data, indices, indptr), shape=X.shape)
+    assert not messy.has_canonical_format
+    run = run_online("perceptron", messy, y, epochs=2)
+    trials, w, _ = reference.perceptron(X, y, reference.presented_sequence(30, 2))
+    np.testing.assert_array_equal(run.mistake_trials, trials)
+    np.testing.assert_allclose(run.weights, w, rtol=0, atol=1e-10)
+    assert messy.data[0] == 0.25  # the caller's matrix is summed on a copy
+
+
+def test_warm_start_with_other_classes_is_refused():
+    X, y = noisy_separable(n_samples=20, n_features=3)
+    first = run_online("perceptron", X, y)
+    with pytest.raises(ValueError, match=r"classes \[0, 1\] differ from the warm start's"):
+        run_online("perceptron", X, (y > 0).astype(int), classes=[0, 1], warm_start=first)
+
+
+def test_registering_a_taken_name_is_refused():
+    with pytest.raises(ValueError, match="'perceptron' is already registered"):
+        register(get("perceptron"))
+
+
+# --- loaders ------------------------------------------------------------------------------
+
+
+def test_load_data_path_must_be_a_path():
+    with pytest.raises(TypeError, match="path must be a str or os.PathLike, got int"):
+        load_data(3)
+
+
+@pytest.mark.parametrize(
+    "arrays, match",
+    [
+        ({"X": np.array([["a", "b"]]), "y": np.array([1])}, "array X must be numeric, got dtype"),
+        ({"X": np.ones(3), "y": np.ones(3)}, r"X must be 2-D, got shape \(3,\)"),
+        ({"X": np.ones((0, 2)), "y": np.ones(0)}, "no samples"),
+        ({"X": np.ones((2, 2)), "y": np.array([1.0, np.nan])}, "y contains NaN or infinity"),
+    ],
+)
+def test_load_npz_bad_content_one_line_error(tmp_path, arrays, match):
+    path = tmp_path / "d.npz"
+    np.savez(path, **arrays)
+    with pytest.raises(ValueError, match=match):
+        load_data(path)
