@@ -160,9 +160,12 @@ def minimise_over_gamma(value, candidates) -> tuple[float, float]:
                 out = float(np.asarray(value(np.array([g])))[0])
             return out if np.isfinite(out) else np.inf
 
-        result = scipy.optimize.minimize_scalar(
-            scalar, bounds=(left, right), method="bounded", options={"xatol": 1e-10 * right}
-        )
+        # The bracket may hold infinite values (invalid gammas): Brent's parabola
+        # steps then compute inf - inf, which only means "not this way".
+        with np.errstate(invalid="ignore", over="ignore"):
+            result = scipy.optimize.minimize_scalar(
+                scalar, bounds=(left, right), method="bounded", options={"xatol": 1e-10 * right}
+            )
         if np.isfinite(result.fun) and result.fun < val:
             gamma, val = float(result.x), float(result.fun)
     return gamma, val
