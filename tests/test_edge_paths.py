@@ -15,6 +15,8 @@ from conftest import noisy_separable
 from perceptron_bounds import run_online
 from perceptron_bounds._validation import check_X
 from perceptron_bounds.algorithms import get, register
+from perceptron_bounds.bounds import BoundReport, evaluate, run_quantities
+from perceptron_bounds.bounds.search import gamma_candidates, minimise_over_gamma
 from perceptron_bounds.cli import BUILTIN_DATA, main, parse_value
 from perceptron_bounds.datasets import load_data, make_separable
 
@@ -120,3 +122,46 @@ def test_load_npz_bad_content_one_line_error(tmp_path, arrays, match):
     np.savez(path, **arrays)
     with pytest.raises(ValueError, match=match):
         load_data(path)
+
+
+# --- bounds -------------------------------------------------------------------------------
+
+
+def test_evaluate_without_a_fittable_comparator_says_why():
+    # A one-class batch (classes given) leaves the SVM nothing to separate.
+    X, _ = noisy_separable(n_samples=40, n_features=3)
+    run = run_online("perceptron", X, np.ones(40), classes=[-1, 1])
+    with pytest.raises(ValueError, match="no SVM comparator could be fitted"):
+        evaluate(run, X, np.ones(40))
+
+
+def test_run_quantities_refuses_a_kernel_run():
+    X, y = noisy_separable(n_samples=40, n_features=3)
+    run = run_online("perceptron", X, y, kernel="rbf")
+    with pytest.raises(ValueError, match="needs a linear-kernel run"):
+        run_quantities(run, X, y, np.ones(3), 1.0)
+
+
+def test_report_json_is_strict_json():
+    report = BoundReport("perceptron", {"g": np.float64(np.inf), "w": np.arange(2.0)}, 3, 1, 0,
+                         (), ("a note",))
+    payload = json.loads(report.to_json(), parse_constant=lambda c: pytest.fail(c))
+    assert payload["params"] == {"g": None, "w": [0.0, 1.0]}
+
+
+def test_gamma_candidates_empty_when_the_range_is_empty():
+    assert gamma_candidates(np.array([0.1, 0.7]), 1.0, 0.5, 2.0).shape == (0,)
+    assert gamma_candidates(np.array([0.1]), 0.0, 3.0, 0.0).shape == (0,)
+
+
+def test_minimise_over_gamma_edge_cases():
+    assert minimise_over_gamma(lambda g: (g - 2.0) ** 2, np.zeros(0)) == (pytest.approx(np.nan,
+                                                                           nan_ok=True), np.inf)
+    gamma, value = minimise_over_gamma(lambda g: np.full(g.shape, np.inf), np.array([1.0, 2.0]))
+    assert np.isnan(gamma) and value == np.inf
+    # One candidate: nothing to refine between neighbours.
+    assert minimise_over_gamma(lambda g: (g - 2.0) ** 2, np.array([1.0])) == (1.0, 1.0)
+    # NaN counts as invalid (inf), not as the minimum; the refinement between the neighbours
+    # then approaches the edge of the valid range, inf_{g >= 1.5} g = 1.5, without warnings.
+    gamma, value = minimise_over_gamma(lambda g: np.where(g < 1.5, np.nan, g), np.array([1.0, 2.0]))
+    assert 1.5 <= gamma == value < 1.5 + 1e-6
