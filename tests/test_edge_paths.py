@@ -18,7 +18,8 @@ from perceptron_bounds.algorithms import get, register
 from perceptron_bounds.bounds import BoundReport, evaluate, run_quantities
 from perceptron_bounds.bounds.search import gamma_candidates, minimise_over_gamma
 from perceptron_bounds.cli import BUILTIN_DATA, main, parse_value
-from perceptron_bounds.datasets import load_data, make_separable
+from perceptron_bounds.datasets import load_data, make_hop_artificial, make_separable
+from perceptron_bounds.experiments import epochs_curve, noise_curve, sop_toy
 
 # --- command line ------------------------------------------------------------------------
 
@@ -165,3 +166,63 @@ def test_minimise_over_gamma_edge_cases():
     # then approaches the edge of the valid range, inf_{g >= 1.5} g = 1.5, without warnings.
     gamma, value = minimise_over_gamma(lambda g: np.where(g < 1.5, np.nan, g), np.array([1.0, 2.0]))
     assert 1.5 <= gamma == value < 1.5 + 1e-6
+
+
+# --- experiments and data sets -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tiny_split():
+    return make_hop_artificial(0.0, n_train=40, n_test=30, n_features=6, n_relevant=3, seed=1)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"specs": [42]}, TypeError, "each spec must be an AlgorithmSpec or a"),
+        ({"specs": [("FO",)]}, TypeError, "each spec must be an AlgorithmSpec or a"),
+        ({"specs": [("FO", "perceptron", ["r"])]}, TypeError, "params a dict"),
+        ({"specs": [(1, "perceptron", {})]}, TypeError, "label must be a str"),
+        ({"seeds": "12"}, TypeError, "seeds must be a list of non-negative integers"),
+        ({"seeds": 3}, TypeError, "seeds must be a list of non-negative integers"),
+        ({"seeds": []}, ValueError, "seeds must be a non-empty list"),
+        ({"seeds": [1, 1]}, ValueError, r"seeds must be distinct, got \[1, 1\]"),
+        ({"epochs": []}, ValueError, "epochs"),
+    ],
+)
+def test_epochs_curve_names_bad_specs_and_seeds(tiny_split, kwargs, error, match):
+    args = {"specs": [("FO", "perceptron", {})], "train": tiny_split.train,
+            "test": tiny_split.test, **kwargs}
+    with pytest.raises(error, match=match):
+        epochs_curve(**args)
+
+
+def test_epochs_curve_takes_a_single_epoch_count(tiny_split):
+    X, y = tiny_split.train[:2]
+    X_test, y_test = tiny_split.test[:2]
+    (row,) = epochs_curve([("FO", "perceptron", {})], tiny_split.train, tiny_split.test, epochs=3)
+    order = reference.presented_sequence(X.shape[0], 3)
+    trials, w, _ = reference.perceptron(X, y, order)
+    assert (row["epochs"], row["updates"]) == (3, trials.shape[0])
+    assert row["test_error"] == pytest.approx(np.mean(np.where(X_test @ w > 0, 1, -1) != y_test))
+
+
+@pytest.mark.parametrize(
+    ("levels", "error", "match"),
+    [(0.1, TypeError, "eta must be a list of numbers"), ([], ValueError, "eta is empty")],
+)
+def test_noise_curve_names_bad_levels(levels, error, match):
+    with pytest.raises(error, match=match):
+        noise_curve("label", levels)
+
+
+def test_sop_toy_refuses_a_zero_a():
+    with pytest.raises(ValueError, match=r"a_values must be > 0, got 0\.0"):
+        sop_toy(a_values=[0.0, 1.0])
+
+
+def test_train_test_target_is_the_generating_u(tiny_split):
+    np.testing.assert_array_equal(tiny_split.target, tiny_split.train.u)
+    np.testing.assert_array_equal(tiny_split.target, tiny_split.test.u)
+    margins = tiny_split.train.y * (tiny_split.train.X @ tiny_split.target)
+    assert (margins > 0).all()  # noise-free: u separates the training set
