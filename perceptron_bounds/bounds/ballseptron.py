@@ -160,14 +160,9 @@ def _largest_root_loop(R, gamma, r, eps, D1, D2, out):
         for _ in range(_BISECTION_STEPS):
             mid = 0.5 * (low + up)
             a = np.sqrt(mid * Ri * Ri + c2)
-            b = np.sqrt(mid + ei)
-            slope = gi
-            if a > 0.0:
+            slope = gi - d2 / (2.0 * np.sqrt(mid + ei))  # mid >= high 2^-64 > 0: no 0 / 0
+            if a > 0.0:  # a = 0 when R = 0 and eps~ = 0
                 slope -= Ri * Ri / (2.0 * a)
-            if b > 0.0:
-                slope -= d2 / (2.0 * b)
-            elif d2 > 0.0:
-                slope = -np.inf
             if slope < 0.0:
                 low = mid
             else:
