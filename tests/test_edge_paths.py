@@ -15,7 +15,12 @@ from conftest import noisy_separable
 from perceptron_bounds import run_online
 from perceptron_bounds._validation import check_X
 from perceptron_bounds.algorithms import get, register
-from perceptron_bounds.bounds import BoundReport, evaluate, run_quantities
+from perceptron_bounds.bounds import (
+    BoundReport,
+    ballseptron_corrected,
+    evaluate,
+    run_quantities,
+)
 from perceptron_bounds.bounds.search import gamma_candidates, minimise_over_gamma
 from perceptron_bounds.cli import BUILTIN_DATA, main, parse_value
 from perceptron_bounds.datasets import load_data, make_hop_artificial, make_separable
@@ -226,3 +231,12 @@ def test_train_test_target_is_the_generating_u(tiny_split):
     np.testing.assert_array_equal(tiny_split.target, tiny_split.test.u)
     margins = tiny_split.train.y * (tiny_split.train.X @ tiny_split.target)
     assert (margins > 0).all()  # noise-free: u separates the training set
+
+
+@pytest.mark.parametrize(("loss", "D", "expected"), [("d2", 3.0, (3.0 / 0.5) ** 2),
+                                                     ("d1", 3.0, 3.0 / 0.5)])
+def test_exact_ballseptron_bound_with_zero_radius_of_data(loss, D, expected):
+    # R = 0 and eps~ = 0: g(m) = m gamma - D2 sqrt(m) <= 0 iff m <= (D2 / gamma)^2, and
+    # q(m) = m gamma - D1 <= 0 iff m <= D1 / gamma (paper 004, eqs. 11 and 16).
+    value = ballseptron_corrected(0.0, 0.5, D, 0.0, 0, loss=loss, exact=True)
+    assert float(value) == pytest.approx(expected, rel=1e-12)
