@@ -240,3 +240,15 @@ def test_exact_ballseptron_bound_with_zero_radius_of_data(loss, D, expected):
     # q(m) = m gamma - D1 <= 0 iff m <= D1 / gamma (paper 004, eqs. 11 and 16).
     value = ballseptron_corrected(0.0, 0.5, D, 0.0, 0, loss=loss, exact=True)
     assert float(value) == pytest.approx(expected, rel=1e-12)
+
+
+def test_unsorted_csr_without_duplicates_runs_as_its_dense_copy():
+    # Every row lists its columns in reverse: scanned for duplicates, none found, used as is.
+    X, y = noisy_separable(n_samples=30, n_features=3, seed=5)
+    data, indices = X[:, ::-1].ravel().copy(), np.tile(np.array([2, 1, 0]), 30)
+    messy = sp.csr_matrix((data, indices, np.arange(0, 91, 3)), shape=X.shape)
+    assert not messy.has_canonical_format
+    run = run_online("perceptron", messy, y, epochs=2)
+    trials, w, _ = reference.perceptron(X, y, reference.presented_sequence(30, 2))
+    np.testing.assert_array_equal(run.mistake_trials, trials)
+    np.testing.assert_allclose(run.weights, w, rtol=0, atol=1e-10)
