@@ -106,7 +106,9 @@ def _check_magnitude(values: np.ndarray, name: str) -> None:
     One pass (the sum of squares): the loops square and multiply entries of X, and an
     overflow there would turn margins into inf or NaN and silently change the mistakes.
     """
-    if not np.isfinite(_sum_of_squares(values.reshape(-1))):
+    with np.errstate(over="ignore"):  # the overflow is the signal; unjitted, NumPy warns on it
+        total = _sum_of_squares(values.reshape(-1))
+    if not np.isfinite(total):
         check_finite(values, name)
         raise ValueError(
             f"{name} holds values too large for float64 arithmetic: the sum of its squared "
