@@ -252,3 +252,42 @@ def test_unsorted_csr_without_duplicates_runs_as_its_dense_copy():
     trials, w, _ = reference.perceptron(X, y, reference.presented_sequence(30, 2))
     np.testing.assert_array_equal(run.mistake_trials, trials)
     np.testing.assert_allclose(run.weights, w, rtol=0, atol=1e-10)
+
+
+# --- hypotheses ---------------------------------------------------------------------------
+
+
+def test_higher_order_dual_without_normalisation_predicts_the_reference_margin():
+    X, y = noisy_separable(n_samples=40, n_features=3, seed=6)
+    # A poly kernel: K(x, x) != 1, so normalising would change every margin (rbf would not).
+    kernel = {"degree": 2, "gamma": 0.5, "coef0": 1.0}
+    run = run_online("higher_order", X[:30], y[:30], kernel="poly", normalize=False, form="dual",
+                     **kernel)
+    trials, support, g, _ = reference.higher_order_dual(
+        X[:30], y[:30], reference.presented_sequence(30, 1), normalize=False, kernel_name="poly",
+        **kernel)
+    np.testing.assert_array_equal(run.mistake_trials, trials)
+    expected = [g @ [reference.kernel("poly", X[s], z, **kernel) for s in support] for z in X[30:]]
+    np.testing.assert_allclose(run.decision_function(X[30:]), expected, rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize("form", ["primal", "dual"])
+def test_pinv_weights_are_the_pseudoinverse_solution(form):
+    # w = (sum_i x_i x_i^T)^+ v over the mistakes (paper 003, Fig. 4); with more mistakes than
+    # features the matrix is invertible.
+    X, y = noisy_separable(n_samples=60, n_features=3, seed=7)
+    run = run_online("second_order", X, y, variant="pinv", form=form)
+    Xm, ym = X[run.mistake_rows], y[run.mistake_rows]
+    assert Xm.shape[0] > 3
+    expected = np.linalg.solve(Xm.T @ Xm, ym @ Xm)
+    np.testing.assert_allclose(run.weights, expected, rtol=1e-9, atol=1e-12)
+    if form == "primal":
+        assert run.hypothesis.dual_coef is None and run.hypothesis.support_vectors is None
+    else:
+        sv, beta = run.hypothesis.support_vectors, run.hypothesis.dual_coef
+        np.testing.assert_allclose(beta @ sv, expected, rtol=1e-9, atol=1e-12)
+
+
+def test_pinv_kernel_run_has_no_primal_weights():
+    X, y = noisy_separable(n_samples=30, n_features=3, seed=8)
+    assert run_online("second_order", X, y, variant="pinv", kernel="rbf").weights is None
