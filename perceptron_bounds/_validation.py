@@ -178,7 +178,9 @@ def _check_numeric_dtype(dtype, name: str) -> None:
 
 def check_finite(values: np.ndarray, name: str) -> None:
     """Raise ``ValueError`` if ``values`` holds NaN or an infinity."""
-    if values.size and not np.isfinite(values.sum()):
+    with np.errstate(over="ignore"):
+        total = values.sum()
+    if values.size and not np.isfinite(total):
         # The fast sum check can also fire on an overflow; look closer.
         if np.isnan(values).any():
             raise ValueError(f"{name} contains NaN")
