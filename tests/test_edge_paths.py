@@ -291,3 +291,10 @@ def test_pinv_weights_are_the_pseudoinverse_solution(form):
 def test_pinv_kernel_run_has_no_primal_weights():
     X, y = noisy_separable(n_samples=30, n_features=3, seed=8)
     assert run_online("second_order", X, y, variant="pinv", kernel="rbf").weights is None
+
+
+def test_finite_values_whose_sum_overflows_are_too_large_not_infinite():
+    # check_finite's quick sum overflows here, yet no entry is NaN or infinite.
+    X = np.full((4, 2), 1e308)
+    with pytest.raises(ValueError, match="X holds values too large .* 1e\\+308"):
+        run_online("perceptron", X, [1, -1, 1, -1])
