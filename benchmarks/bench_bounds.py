@@ -25,10 +25,9 @@ Run: ``python benchmarks/bench_bounds.py [--repeats 3]``.
 from __future__ import annotations
 
 import argparse
-import time
 
-import numpy as np
 import scipy.linalg
+from _timing import best_time
 
 from perceptron_bounds import run_online
 from perceptron_bounds.bounds import evaluate
@@ -44,15 +43,6 @@ CASES = [
 ]
 TARGET_SECONDS = 2.0
 
-
-def best_time(call, repeats: int) -> float:
-    call()
-    best = np.inf
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def main() -> None:

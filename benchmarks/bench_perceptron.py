@@ -48,6 +48,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 import sklearn
+from _timing import CLOCKS, best_time, race
 from sklearn.linear_model import Perceptron as SkPerceptron
 
 from perceptron_bounds import run_online
@@ -101,30 +102,7 @@ def _numpy_csr(data, indices, indptr, y, w):
             w[idx] += y[i] * data[rows]
 
 
-CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}
 clock = CLOCKS["cpu"]
-
-
-def best_time(func, repeats: int) -> float:
-    """Best time of ``repeats`` calls, after one untimed warm-up call."""
-    return race({"f": func}, repeats)["f"]
-
-
-def race(contenders: dict, repeats: int) -> dict:
-    """Best time of each contender over ``repeats`` rounds, after one warm-up call each.
-
-    The contenders take turns within a round, so that a burst of load from
-    other processes on the machine slows them alike.
-    """
-    for func in contenders.values():
-        func()
-    best = dict.fromkeys(contenders, np.inf)
-    for _ in range(repeats):
-        for name, func in contenders.items():
-            start = clock()
-            func()
-            best[name] = min(best[name], clock() - start)
-    return best
 
 
 def labels(X, rng, noise) -> np.ndarray:
@@ -207,8 +185,9 @@ def measure(name, X, y, floor_target, repeats):
             "sklearn_fit": lambda: sklearn_fit(X, y),
         },
         repeats,
+        clock,
     )
-    t["numpy"] = best_time(numpy_loop, 1) * X.shape[0] / prefix
+    t["numpy"] = best_time(numpy_loop, 1, clock) * X.shape[0] / prefix
     ratios = {
         "loop/floor": t["loop"] / t["floor"],
         "sk/loop": t["sklearn_loop"] / t["loop"],

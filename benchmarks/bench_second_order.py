@@ -36,6 +36,7 @@ import tempfile
 import time
 
 import numpy as np
+from _timing import best_time
 from scipy.linalg.blas import dsymv, dsyr
 from threadpoolctl import threadpool_limits
 
@@ -44,16 +45,6 @@ from perceptron_bounds import run_online
 B_CALLS = 200
 PRIMAL_TARGET = 1.5
 
-
-def best_time(func, repeats: int) -> float:
-    """Best wall time of ``repeats`` calls, after one untimed warm-up call."""
-    func()
-    best = np.inf
-    for _ in range(repeats):
-        start = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def unit_norm_data(n_samples, n_features, rng):

@@ -19,22 +19,12 @@ Run: ``python benchmarks/bench_voted_ballseptron.py [--repeats 3] [--small]``.
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 import scipy.sparse as sp
+from _timing import best_time
 
 from perceptron_bounds import run_online
-
-
-def best_time(func, repeats):
-    func()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def labelled(n_samples, n_features, rng, sparse=False):
