@@ -8,6 +8,7 @@ name the argument, the allowed range and the value received.
 
 from __future__ import annotations
 
+import difflib
 import numbers
 from dataclasses import dataclass
 
@@ -294,11 +295,39 @@ def check_real(
     return value
 
 
+def did_you_mean(value, choices) -> str:
+    """``"; did you mean 'rbf'?"`` for the choice closest to ``value``, or ``""`` if none is close.
+
+    Closeness is :func:`difflib.get_close_matches` (ratio >= 0.6) on lower-cased strings,
+    else a choice that is a prefix of the value or has it as a prefix (``"polynomial"`` ->
+    ``"poly"``); a value that is not a string gets no suggestion.
+
+    Examples
+    --------
+    >>> did_you_mean("rbg", ["linear", "poly", "rbf"])
+    "; did you mean 'rbf'?"
+    >>> did_you_mean("sigmoid", ["linear", "poly", "rbf"])
+    ''
+    """
+    if not isinstance(value, str):
+        return ""
+    by_lower = {}  # lower-cased choice -> the first choice spelled so
+    for choice in choices:
+        by_lower.setdefault(str(choice).lower(), choice)
+    lowered = value.lower()
+    prefixed = [key for key in by_lower
+                if lowered and (key.startswith(lowered) or lowered.startswith(key))]
+    close = difflib.get_close_matches(lowered, list(by_lower), n=1) or prefixed[:1]
+    return f"; did you mean {by_lower[close[0]]!r}?" if close else ""
+
+
 def check_choice(name: str, value, choices) -> str:
-    """Check that ``value`` is one of ``choices`` (strings)."""
+    """Check that ``value`` is one of ``choices`` (strings); the error suggests the closest."""
     if not isinstance(value, str) or value not in choices:
         options = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"{name} must be one of {options}, got {value!r}")
+        raise ValueError(
+            f"{name} must be one of {options}, got {value!r}{did_you_mean(value, choices)}"
+        )
     return value
 
 

@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import did_you_mean
+
 _EMPTY = np.empty(0, dtype=np.int64)
 
 
@@ -75,5 +77,6 @@ def available() -> list[str]:
 def get(name) -> Algorithm:
     """The registered algorithm called ``name``; ``ValueError`` naming the choices otherwise."""
     if not isinstance(name, str) or name not in _REGISTRY:
-        raise ValueError(f"algorithm must be one of {', '.join(available())}; got {name!r}")
+        raise ValueError(f"algorithm must be one of {', '.join(available())}; got {name!r}"
+                         + did_you_mean(name, available()))
     return _REGISTRY[name]
