@@ -224,3 +224,125 @@ def test_dominant_eigen_margin_rejects_close_points():
         assert (y * (X @ u)).min() >= 0.5
     with pytest.raises(ValueError, match="margin"):
         make_dominant_eigen(10, 3, 8.0, margin=4.0)
+
+
+# --- load_data: CSV options ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "options"),
+    [
+        ("1,2,a\n3,4,b\n5,6,a\n", {}),
+        ("x1;x2;y\n1;2;a\n3;4;b\n5;6;a\n", {}),
+        ("1\t2\ta\n3\t4\tb\n5\t6\ta\n", {}),
+        ("1  2 a\n3\t4   b\n5 6 a\n", {}),
+        ("a,1,2\nb,3,4\na,5,6\n", {"label_column": "first"}),
+        ("a,1,2\nb,3,4\na,5,6\n", {"label_column": 0}),
+        ("1,a,2\n3,b,4\n5,a,6\n", {"label_column": 1}),
+        ("1,a,2\n3,b,4\n5,a,6\n", {"label_column": -2}),
+        ("1|2|a\n3|4|b\n5|6|a\n", {"delimiter": "|"}),
+        ("1;2;a\n3;4;b\n5;6;a\n", {"delimiter": "semicolon"}),
+        ("1\t2\ta\n3\t4\tb\n5\t6\ta\n", {"delimiter": "tab"}),
+        ("1\t2\ta\n3\t4\tb\n5\t6\ta\n", {"delimiter": "\\t"}),
+        ("1 2  a\n3 4 b\n5 6 a\n", {"delimiter": " "}),
+        ('# comment\n"x1","x2","y"\n1,2,"a"\n3,4, b \n5,6,a\n', {}),
+    ],
+)
+def test_load_csv_string_labels_columns_and_delimiters(tmp_path, content, options):
+    path = tmp_path / "d.csv"
+    path.write_text(content)
+    X, y, u = load_data(path, **options)
+    assert X.dtype == np.float64 and X.flags.c_contiguous
+    np.testing.assert_array_equal(X, [[1, 2], [3, 4], [5, 6]])
+    assert y.tolist() == ["a", "b", "a"]
+    assert u is None
+
+
+def test_load_csv_numeric_labels_in_any_column(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("label,x1,x2\n-1,0.5,2\n1,1.5,-3e-2\n")
+    X, y, _ = load_data(path, label_column="first")
+    np.testing.assert_array_equal(X, [[0.5, 2], [1.5, -0.03]])
+    assert y.dtype == np.float64 and y.tolist() == [-1.0, 1.0]
+    X, y, _ = load_data(path, label_column=1)
+    np.testing.assert_array_equal(X, [[-1, 2], [1, -0.03]])
+    assert y.tolist() == [0.5, 1.5]
+
+
+def test_load_csv_string_labels_train_like_numbers(tmp_path):
+    X, y, _ = make_separable(40, 3, seed=1)
+    words = np.where(y > 0, "spam", "ham")
+    path = tmp_path / "d.csv"
+    rows = (";".join([word, *(repr(float(v)) for v in x)]) for word, x in zip(words, X,
+                                                                             strict=True))
+    path.write_text("\n".join(rows))
+    loaded = load_data(path, label_column="first")
+    np.testing.assert_array_equal(loaded.X, X)  # repr round-trips float64 exactly
+    assert loaded.y.tolist() == words.tolist()
+    from perceptron_bounds import run_online
+
+    words_run = run_online("perceptron", loaded.X, loaded.y, epochs=2)
+    numbers_run = run_online("perceptron", X, y, epochs=2)
+    np.testing.assert_array_equal(words_run.mistake_trials, numbers_run.mistake_trials)
+    assert words_run.classes.tolist() == ["ham", "spam"]
+
+
+@pytest.mark.parametrize(
+    ("content", "options", "message"),
+    [
+        ("1,2,a\n3,4\n", {}, "cannot detect the delimiter"),
+        ("1,2,a\n3,4\n", {"delimiter": ","}, "not a CSV table with delimiter ','"),
+        ("1,2,a\n3,q,b\n", {}, "'q' in data row 2, column 2 is not a number"),
+        ("1,2,\n3,4,b\n", {}, "empty label in data row 1"),
+        ("1,2,a\n3,4,b\n", {"label_column": 3}, "label column 3 is out of range for 3 columns"),
+        ("1,2,a\n3,4,b\n", {"label_column": -4}, "out of range"),
+        ("1,2,a\n3,4,b\n", {"label_column": "first"}, "'a' in data row 1, column 3"),
+        ("x1,x2,y\n1,q,a\n2,3,b\n", {}, "'q' in data row 1, column 2"),
+        ("1,2,a\n3,4,b\n", {"delimiter": ";"}, "got 1 with delimiter ';'"),
+        ("1 2\n", {"delimiter": ","}, "at least 2 columns"),
+        ("a,b\n1,2,3\n4,5,6\n", {"delimiter": ","}, "first row has 2 columns, the data 3"),
+        ("# only a comment\n", {}, "no data rows"),
+    ],
+)
+def test_load_csv_bad_tables_one_line_error(tmp_path, content, options, message):
+    path = tmp_path / "d.csv"
+    path.write_text(content)
+    with pytest.raises(ValueError) as info:
+        load_data(path, **options)
+    assert message in str(info.value)
+    assert str(info.value).startswith(f"{path}: ") and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ({"label_column": "frist"}, ValueError,
+         "label_column must be 'first', 'last' or a column index, got 'frist'; "
+         "did you mean 'first'?"),
+        ({"label_column": 1.0}, TypeError, "label_column must be 'first', 'last' or an integer"),
+        ({"label_column": True}, TypeError, "got True (bool)"),
+        ({"delimiter": ".."}, ValueError, "delimiter must be one character"),
+        ({"delimiter": "."}, ValueError, "got '.'"),
+        ({"delimiter": "x"}, ValueError, "got 'x'"),
+        ({"delimiter": "tabs"}, ValueError, "got 'tabs'; did you mean 'tab'?"),
+        ({"delimiter": 44}, TypeError, "delimiter must be a string, got int"),
+    ],
+)
+def test_load_csv_options_checked_before_reading(tmp_path, options, error, message):
+    with pytest.raises(error) as info:
+        load_data(tmp_path / "absent.csv", **options)  # the options fail first
+    assert message in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["d.npz", "d.svm"])
+def test_csv_options_refused_for_other_formats(tmp_path, name):
+    X, y, u = make_separable(10, 2, seed=0)
+    path = tmp_path / name
+    if name.endswith(".npz"):
+        np.savez(path, X=X, y=y)
+    else:
+        path.write_text("1 1:0.5\n-1 2:1.5\n")
+    with pytest.raises(ValueError, match=r"label_column apply to \.csv files only"):
+        load_data(path, label_column="first")
+    with pytest.raises(ValueError, match="label_column and delimiter apply"):
+        load_data(path, label_column=0, delimiter=",")

@@ -3,25 +3,38 @@
 Formats: svmlight/LIBSVM (``.svm``, ``.svmlight``, ``.libsvm``, ``.txt``,
 read with :func:`sklearn.datasets.load_svmlight_file`, X as CSR), NumPy
 ``.npz`` (arrays ``X`` and ``y``, optionally the target ``u``) and ``.csv``
-(numbers only, comma separated, the last column the label; a first line
-that is not numeric is taken as a header).
+(numeric features and one label column, numbers or strings; the delimiter is
+detected or given; a first row with words where the second row has numbers is
+taken as a header).
 """
 
 from __future__ import annotations
 
+import csv
+import numbers
 import os
-import warnings
 import zipfile
 
 import numpy as np
 
+from .._validation import did_you_mean
 from .synthetic import Dataset
 
 SVMLIGHT_SUFFIXES = (".svm", ".svmlight", ".libsvm", ".txt")
 SUFFIXES = (*SVMLIGHT_SUFFIXES, ".npz", ".csv")
+#: Delimiters tried, in this order, when a CSV file's delimiter is not given.
+CSV_DELIMITERS = (",", ";", "\t", "whitespace")
+#: Names accepted for ``delimiter`` besides a single character.
+DELIMITER_NAMES = {"comma": ",", "semicolon": ";", "tab": "\t", "\\t": "\t", " ": "whitespace",
+                   "space": "whitespace", "whitespace": "whitespace"}
+#: Characters besides letters and digits that cannot separate numbers: they occur inside
+#: them, quote a cell, start a comment or end a line.
+_NOT_DELIMITERS = ".+-\"'#\r\n"
+#: Lines read to detect the delimiter and the header.
+_SAMPLE_LINES = 100
 
 
-def load_data(path) -> Dataset:
+def load_data(path, *, label_column=None, delimiter=None) -> Dataset:
     """Load instances, labels and (when the file has one) the target u.
 
     Parameters
@@ -29,19 +42,34 @@ def load_data(path) -> Dataset:
     path : str or os.PathLike
         A file ending in one of ``.svm .svmlight .libsvm .txt`` (svmlight /
         LIBSVM), ``.npz`` or ``.csv``.
+    label_column : {"first", "last"} or int, optional
+        CSV only: the column holding the labels, by name or 0-based index
+        (negative counts from the end). Default (None): the last column.
+        Every other column is a feature, in file order.
+    delimiter : str, optional
+        CSV only: one character (not a digit, sign, point, quote or ``#``),
+        or ``"comma"``, ``"semicolon"``, ``"tab"``, or ``"whitespace"`` (also
+        ``"space"`` or ``" "``: any run of spaces and tabs). Default (None):
+        detected, the first of ``,`` ``;`` tab and whitespace that splits the
+        first 100 rows into the same number (at least 2) of cells.
 
     Returns
     -------
     Dataset
         ``(X, y, u)``: X float64 (dense, or CSR for svmlight files), y the
-        labels as stored (any two values; the algorithms map them to -1/+1),
+        labels as stored (any two values; the algorithms map them to -1/+1):
+        float64 for a CSV label column of numbers, else its stripped strings;
         u the ``u`` array of an ``.npz`` file, else None.
 
     Raises
     ------
+    TypeError
+        ``label_column`` or ``delimiter`` of the wrong type.
     ValueError
         One line naming the file and the problem: missing file, unknown
-        extension, unreadable content, missing arrays, wrong shapes, NaN.
+        extension, unreadable content, missing arrays, wrong shapes, NaN, a
+        label column out of range, a delimiter that is not one or cannot be
+        detected, ``label_column``/``delimiter`` given for a file that is not CSV.
 
     Examples
     --------
@@ -52,9 +80,17 @@ def load_data(path) -> Dataset:
     >>> X, y, u = load_data(path)
     >>> X.shape, y.tolist(), u is None
     ((2, 2), [1, -1], True)
+    >>> path = os.path.join(tempfile.mkdtemp(), "d.csv")
+    >>> with open(path, "w") as handle:
+    ...     _ = handle.write("label;x1;x2\nspam;1;2\nham;3;4\n")
+    >>> X, y, u = load_data(path, label_column="first")
+    >>> X.tolist(), y.tolist()
+    ([[1.0, 2.0], [3.0, 4.0]], ['spam', 'ham'])
     """
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+    _check_label_column(label_column)
+    delimiter = _check_delimiter(delimiter)
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise ValueError(f"{path}: " + ("not a file" if os.path.exists(path) else "no such file"))
@@ -63,10 +99,15 @@ def load_data(path) -> Dataset:
         raise ValueError(
             f"{path}: unknown extension {suffix!r}; expected one of {', '.join(SUFFIXES)}"
         )
+    if suffix != ".csv":
+        given = [name for name, value in (("label_column", label_column),
+                                          ("delimiter", delimiter)) if value is not None]
+        if given:
+            raise ValueError(f"{path}: {' and '.join(given)} apply to .csv files only")
     if suffix == ".npz":
         X, y, u = _load_npz(path)
     elif suffix == ".csv":
-        X, y, u = _load_csv(path)
+        X, y, u = _load_csv(path, label_column, delimiter)
     else:
         X, y, u = _load_svmlight(path)
     _check_loaded(path, X, y, u)
@@ -104,31 +145,161 @@ def _load_npz(path: str):
     return X, y, None if u is None else np.asarray(u, dtype=np.float64)
 
 
-def _load_csv(path: str):
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        first = handle.readline()
-    skip = 0 if _is_numeric_row(first) else 1
-    try:
-        with warnings.catch_warnings():  # an empty table is reported below, in one line
-            warnings.filterwarnings("ignore", "loadtxt: input contained no data", UserWarning)
-            table = np.loadtxt(path, delimiter=",", skiprows=skip, dtype=np.float64, ndmin=2)
-    except ValueError as exc:
-        raise ValueError(f"{path}: not a numeric CSV table ({_first_line(exc)})") from None
-    if table.shape[0] == 0:
-        raise ValueError(f"{path}: no data rows")
-    if table.shape[1] < 2:
+def _check_label_column(label_column) -> None:
+    if label_column is None or label_column in ("first", "last"):
+        return
+    if isinstance(label_column, str):
         raise ValueError(
-            f"{path}: needs at least 2 columns (features, then the label), got {table.shape[1]}"
+            f"label_column must be 'first', 'last' or a column index, got {label_column!r}"
+            + did_you_mean(label_column, ("first", "last"))
         )
-    return np.ascontiguousarray(table[:, :-1]), table[:, -1].copy(), None
+    if isinstance(label_column, bool) or not isinstance(label_column, numbers.Integral):
+        raise TypeError(
+            f"label_column must be 'first', 'last' or an integer, got {label_column!r} "
+            f"({type(label_column).__name__})"
+        )
 
 
-def _is_numeric_row(line: str) -> bool:
+def _check_delimiter(delimiter) -> str | None:
+    """The delimiter as one character or ``"whitespace"`` (None: detect)."""
+    if delimiter is None:
+        return None
+    if not isinstance(delimiter, str):
+        raise TypeError(f"delimiter must be a string, got {type(delimiter).__name__}")
+    delimiter = DELIMITER_NAMES.get(delimiter, delimiter)
+    if delimiter != "whitespace" and (
+        len(delimiter) != 1 or delimiter.isalnum() or delimiter in _NOT_DELIMITERS
+    ):
+        raise ValueError(
+            "delimiter must be one character that cannot occur in a number (not a letter, "
+            "digit, sign, point, quote or #), or one of "
+            f"{', '.join(repr(name) for name in DELIMITER_NAMES if len(name) > 2)}; "
+            f"got {delimiter!r}" + did_you_mean(delimiter, DELIMITER_NAMES)
+        )
+    return delimiter
+
+
+def _split(line: str, delimiter: str) -> list[str]:
+    """The cells of one CSV line, as ``numpy.loadtxt`` reads them (``"`` quotes cells)."""
+    if delimiter == "whitespace":
+        return line.split()
+    return next(csv.reader([line], delimiter=delimiter, quotechar='"'))
+
+
+def _sample(path: str) -> list[tuple[int, str]]:
+    """Up to ``_SAMPLE_LINES`` (line index, text) pairs of the lines that hold data."""
+    lines = []
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for index, line in enumerate(handle):
+            text = line.split("#", 1)[0].strip()  # numpy.loadtxt's comments="#"
+            if text:
+                lines.append((index, text))
+                if len(lines) == _SAMPLE_LINES:
+                    break
+    return lines
+
+
+def _detect_delimiter(path: str, lines: list[str]) -> str:
+    """The first of ``CSV_DELIMITERS`` that splits every line into the same >= 2 cells."""
+    counts = {}
+    for delimiter in CSV_DELIMITERS:
+        counts[delimiter] = {len(_split(line, delimiter)) for line in lines}
+        if len(counts[delimiter]) == 1 and min(counts[delimiter]) >= 2:
+            return delimiter
+    if all(found == {1} for found in counts.values()):
+        raise ValueError(
+            f"{path}: needs at least 2 columns (features and a label), got 1 with every "
+            "delimiter tried (',', ';', tab, whitespace)"
+        )
+    raise ValueError(
+        f"{path}: cannot detect the delimiter: none of ',', ';', tab, whitespace splits the "
+        "first rows into the same number of columns; give the delimiter"
+    )
+
+
+def _label_index(path: str, label_column, n_columns: int) -> int:
+    """The 0-based index of the label column among ``n_columns``."""
+    if label_column in (None, "last"):
+        return n_columns - 1
+    if label_column == "first":
+        return 0
+    if not -n_columns <= label_column < n_columns:
+        raise ValueError(
+            f"{path}: label column {label_column} is out of range for {n_columns} columns "
+            f"(0..{n_columns - 1}, or -{n_columns}..-1 from the end)"
+        )
+    return label_column % n_columns
+
+
+def _is_header(first: list[str], second: list[list[str]], features: list[int]) -> bool:
+    """Whether the first row is a header: a feature cell that is not a number, in a column
+    whose cell in the second row (``second``, empty for a one-row file) is one."""
+    words = [j for j in features if not _is_number(first[j])]
+    if not second:
+        return bool(words)
+    return any(j < len(second[0]) and _is_number(second[0][j]) for j in words)
+
+
+def _is_number(cell: str) -> bool:
     try:
-        [float(cell) for cell in line.strip().split(",")]
+        float(cell)
     except ValueError:
         return False
     return True
+
+
+def _load_csv(path: str, label_column, delimiter):
+    lines = _sample(path)
+    if not lines:
+        raise ValueError(f"{path}: no data rows")
+    if delimiter is None:
+        delimiter = _detect_delimiter(path, [text for _, text in lines])
+    first_index, first = lines[0]
+    cells = _split(first, delimiter)
+    shown = "whitespace" if delimiter == "whitespace" else repr(delimiter)
+    if len(cells) < 2:
+        raise ValueError(f"{path}: needs at least 2 columns (features and a label), got "
+                         f"{len(cells)} with delimiter {shown}")
+    label = _label_index(path, label_column, len(cells))
+    features = [j for j in range(len(cells)) if j != label]
+    header = _is_header(cells, [_split(text, delimiter) for _, text in lines[1:2]], features)
+    if header and len(lines) == 1:
+        raise ValueError(f"{path}: no data rows")
+    options = {
+        "delimiter": None if delimiter == "whitespace" else delimiter,
+        "skiprows": first_index + 1 if header else 0,
+        "quotechar": '"',
+        "encoding": "utf-8",
+        "ndmin": 2,
+    }
+    try:
+        table = np.loadtxt(path, dtype=np.float64, **options)
+    except ValueError:  # not all numbers: string labels, or a problem named below
+        try:
+            table = np.loadtxt(path, dtype=str, **options)
+        except ValueError as exc:  # "the number of columns changed from 3 to 4 at row 2; ..."
+            detail = _first_line(exc).split(";")[0]
+            raise ValueError(f"{path}: not a CSV table with delimiter {shown} ({detail})") from None
+    if table.shape[1] != len(cells):
+        raise ValueError(f"{path}: the first row has {len(cells)} columns, the data "
+                         f"{table.shape[1]} (delimiter {shown})")
+    if table.dtype == np.float64:
+        return np.ascontiguousarray(table[:, features]), table[:, label].copy(), None
+    try:
+        X = table[:, features].astype(np.float64)
+    except ValueError:
+        row, column = next((i, j) for i in range(table.shape[0]) for j in features
+                           if not _is_number(table[i, j]))
+        raise ValueError(
+            f"{path}: not a numeric CSV table ({str(table[row, column])!r} in data row "
+            f"{row + 1}, column {column + 1} is not a number; only the label column may hold "
+            "strings)"
+        ) from None
+    y = np.char.strip(table[:, label])
+    empty = np.flatnonzero(y == "")
+    if empty.size:
+        raise ValueError(f"{path}: empty label in data row {empty[0] + 1}")
+    return np.ascontiguousarray(X), y, None
 
 
 def _check_loaded(path: str, X, y, u) -> None:
