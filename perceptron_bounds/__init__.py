@@ -6,6 +6,7 @@ algorithm and returns an :class:`OnlineRun`, and the scikit-learn estimators
 """
 
 from .online import run_online
+from .persistence import load_run
 from .run import OnlineRun
 
 __version__ = "0.1.0"
@@ -13,7 +14,7 @@ __version__ = "0.1.0"
 _ESTIMATORS = ("Perceptron", "KernelPerceptron", "VotedPerceptron", "Ballseptron",
                "SecondOrderPerceptron", "HigherOrderPerceptron", "PNormPerceptron")
 
-__all__ = ["OnlineRun", "run_online", *_ESTIMATORS]
+__all__ = ["OnlineRun", "load_run", "run_online", *_ESTIMATORS]
 
 
 def __getattr__(name):

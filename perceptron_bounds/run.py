@@ -135,6 +135,50 @@ class OnlineRun:
         scores = self.decision_function(X, **options)
         return self.classes[(scores > 0).astype(np.intp)]
 
+    def save(self, path) -> str:
+        """Write the run to one ``.npz`` file, without pickle (``load_run`` reads it back).
+
+        The arrays of the record are entries of the archive, its scalars,
+        parameters and hypothesis class a JSON header (the format is described
+        in :mod:`perceptron_bounds.persistence`). The file is written under a
+        temporary name and renamed, so an interrupted save leaves no partial file.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            File to write; ``.npz`` is appended when missing, as :func:`numpy.savez` does.
+
+        Returns
+        -------
+        str
+            The path written.
+
+        Raises
+        ------
+        TypeError
+            If the record holds a value the format cannot store (named by where it
+            sits, e.g. ``state/x``); nothing is written then.
+        FileNotFoundError
+            If the folder of ``path`` does not exist.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> from perceptron_bounds import load_run, run_online
+        >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
+        >>> run = run_online("perceptron", X, ["yes", "yes", "no", "no"])
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     path = run.save(os.path.join(folder, "run"))
+        ...     loaded = load_run(path)
+        >>> os.path.basename(path), loaded.predict(X).tolist()
+        ('run.npz', ['yes', 'yes', 'no', 'no'])
+        """
+        # Deferred: persistence imports this module to rebuild an OnlineRun.
+        from .persistence import save_run
+
+        return save_run(self, path)
+
     def __repr__(self) -> str:
         return (
             f"OnlineRun(algorithm={self.algorithm!r}, n_trials={self.n_trials}, "

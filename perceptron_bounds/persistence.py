@@ -1,0 +1,524 @@
+"""Save and load an :class:`~perceptron_bounds.run.OnlineRun` without pickle.
+
+A saved run is one ``.npz`` archive written by :func:`numpy.savez_compressed`
+and read by :func:`numpy.load` with ``allow_pickle=False``:
+
+* every array of the record is an entry of its own, named after where it sits:
+  ``classes``, ``sample_index``, ``mistake_trials``, ``margin_error_trials``,
+  ``margins`` (absent when None), ``state/<name>``, ``hypothesis/<field>``
+  (``hypothesis/<field>/data``, ``/indices``, ``/indptr`` for a CSR matrix),
+  ``params/<name>``;
+* the entry ``header.json`` is a 0-d unicode array holding one JSON document:
+  ``format`` (``"perceptron_bounds.OnlineRun"``), ``format_version``,
+  ``package_version`` and ``run``, every field of the record with its scalars
+  written out and each array replaced by the name of its entry.
+
+In ``run``, None, bools, ints, finite floats and strings are JSON values; every
+other value is a JSON object with one tag naming its kind:
+
+============================================  ======================================
+value                                         JSON
+============================================  ======================================
+ndarray                                       ``{"array": entry}``, plus
+                                              ``"writeable": false`` when read-only and
+                                              ``"object": true`` for an object array
+                                              (stored as the array NumPy makes of its
+                                              elements, loaded back as dtype object)
+NumPy scalar (e.g. ``np.float64``)            ``{"scalar": entry}`` (a 0-d array)
+inf, -inf, nan                                ``{"float": "inf"}`` (strict JSON)
+tuple, list                                   ``{"tuple": [...]}``, ``{"list": [...]}``
+dict (string keys)                            ``{"dict": {...}}``
+``scipy.sparse`` CSR matrix or array          ``{"sparse": class name, "shape": [r, c],
+                                              "data": ..., "indices": ..., "indptr": ...}``
+hypothesis or :class:`~perceptron_bounds.     ``{"dataclass": class name, "fields": {...}}``
+kernels.Kernel`
+============================================  ======================================
+
+A class is named by a file, never imported from it: loading accepts only the
+hypothesis classes of :mod:`perceptron_bounds.hypothesis` and ``Kernel``, and
+rebuilds them from their dataclass fields. An array held twice by the record
+(e.g. the voted Perceptron's ``counts``, in ``state`` and in the hypothesis) is
+stored once and loaded as one array, shared as before.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import secrets
+import zipfile
+import zlib
+from contextlib import suppress
+from dataclasses import fields
+
+import numpy as np
+import scipy.sparse as sp
+
+from .hypothesis import (
+    HigherOrderHypothesis,
+    HigherOrderKernelHypothesis,
+    KernelHypothesis,
+    LinearHypothesis,
+    PseudoinverseHypothesis,
+    SecondOrderHypothesis,
+    SecondOrderKernelHypothesis,
+    VotedHypothesis,
+)
+from .kernels import Kernel
+from .run import OnlineRun
+
+FORMAT = "perceptron_bounds.OnlineRun"
+FORMAT_VERSION = 1
+HEADER = "header.json"
+
+_HYPOTHESES = (
+    LinearHypothesis, KernelHypothesis, VotedHypothesis, HigherOrderHypothesis,
+    HigherOrderKernelHypothesis, SecondOrderHypothesis, SecondOrderKernelHypothesis,
+    PseudoinverseHypothesis,
+)
+# The only classes a file may name.
+_DATACLASSES = {cls.__name__: cls for cls in (*_HYPOTHESES, Kernel)}
+_SPARSE = {cls.__name__: cls for cls in (sp.csr_matrix, sp.csr_array)}
+_SPARSE_PARTS = ("data", "indices", "indptr")
+# The keys of each tag's JSON object, the tag first; the flags of an array are optional.
+_TAG_KEYS = {
+    "array": ("array", "writeable", "object"), "scalar": ("scalar",), "float": ("float",),
+    "tuple": ("tuple",), "list": ("list",), "dict": ("dict",),
+    "sparse": ("sparse", "shape", *_SPARSE_PARTS), "dataclass": ("dataclass", "fields"),
+}
+_OPTIONAL_KEYS = ("writeable", "object")
+_NONE = type(None)
+# What each field of a loaded record must be (exact types: a bool is not an int here).
+_FIELD_TYPES = {
+    "algorithm": (str,), "params": (dict,), "n_features": (int,), "classes": (np.ndarray,),
+    "epochs": (int,), "shuffle": (bool,), "seed": (int, _NONE), "sample_index": (np.ndarray,),
+    "mistake_trials": (np.ndarray,), "hypothesis": _HYPOTHESES,
+    "margin_error_trials": (np.ndarray,), "margins": (np.ndarray, _NONE), "state": (dict,),
+    "warm_started": (bool,),
+}
+_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+_NPY_MAGIC = b"\x93NUMPY"
+_PICKLE_PROTOCOL = 0x80
+
+
+class _NotARun(Exception):
+    """What makes a file not a saved run (becomes a ValueError naming the file)."""
+
+
+def save_run(run: OnlineRun, path) -> str:
+    """Write ``run`` to one ``.npz`` file, without pickle.
+
+    Parameters
+    ----------
+    run : OnlineRun
+        The record to save.
+    path : str or os.PathLike
+        File to write; ``.npz`` is appended when missing, as :func:`numpy.savez`
+        does. The archive is written to a temporary file in the same folder and
+        renamed over ``path`` (:func:`os.replace`), so an interrupted save
+        leaves no partial file under that name (an existing file stays whole).
+
+    Returns
+    -------
+    str
+        The path written.
+
+    Raises
+    ------
+    TypeError
+        If ``run`` is not an OnlineRun, ``path`` is not a path, or the record
+        holds a value the format cannot store (named by where it sits, e.g.
+        ``state/x``); nothing is written then.
+    FileNotFoundError
+        If the folder of ``path`` does not exist.
+
+    See Also
+    --------
+    OnlineRun.save : the same, as a method.
+    load_run : read the file back.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> from perceptron_bounds import load_run, run_online
+    >>> from perceptron_bounds.persistence import save_run
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
+    >>> run = run_online("perceptron", X, [1, 1, -1, -1])
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = save_run(run, os.path.join(folder, "run"))
+    ...     with np.load(path, allow_pickle=False) as archive:
+    ...         entries = sorted(archive.files)
+    >>> os.path.basename(path)
+    'run.npz'
+    >>> entries  # doctest: +NORMALIZE_WHITESPACE
+    ['classes', 'header.json', 'hypothesis/weights', 'margin_error_trials',
+     'mistake_trials', 'sample_index']
+    """
+    if not isinstance(run, OnlineRun):
+        raise TypeError(f"run must be an OnlineRun, got {type(run).__name__}")
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+    target = os.fsdecode(path)
+    if not target.endswith(".npz"):
+        target += ".npz"
+    encoder = _Encoder()
+    record = {f.name: encoder.encode(getattr(run, f.name), (f.name,)) for f in fields(run)}
+    header = {"format": FORMAT, "format_version": FORMAT_VERSION,
+              "package_version": _package_version(), "run": record}
+    text = json.dumps(header, allow_nan=False, ensure_ascii=False)
+    _write_atomically(target, {HEADER: np.array(text), **encoder.arrays})
+    return target
+
+
+def load_run(path) -> OnlineRun:
+    """Read a run saved by :meth:`OnlineRun.save`, without unpickling anything.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The ``.npz`` file, as returned by ``save``.
+
+    Returns
+    -------
+    OnlineRun
+        The saved record: the same fields, its arrays equal bit for bit with
+        the same dtypes (and read-only where the original's were), the same
+        hypothesis class, so that predictions and bound reports are the same.
+
+    Raises
+    ------
+    FileNotFoundError
+        If there is no file at ``path``.
+    ValueError
+        If the file is not a saved run: not an ``.npz`` archive (e.g. a
+        pickle), damaged or truncated, an entry holding Python objects (which
+        would need pickle), missing or unexpected entries, a header that does
+        not describe a record, or a format version newer than this package
+        reads. One line, naming the file and the problem.
+    TypeError
+        If ``path`` is not a path.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> from perceptron_bounds import load_run, run_online
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
+    >>> run = run_online("voted_perceptron", X, ["spam", "spam", "ham", "ham"], epochs=2)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     loaded = load_run(run.save(os.path.join(folder, "voted.npz")))
+    >>> loaded
+    OnlineRun(algorithm='voted_perceptron', n_trials=8, mistakes=2, margin_errors=0)
+    >>> loaded.predict(X, method="average").tolist()
+    ['spam', 'spam', 'ham', 'ham']
+    >>> type(loaded.hypothesis).__name__, loaded.classes.dtype
+    ('VotedHypothesis', dtype('<U4'))
+    """
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+    name = os.fsdecode(path)
+    try:
+        file = open(name, "rb")
+    except FileNotFoundError:
+        hint = (f" (did you mean {name + '.npz'!r}?)"
+                if not name.endswith(".npz") and os.path.isfile(name + ".npz") else "")
+        raise FileNotFoundError(f"no saved run at {name!r}: no such file{hint}") from None
+    with file:
+        try:
+            return _read(file)
+        except _NotARun as err:
+            raise ValueError(f"{name!r} is not a saved run: {err}") from None
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, KeyError) as err:
+            detail = " ".join(str(err).split())
+            raise ValueError(
+                f"{name!r} is not a saved run: damaged or truncated archive "
+                f"({type(err).__name__}: {detail})"
+            ) from err
+
+
+def _package_version() -> str:
+    # The version lives in the package's __init__, which imports this module.
+    from . import __version__
+
+    return __version__
+
+
+class _Encoder:
+    """Turns values into JSON, moving their arrays into ``arrays`` under keys named by path."""
+
+    def __init__(self):
+        self.arrays: dict[str, np.ndarray] = {}
+        # id -> (array, tag); the array is kept so that its id stays its own.
+        self._seen: dict[int, tuple[np.ndarray, dict]] = {}
+
+    def encode(self, value, path: tuple):
+        kind = type(value)
+        if value is None or kind in (bool, int, str):
+            return value
+        if kind is float:
+            return value if math.isfinite(value) else {"float": repr(value)}
+        if isinstance(value, np.ndarray):
+            return self._array(value, path)
+        if isinstance(value, np.generic):
+            return {"scalar": self._store(np.asarray(value), path)}
+        if kind in (tuple, list):
+            items = [self.encode(item, (*path, str(i))) for i, item in enumerate(value)]
+            return {kind.__name__: items}
+        if kind is dict:
+            for key in value:
+                if type(key) is not str:
+                    raise TypeError(f"cannot save {_where(path)}: its keys must be strings, "
+                                    f"got {key!r}")
+            return {"dict": {key: self.encode(item, (*path, key)) for key, item in value.items()}}
+        if _SPARSE.get(kind.__name__) is kind:
+            parts = {part: self._array(getattr(value, part), (*path, part))
+                     for part in _SPARSE_PARTS}
+            return {"sparse": kind.__name__, "shape": [int(n) for n in value.shape], **parts}
+        if _DATACLASSES.get(kind.__name__) is kind:
+            values = {f.name: self.encode(getattr(value, f.name), (*path, f.name))
+                      for f in fields(value) if f.init}
+            return {"dataclass": kind.__name__, "fields": values}
+        raise TypeError(
+            f"cannot save {_where(path)}: a {kind.__module__}.{kind.__qualname__} is none of "
+            "None, bool, int, float, str, tuple, list, dict, ndarray, NumPy scalar, CSR matrix, "
+            f"{', '.join(_DATACLASSES)}"
+        )
+
+    def _array(self, array: np.ndarray, path: tuple) -> dict:
+        seen = self._seen.get(id(array))
+        if seen is not None:
+            return seen[1]
+        plain = _without_objects(array, path) if array.dtype.hasobject else array
+        tag = {"array": self._store(plain, path)}
+        if not array.flags.writeable:
+            tag["writeable"] = False
+        if plain is not array:
+            tag["object"] = True
+        self._seen[id(array)] = (array, tag)
+        return tag
+
+    def _store(self, array: np.ndarray, path: tuple) -> str:
+        key = candidate = "/".join(path)
+        while candidate in self.arrays or candidate == HEADER:
+            candidate = f"{key}#{len(self.arrays)}"
+        self.arrays[candidate] = array
+        return candidate
+
+
+def _without_objects(array: np.ndarray, path: tuple) -> np.ndarray:
+    """The array NumPy makes of the elements of an object array, when it holds them all."""
+    plain = np.array(array.tolist()) if array.size else np.empty(array.shape)
+    if plain.dtype.hasobject or plain.shape != array.shape or plain.tolist() != array.tolist():
+        raise TypeError(
+            f"cannot save {_where(path)}: an object array whose elements make no plain NumPy "
+            f"array (got {plain.dtype} of shape {plain.shape} from {array.shape}); saving it "
+            "would need pickle"
+        )
+    return plain
+
+
+def _where(path: tuple) -> str:
+    return "/".join(path)
+
+
+def _write_atomically(target: str, arrays: dict) -> None:
+    """Write the archive to a temporary file beside ``target``, then rename it over ``target``."""
+    folder = os.path.dirname(target) or "."
+    temp = os.path.join(folder, f".{os.path.basename(target)}.{secrets.token_hex(6)}.tmp")
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
+                     0o666)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"cannot save to {target!r}: no folder {folder!r}") from None
+    try:
+        with os.fdopen(fd, "wb") as file:
+            np.savez_compressed(file, allow_pickle=False, **arrays)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        with suppress(FileNotFoundError):
+            os.remove(temp)
+        raise
+
+
+def _read(file) -> OnlineRun:
+    magic = file.read(6)
+    if not magic.startswith(_ZIP_MAGIC):
+        raise _NotARun(_what_it_is(magic))
+    file.seek(0)
+    with np.load(file, allow_pickle=False) as archive:
+        if HEADER not in archive.files:
+            shown = ", ".join(repr(key) for key in sorted(archive.files)[:5])
+            raise _NotARun(f"no {HEADER!r} entry (entries: {shown or 'none'})")
+        entries = {key: _entry(archive, key) for key in archive.files}
+    header = _header(entries.pop(HEADER))
+    record = header["run"]
+    names = [f.name for f in fields(OnlineRun)]
+    _check_keys("the record", record, names)
+    decoder = _Decoder(entries)
+    values = {name: decoder.decode(record[name], name) for name in names}
+    for name, value in values.items():
+        if type(value) not in _FIELD_TYPES[name]:
+            allowed = " or ".join(kind.__name__ for kind in _FIELD_TYPES[name])
+            raise _NotARun(f"its {name} must be {allowed}, got {type(value).__name__}")
+    unused = sorted(set(entries) - decoder.used)
+    if unused:
+        raise _NotARun(f"unexpected entries {', '.join(map(repr, unused))}")
+    return OnlineRun(**values)
+
+
+def _what_it_is(magic: bytes) -> str:
+    if not magic:
+        return "an empty file, not an .npz archive"
+    if magic.startswith(_NPY_MAGIC):
+        return "a single .npy array, not an .npz archive"
+    if magic[0] == _PICKLE_PROTOCOL:
+        return "a pickle, not an .npz archive (load_run never unpickles)"
+    return "not an .npz archive"
+
+
+def _entry(archive, key: str) -> np.ndarray:
+    try:
+        value = archive[key]
+    except ValueError as err:
+        if "allow_pickle" not in str(err):
+            raise
+        raise _NotARun(f"entry {key!r} holds Python objects, which would need pickle "
+                       "(load_run never unpickles)") from None
+    if not isinstance(value, np.ndarray):
+        raise _NotARun(f"entry {key!r} is not a NumPy array")
+    return value
+
+
+def _header(raw: np.ndarray) -> dict:
+    if raw.shape != () or raw.dtype.kind not in "US":
+        raise _NotARun(f"{HEADER!r} is not a string but {raw.dtype} of shape {raw.shape}")
+    text = raw.item()
+    try:
+        header = json.loads(text.decode() if isinstance(text, bytes) else text)
+    except (ValueError, RecursionError) as err:
+        raise _NotARun(f"{HEADER!r} is not JSON ({' '.join(str(err).split())})") from None
+    if type(header) is not dict or header.get("format") != FORMAT:
+        raise _NotARun(f"{HEADER!r} does not describe a {FORMAT}")
+    version = header.get("format_version")
+    if type(version) is not int or version < 1:
+        raise _NotARun(f"format_version must be a positive int, got {version!r}")
+    if version > FORMAT_VERSION:
+        raise _NotARun(
+            f"it was written in format version {version} (perceptron_bounds "
+            f"{header.get('package_version')}); this perceptron_bounds reads versions up to "
+            f"{FORMAT_VERSION}: upgrade it"
+        )
+    _check_keys(repr(HEADER), header, ("format", "format_version", "package_version", "run"))
+    return header
+
+
+def _check_keys(what: str, node, names, optional=()) -> None:
+    """``node`` must be a JSON object with the keys ``names`` (those in ``optional`` may lack)."""
+    if type(node) is not dict:
+        raise _NotARun(f"{what} is a JSON {type(node).__name__}, not an object")
+    missing = [name for name in names if name not in node and name not in optional]
+    extra = [name for name in node if name not in names]
+    if missing or extra:
+        problems = ([f"no {', '.join(missing)}"] if missing else []) + (
+            [f"unexpected {', '.join(extra)}"] if extra else [])
+        raise _NotARun(f"{what} has {'; '.join(problems)}")
+
+
+class _Decoder:
+    """Rebuilds values from their JSON, taking arrays from the archive's entries."""
+
+    def __init__(self, entries: dict):
+        self.entries = entries
+        self.used: set[str] = set()
+        self._arrays: dict[str, np.ndarray] = {}
+        self._decoders = {
+            "array": self._array, "scalar": self._scalar, "float": self._float,
+            "tuple": self._tuple, "list": self._list, "dict": self._dict,
+            "sparse": self._sparse, "dataclass": self._dataclass,
+        }
+
+    def decode(self, node, where: str):
+        kind = type(node)
+        if node is None or kind in (bool, int, float, str):
+            return node
+        tags = [key for key in node if key in _TAG_KEYS] if kind is dict else []
+        if len(tags) != 1:
+            raise _NotARun(f"{where} is {json.dumps(node)[:60]}, which encodes no value")
+        tag = tags[0]
+        _check_keys(where, node, _TAG_KEYS[tag], optional=_OPTIONAL_KEYS)
+        try:
+            return self._decoders[tag](node[tag], node, where)
+        except (TypeError, ValueError) as err:
+            raise _NotARun(f"{where}: {' '.join(str(err).split())}") from None
+
+    def _array(self, key, node, where) -> np.ndarray:
+        if key in self._arrays:
+            return self._arrays[key]
+        is_object, writeable = node.get("object", False), node.get("writeable", True)
+        if type(is_object) is not bool or type(writeable) is not bool:
+            raise ValueError(f"the flags of an array are true or false, got {json.dumps(node)}")
+        array = self._entry(key, where)
+        if is_object:
+            array = array.astype(object)
+        if not writeable:
+            array.flags.writeable = False
+        self._arrays[key] = array
+        return array
+
+    def _scalar(self, key, node, where):
+        array = self._entry(key, where)
+        if array.shape != ():
+            raise ValueError(f"a scalar needs a 0-d entry, {key!r} has shape {array.shape}")
+        return array[()]
+
+    def _float(self, text, node, where) -> float:
+        if text not in ("inf", "-inf", "nan"):
+            raise ValueError(f"a non-finite float is 'inf', '-inf' or 'nan', got {text!r}")
+        return float(text)
+
+    def _tuple(self, items, node, where) -> tuple:
+        return tuple(self._list(items, node, where))
+
+    def _list(self, items, node, where) -> list:
+        if type(items) is not list:
+            raise ValueError(f"items must be a JSON array, got {type(items).__name__}")
+        return [self.decode(item, f"{where}/{i}") for i, item in enumerate(items)]
+
+    def _dict(self, items, node, where) -> dict:
+        if type(items) is not dict:
+            raise ValueError(f"items must be a JSON object, got {type(items).__name__}")
+        return {key: self.decode(item, f"{where}/{key}") for key, item in items.items()}
+
+    def _sparse(self, name, node, where):
+        cls = _SPARSE.get(name) if type(name) is str else None
+        if cls is None:
+            raise ValueError(f"sparse class must be one of {', '.join(_SPARSE)}, got {name!r}")
+        shape = node["shape"]
+        if (type(shape) is not list or len(shape) != 2
+                or any(type(n) is not int or n < 0 for n in shape)):
+            raise ValueError(f"shape must be two non-negative ints, got {shape!r}")
+        parts = [self.decode(node[part], f"{where}/{part}") for part in _SPARSE_PARTS]
+        if any(type(part) is not np.ndarray for part in parts):
+            raise ValueError("data, indices and indptr must be arrays")
+        matrix = cls(tuple(parts), shape=tuple(shape))  # checks the structure
+        # The constructor may narrow the index dtype; keep the arrays as saved.
+        matrix.data, matrix.indices, matrix.indptr = parts
+        return matrix
+
+    def _dataclass(self, name, node, where):
+        cls = _DATACLASSES.get(name) if type(name) is str else None
+        if cls is None:
+            raise ValueError(f"class must be one of {', '.join(_DATACLASSES)}, got {name!r}")
+        names = [f.name for f in fields(cls) if f.init]
+        _check_keys(f"{where} ({name})", node["fields"], names)
+        return cls(**{n: self.decode(node["fields"][n], f"{where}/{n}") for n in names})
+
+    def _entry(self, key, where) -> np.ndarray:
+        if type(key) is not str or key not in self.entries:
+            raise _NotARun(f"{where} names entry {key!r}, which the archive lacks")
+        self.used.add(key)
+        return self.entries[key]
