@@ -491,7 +491,7 @@ def test_report_table_records_and_json(noisy):
     records = report.to_records()
     assert len(records) == len(report.rows) == 10
     for record in records:
-        for key in ("name", "variant", "value", "gamma", "applies", "reason", "mistakes",
+        for key in ("name", "variant", "value", "margin_gamma", "applies", "reason", "mistakes",
                     "holds", "algorithm"):
             assert key in record
     assert records[1]["R"] > 0 and "D2" in records[1]

@@ -9,8 +9,8 @@ import pytest
 from perceptron_bounds import run_online
 from perceptron_bounds.algorithms import available
 from perceptron_bounds.bounds import evaluate
-from perceptron_bounds.bounds.cli import format_table
 from perceptron_bounds.cli import main
+from perceptron_bounds.cli.compare import format_table
 from perceptron_bounds.datasets import make_separable
 from perceptron_bounds.plots import mistakes_vs_bounds
 
@@ -38,7 +38,7 @@ def test_compare_json_for_scripts(tmp_path, capsys):
             "--epochs", "2", "--gamma", "0.05", "--json"]
     assert main(argv) == 0
     payload = json.loads(capsys.readouterr().out)
-    assert payload["epochs"] == 2 and payload["gamma"] == 0.05
+    assert payload["epochs"] == 2 and payload["margin_gamma"] == 0.05
     assert [r["algorithm"] for r in payload["reports"]] == ["perceptron", "ballseptron"]
     run = run_online("perceptron", X, y, epochs=2)
     expected = evaluate(run, X, y, gamma=0.05, target=u).to_records()
@@ -47,7 +47,7 @@ def test_compare_json_for_scripts(tmp_path, capsys):
     for a, b in zip(got, expected, strict=True):
         assert a["applies"] == b["applies"]
         if a["applies"]:
-            assert a["value"] == pytest.approx(b["value"]) and a["gamma"] == 0.05
+            assert a["value"] == pytest.approx(b["value"]) and a["margin_gamma"] == 0.05
 
 
 def test_compare_with_svm_comparator_on_data_without_target(tmp_path, capsys):

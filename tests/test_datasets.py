@@ -342,7 +342,7 @@ def test_csv_options_refused_for_other_formats(tmp_path, name):
         np.savez(path, X=X, y=y)
     else:
         path.write_text("1 1:0.5\n-1 2:1.5\n")
-    with pytest.raises(ValueError, match=r"label_column apply to \.csv files only"):
+    with pytest.raises(ValueError, match=r"label_column applies to \.csv files only"):
         load_data(path, label_column="first")
     with pytest.raises(ValueError, match="label_column and delimiter apply"):
         load_data(path, label_column=0, delimiter=",")

@@ -22,7 +22,8 @@ from perceptron_bounds.bounds import (
     run_quantities,
 )
 from perceptron_bounds.bounds.search import gamma_candidates, minimise_over_gamma
-from perceptron_bounds.cli import BUILTIN_DATA, main, parse_value
+from perceptron_bounds.cli import main
+from perceptron_bounds.cli._common import BUILTIN_DATA, parse_value
 from perceptron_bounds.datasets import load_data, make_hop_artificial, make_separable
 from perceptron_bounds.experiments import epochs_curve, noise_curve, sop_toy
 

@@ -72,10 +72,14 @@ class BoundRow:
         return self.mistakes / self.value if self.value > 0 else math.inf
 
     def to_record(self) -> dict:
-        """A flat dict: the keys of the attributes, ``holds``, ``ratio`` and the quantities."""
+        """A flat dict: the attributes, ``holds``, ``ratio`` and the quantities.
+
+        The margin :attr:`gamma` is keyed ``margin_gamma``, apart from a kernel's ``gamma``
+        (among the run's params, e.g. in :meth:`BoundReport.to_json`).
+        """
         record = {
             "name": self.name, "variant": self.variant, "source": self.source,
-            "value": self.value, "gamma": self.gamma, "applies": self.applies,
+            "value": self.value, "margin_gamma": self.gamma, "applies": self.applies,
             "reason": self.reason, "mistakes": self.mistakes, "holds": self.holds,
             "ratio": self.ratio, "comparator": self.comparator,
         }

@@ -103,7 +103,8 @@ def load_data(path, *, label_column=None, delimiter=None) -> Dataset:
         given = [name for name, value in (("label_column", label_column),
                                           ("delimiter", delimiter)) if value is not None]
         if given:
-            raise ValueError(f"{path}: {' and '.join(given)} apply to .csv files only")
+            verb = "apply" if len(given) == 2 else "applies"
+            raise ValueError(f"{path}: {' and '.join(given)} {verb} to .csv files only")
     if suffix == ".npz":
         X, y, u = _load_npz(path)
     elif suffix == ".csv":

@@ -1,0 +1,63 @@
+"""Command-line front end: ``perceptron-bounds COMMAND ...``.
+
+One module per command, each with ``add_parser(subparsers, name)`` and the
+handler it registers (the parsed arguments in, an exit code out):
+
+- :mod:`.run`: one algorithm, its mistakes and a held-out error;
+- :mod:`.algorithms`: the registered algorithms and their parameters;
+- :mod:`.compare`: every algorithm's mistakes beside the papers' bounds;
+- :mod:`.figure`: a paper's figure and the CSV behind it;
+- :mod:`._common`: what they share (one-line errors, ``--param``, the data options).
+
+Bad arguments or files end with a one-line error and exit code 2, never a
+traceback. Nothing in the package imports this one.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .. import __version__
+from .._validation import did_you_mean
+from . import algorithms, compare, figure, run
+from ._common import Parser, UsageError
+
+#: The commands, in the order ``--help`` lists them.
+COMMANDS = {"run": run, "algorithms": algorithms, "compare": compare, "figure": figure}
+
+__all__ = ["COMMANDS", "build_parser", "main"]
+
+
+def build_parser() -> Parser:
+    """The parser of every command; each command's module adds its own subparser."""
+    parser = Parser(
+        prog="perceptron-bounds",
+        description="Run Perceptron-family online learners and hold their mistakes against "
+        "the papers' bounds.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, module in COMMANDS.items():
+        module.add_parser(subparsers, name)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse ``argv`` (default ``sys.argv[1:]``), run the command, return its exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser()
+    # The first word that is not an option names the command (the main parser's options,
+    # --help and --version, take no value); argparse would refuse it without a suggestion.
+    command = next((word for word in argv if not word.startswith("-")), None)
+    if command is not None and command not in COMMANDS:
+        parser.error(f"unknown command {command!r}{did_you_mean(command, COMMANDS)} "
+                     f"(choose from {', '.join(COMMANDS)})")
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except (UsageError, ValueError, TypeError, OSError, MemoryError, OverflowError) as error:
+        message = str(error).splitlines()[0] if str(error) else type(error).__name__
+        if isinstance(error, (MemoryError, OverflowError)):  # e.g. --epochs 10**12
+            message = f"the arguments ask for too much: {message}"
+        print(f"{parser.prog} {args.command}: error: {message}", file=sys.stderr)
+        return 2

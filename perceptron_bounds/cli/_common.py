@@ -1,0 +1,171 @@
+"""What the subcommands share: one-line errors, ``--param`` values, the data and run options.
+
+``run`` and ``compare`` take the same options through :func:`add_run_options`:
+``--data`` with its CSV options, ``--epochs``, ``--shuffle``, ``--seed`` and
+``--param``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .._validation import did_you_mean
+from ..algorithms import get
+from ..datasets import Dataset, load_data, make_separable
+
+#: The seeded synthetic data used when ``--data`` is not given (theory §5 style).
+BUILTIN_DATA = {"n_samples": 2000, "n_features": 20, "margin": 0.05, "label_noise": 0.05, "seed": 0}
+
+
+class UsageError(Exception):
+    """A problem with the user's arguments or files: reported in one line, exit code 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose errors are one line, ``PROG: error: MESSAGE``, exit code 2.
+
+    argparse prints the usage before the error; here ``--help`` shows it on request.
+    Subparsers made by ``add_subparsers`` are of this class too.
+    """
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def choice(choices, what: str = "choice"):
+    """An argparse ``type`` accepting one of ``choices``; else an error suggesting the closest.
+
+    argparse's own ``choices`` check (Python 3.11 to 3.13) names no close match.
+    """
+    choices = list(choices)
+
+    def check(text: str) -> str:
+        if text not in choices:
+            raise argparse.ArgumentTypeError(
+                f"unknown {what} {text!r}{did_you_mean(text, choices)} "
+                f"(choose from {', '.join(choices)})"
+            )
+        return text
+
+    return check
+
+
+def parse_value(text: str):
+    """Read a ``--param`` value: int, float, true/false, none, or else the string itself."""
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered == "none":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_params(pairs: list[str]) -> dict:
+    """Turn ``["k=v", ...]`` into a dict of parsed values."""
+    params = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--param expects NAME=VALUE, got {pair!r}")
+        params[key] = parse_value(value)
+    return params
+
+
+def params_for(algorithms: list[str], params: dict) -> dict[str, dict]:
+    """Each algorithm's share of ``params``: the names it takes.
+
+    Raises :class:`UsageError` for a name that none of ``algorithms`` takes,
+    suggesting the closest name one of them does.
+    """
+    takes = {name: get(name).defaults for name in algorithms}
+    known = list(dict.fromkeys(key for defaults in takes.values() for key in defaults))
+    for key in params:
+        if key not in known:
+            who = (f"{algorithms[0]} takes no parameter" if len(algorithms) == 1
+                   else f"no algorithm among {', '.join(algorithms)} takes a parameter")
+            raise UsageError(f"--param {key}: {who} {key!r}{did_you_mean(key, known)} "
+                             f"(known: {', '.join(known) or 'none'})")
+    return {name: {k: v for k, v in params.items() if k in defaults}
+            for name, defaults in takes.items()}
+
+
+def label_column(text: str):
+    """An argparse ``type`` for ``--label-column``: first, last or a column index (0-based)."""
+    if text in ("first", "last"):
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected first, last or a column index, got {text!r}"
+            + did_you_mean(text, ("first", "last"))
+        ) from None
+
+
+def add_data_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--data FILE`` and the options of its CSV reader."""
+    parser.add_argument(
+        "--data", metavar="FILE", default=None,
+        help="svmlight/LIBSVM file (.svm .svmlight .libsvm .txt), .npz with arrays X and y "
+        "(and optionally the target u), or .csv (default: built-in synthetic data)",
+    )
+    parser.add_argument(
+        "--label-column", type=label_column, default=None, metavar="first|last|INDEX",
+        help="CSV: the column holding the labels, by name or 0-based index (negative counts "
+        "from the end; default last). Labels may be any two numbers or strings",
+    )
+    parser.add_argument(
+        "--delimiter", default=None, metavar="CHAR",
+        help="CSV: one character, or comma, semicolon, tab, whitespace (default: detected, the "
+        "first of , ; tab whitespace that splits the first 100 rows evenly)",
+    )
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """The options ``run`` and ``compare`` share: the data, the presented sequence, params."""
+    add_data_arguments(parser)
+    parser.add_argument("--epochs", type=int, default=1, help="passes over the data (default 1)")
+    parser.add_argument("--shuffle", action="store_true",
+                        help="a fresh permutation each epoch (default: rows in file order)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed of the shuffles (default: drawn, and printed)")
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="an algorithm parameter, e.g. --param r=0.05 --param kernel=rbf "
+                        "(repeatable; values are numbers, true/false, none or strings)")
+
+
+def read_file(path: str, args: argparse.Namespace) -> Dataset:
+    """The data file ``path``, read with the CSV options of ``args``."""
+    return load_data(path, label_column=args.label_column, delimiter=args.delimiter)
+
+
+def load_dataset(args: argparse.Namespace) -> Dataset:
+    """The ``--data`` file, or the built-in seeded data set :data:`BUILTIN_DATA`."""
+    if args.data is not None:
+        return read_file(args.data, args)
+    if args.label_column is not None or args.delimiter is not None:
+        raise UsageError("--label-column and --delimiter describe a CSV file: give --data FILE")
+    return make_separable(**BUILTIN_DATA)
+
+
+def describe_data(path: str | None, X) -> str:
+    """One line naming the data and its shape."""
+    source = path if path is not None else (
+        "built-in make_separable(" + ", ".join(f"{k}={v}" for k, v in BUILTIN_DATA.items()) + ")"
+    )
+    return f"{source}: {X.shape[0]} samples, {X.shape[1]} features"
+
+
+def sequence_text(epochs: int, shuffle: bool, seed) -> str:
+    """``"2 epoch(s), shuffled, seed 3"`` or ``"1 epoch(s), in order"``."""
+    return f"{epochs} epoch(s), " + (f"shuffled, seed {seed}" if shuffle else "in order")
+
+
+def format_params(params: dict) -> str:
+    """``"r=0.05, kernel='rbf'"``."""
+    return ", ".join(f"{key}={value!r}" for key, value in params.items())

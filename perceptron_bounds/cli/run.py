@@ -1,0 +1,156 @@
+"""``perceptron-bounds run``: one algorithm over the data; its mistakes, and a held-out error.
+
+``run --algorithm NAME [--data FILE] [--epochs E] [--shuffle] [--seed S]
+[--param NAME=VALUE ...] [--test FILE | --test-fraction F] [--json]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+
+import numpy as np
+import scipy.sparse as sp
+
+from .. import run_online
+from ..algorithms import available
+from ._common import (
+    UsageError,
+    add_run_options,
+    choice,
+    describe_data,
+    format_params,
+    load_dataset,
+    params_for,
+    parse_params,
+    read_file,
+    sequence_text,
+)
+
+
+def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
+    """Register the command ``name`` on the main parser's subparsers."""
+    parser = subparsers.add_parser(
+        name, help="run one algorithm and print its mistakes (and a held-out error)",
+        description="Run one online algorithm over the data and print its mistakes and margin "
+        "errors; with --test or --test-fraction, also the error of its final hypothesis on "
+        "held-out data. Without --data it uses a built-in seeded synthetic data set "
+        "(separable with 5% label noise).",
+    )
+    parser.add_argument("--algorithm", required=True, type=choice(available(), "algorithm"),
+                        metavar="NAME", help="one of: " + ", ".join(available()))
+    add_run_options(parser)
+    held_out = parser.add_mutually_exclusive_group()
+    held_out.add_argument(
+        "--test", metavar="FILE", default=None,
+        help="held-out data, read like --data (same CSV options); its labels must be among "
+        "the training labels",
+    )
+    held_out.add_argument(
+        "--test-fraction", type=fraction, default=None, metavar="F",
+        help="hold out the last ceil(F * n) rows of the data, in file order (0 < F < 1); "
+        "the algorithm runs on the rows before them (and --shuffle shuffles only those)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.set_defaults(handler=run_command)
+    return parser
+
+
+def fraction(text: str) -> float:
+    """An argparse ``type`` for ``--test-fraction``: a number in (0, 1)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {text!r}")
+    return value
+
+
+def held_out_rows(fraction: float, n_samples: int) -> int:
+    """How many rows ``--test-fraction`` holds out: ceil(F n), checked to leave training rows."""
+    n_test = math.ceil(fraction * n_samples)
+    if n_test >= n_samples:
+        raise UsageError(f"--test-fraction {fraction!r} of {n_samples} samples leaves no "
+                         "training rows")
+    return n_test
+
+
+def split_data(args, X, y):
+    """``(X_train, y_train, X_test, y_test, source)``; the test part is None without one."""
+    if args.test_fraction is not None:
+        n_test = held_out_rows(args.test_fraction, X.shape[0])
+        cut = X.shape[0] - n_test
+        source = f"the last {n_test} of {X.shape[0]} rows (--test-fraction {args.test_fraction})"
+        return X[:cut], y[:cut], X[cut:], y[cut:], source
+    if args.test is None:
+        return X, y, None, None, None
+    X_test, y_test, _ = read_file(args.test, args)
+    n_features = X.shape[1]
+    if sp.issparse(X_test) and X_test.shape[1] < n_features:
+        # svmlight files count features up to their largest index: the rest are zeros.
+        X_test = sp.csr_matrix((X_test.data, X_test.indices, X_test.indptr),
+                               shape=(X_test.shape[0], n_features))
+    if X_test.shape[1] != n_features:
+        raise UsageError(f"--test {args.test}: {X_test.shape[1]} features, but the training "
+                         f"data have {n_features}")
+    return X, y, X_test, y_test, f"{args.test}: {X_test.shape[0]} samples"
+
+
+def check_test_labels(y_train, y_test, path) -> None:
+    """Held-out labels must be training labels (else every one of them would count as an error)."""
+    known = set(np.unique(y_train).tolist())
+    unknown = sorted({label for label in np.unique(y_test).tolist() if label not in known},
+                     key=str)
+    if unknown:
+        shown = ", ".join(repr(label) for label in unknown[:5])
+        raise UsageError(f"--test {path}: label(s) {shown} not among the training labels "
+                         f"{', '.join(repr(label) for label in sorted(known, key=str))}")
+
+
+def run_command(args) -> int:
+    """``run``: one algorithm over the data; print its mistakes (and held-out error)."""
+    params = parse_params(args.param)
+    params_for([args.algorithm], params)
+    X, y, _ = load_dataset(args)
+    description = describe_data(args.data, X)
+    X, y, X_test, y_test, test_source = split_data(args, X, y)
+    if X_test is not None:
+        check_test_labels(y, y_test, args.test or args.data or "built-in data")
+    run = run_online(args.algorithm, X, y, epochs=args.epochs, shuffle=args.shuffle,
+                     seed=args.seed, **params)
+    held_out = None
+    if X_test is not None:
+        errors = int(np.count_nonzero(run.predict(X_test) != y_test))
+        held_out = {"source": test_source, "n_samples": int(X_test.shape[0]), "errors": errors,
+                    "error": errors / X_test.shape[0]}
+    if args.json:
+        record = {
+            "algorithm": run.algorithm,
+            "params": run.params,
+            "data": args.data or "built-in",
+            "classes": run.classes.tolist(),
+            "n_trials": run.n_trials,
+            "mistakes": run.mistakes,
+            "margin_errors": run.margin_errors,
+            "epochs": run.epochs,
+            "shuffle": run.shuffle,
+            "seed": run.seed,
+            "held_out": held_out,
+        }
+        print(json.dumps(record, indent=2, default=str))
+        return 0
+    print(f"data:          {description}")
+    if held_out is not None:
+        print(f"held out:      {held_out['source']}")
+    print(f"algorithm:     {run.algorithm}({format_params(run.params)})")
+    negative, positive = run.classes.tolist()
+    print(f"labels:        {negative!r} -> -1, {positive!r} -> +1")
+    print(f"trials:        {run.n_trials} ({sequence_text(run.epochs, run.shuffle, run.seed)})")
+    print(f"mistakes:      {run.mistakes} ({run.mistakes / run.n_trials:.4f} per trial)")
+    print(f"margin errors: {run.margin_errors}")
+    if held_out is not None:
+        print(f"test error:    {held_out['error']:.4f} ({held_out['errors']} of "
+              f"{held_out['n_samples']} held-out samples)")
+    return 0
