@@ -43,7 +43,7 @@ import time
 import numpy as np
 
 from perceptron_bounds import run_online
-from perceptron_bounds.algorithms.higher_order import normalize_rows
+from perceptron_bounds._linalg import normalize_rows
 from perceptron_bounds.datasets import make_hop_artificial
 
 CONFIGS = [

@@ -54,7 +54,10 @@ from sklearn.linear_model import Perceptron as SkPerceptron
 from perceptron_bounds import run_online
 from perceptron_bounds._jit import jit
 from perceptron_bounds._validation import check_X
-from perceptron_bounds.algorithms.perceptron import _perceptron_csr_loop, _perceptron_dense_loop
+from perceptron_bounds.algorithms.perceptron import (
+    _perceptron_primal_csr_loop,
+    _perceptron_primal_loop,
+)
 
 DENSE_SHAPES = {(100_000, 100): 1.3, (20_000, 1000): 1.3, (1_000_000, 20): 1.5}
 CSR_SHAPE, CSR_NNZ_PER_ROW, CSR_FLOOR_TARGET = (100_000, 50_000), 50, 2.0
@@ -145,7 +148,7 @@ def measure(name, X, y, floor_target, repeats):
         args = (Xv.data, Xv.indices, Xv.indptr)
 
         def loop():
-            return _perceptron_csr_loop(*args, y, order, np.zeros(X.shape[1]), no_margins)
+            return _perceptron_primal_csr_loop(*args, y, order, np.zeros(X.shape[1]), no_margins)
 
         def floor():
             return _csr_floor(*args, y, w_fixed)
@@ -159,7 +162,7 @@ def measure(name, X, y, floor_target, repeats):
     else:
 
         def loop():
-            return _perceptron_dense_loop(Xv, y, order, np.zeros(X.shape[1]), no_margins)
+            return _perceptron_primal_loop(Xv, y, order, np.zeros(X.shape[1]), no_margins)
 
         def floor():
             return _dense_floor(Xv, y, w_fixed)

@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from ._linalg import normalize_rows
 from ._sequence import check_seed
 from ._validation import check_bool, check_choice
-from .algorithms.kernels import Kernel, rowwise_dot
+from .kernels import Kernel, rowwise_dot
 
 # Rows of a test block are scored in chunks so that a (chunk x support) kernel
 # block stays near this many entries.
@@ -200,8 +201,6 @@ class HigherOrderHypothesis(LinearHypothesis):
 
     def decision_function(self, X) -> np.ndarray:
         if self.normalize:
-            from .algorithms.higher_order import normalize_rows
-
             X = normalize_rows(X, self.p)
         return super().decision_function(X)
 

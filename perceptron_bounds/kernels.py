@@ -1,19 +1,21 @@
-"""Mercer kernels (SPEC 1.7), with scikit-learn's parameter names and defaults.
+"""Mercer kernels (theory §1.7), with scikit-learn's parameter names, and the kernel-row cache.
 
 * ``linear``: K(x, z) = x . z
 * ``poly``:   K(x, z) = (gamma x . z + coef0) ** degree
 * ``rbf``:    K(x, z) = exp(-gamma ||x - z||^2)
 
-``gamma=None`` means 1 / n_features, as in :func:`sklearn.metrics.pairwise.polynomial_kernel`
-and :func:`sklearn.metrics.pairwise.rbf_kernel`; ``degree`` defaults to 3 and
+``gamma`` is a positive number, ``"scale"`` (1 / (n_features X.var()), the
+default of scikit-learn's SVC), or ``"auto"`` / None (1 / n_features, the
+default of :func:`sklearn.metrics.pairwise.polynomial_kernel` and
+:func:`sklearn.metrics.pairwise.rbf_kernel`); ``degree`` defaults to 3 and
 ``coef0`` to 1. Freund & Schapire's kernel (1 + x . z)^d is ``poly`` with
 ``gamma=1, coef0=1, degree=d``.
 
-The jitted helpers below (``_dot``, ``_kernel_value``, the buffer growth
-``_append_row``/``_append_support``) are shared by the algorithms' loops, and
-the Python helpers by their wrappers (kernel and form resolution, warm-start
-buffers). A kernel enters a loop as four scalars ``(code, degree, gamma,
-coef0)`` so that every loop compiles for one signature whatever the kernel.
+A kernel enters a jitted loop as four scalars ``(code, degree, gamma,
+coef0)`` (:meth:`Kernel.loop_args`), so that every loop compiles for one
+signature whatever the kernel. Every dual form gets the kernel values of a
+trial against its support vectors from :func:`kernel_row`, which keeps them
+across epochs in one cache (see there).
 """
 
 from __future__ import annotations
@@ -23,24 +25,16 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .._jit import jit
-from .._validation import check_choice, check_int, check_real
+from ._jit import jit
+from ._linalg import capacity, dot
+from ._validation import check_choice, check_int, check_real
 
 KERNELS = ("linear", "poly", "rbf")
 LINEAR, POLY, RBF = 0, 1, 2
 
 
 @jit
-def _dot(a, b, n):
-    """a[:n] . b[:n]."""
-    s = 0.0
-    for j in range(n):
-        s += a[j] * b[j]
-    return s
-
-
-@jit
-def _kernel_value(a, b, code, degree, gamma, coef0):
+def kernel_value(a, b, code, degree, gamma, coef0):
     """K(a, b) for two 1-D float64 arrays."""
     n = a.shape[0]
     if code == RBF:
@@ -49,7 +43,7 @@ def _kernel_value(a, b, code, degree, gamma, coef0):
             d = a[j] - b[j]
             s += d * d
         return np.exp(-gamma * s)
-    s = _dot(a, b, n)
+    s = dot(a, b, n)
     if code == POLY:
         base = gamma * s + coef0
         out = 1.0
@@ -119,10 +113,14 @@ def rowwise_dot(A, B) -> np.ndarray:
 KERNEL_DEFAULTS = {"kernel": "linear", "degree": 3, "gamma": None, "coef0": 1.0}
 
 
-def make_kernel(kernel="linear", degree=3, gamma=None, coef0=1.0, *, n_features: int) -> Kernel:
-    """Validate kernel parameters and resolve ``gamma=None`` to 1 / n_features.
+GAMMAS = ("scale", "auto")
 
-    The kernels of SPEC 1.7, with scikit-learn's names: ``linear`` x . z,
+
+def make_kernel(kernel="linear", degree=3, gamma=None, coef0=1.0, *, n_features: int,
+                X=None) -> Kernel:
+    """Validate kernel parameters and resolve ``gamma`` to a number.
+
+    The kernels of theory §1.7, with scikit-learn's names: ``linear`` x . z,
     ``poly`` (gamma x . z + coef0)^degree, ``rbf`` exp(-gamma ||x - z||^2).
     Freund & Schapire's (1 + x . z)^d (paper 001 sec. 4) is ``poly`` with
     gamma = 1, coef0 = 1, degree = d.
@@ -132,12 +130,17 @@ def make_kernel(kernel="linear", degree=3, gamma=None, coef0=1.0, *, n_features:
     kernel : {"linear", "poly", "rbf"}, default="linear"
     degree : int, default=3
         Degree of ``poly``, >= 1.
-    gamma : float or None, default=None
-        > 0; None means 1 / n_features.
+    gamma : float, "scale", "auto" or None, default=None
+        A number > 0; ``"scale"`` means 1 / (n_features X.var()) (1 when X has
+        zero variance), as scikit-learn's SVC; ``"auto"`` and None mean
+        1 / n_features.
     coef0 : float, default=1.0
         Finite.
     n_features : int
-        Number of features of the data (for ``gamma=None``).
+        Number of features of the data.
+    X : ndarray or sparse matrix, optional
+        The data, needed for ``gamma="scale"`` (the variance runs over all
+        entries, zeros of a sparse matrix included).
 
     Returns
     -------
@@ -146,25 +149,38 @@ def make_kernel(kernel="linear", degree=3, gamma=None, coef0=1.0, *, n_features:
     Raises
     ------
     ValueError
-        For an unknown kernel name, ``degree < 1``, ``gamma <= 0`` or a
-        non-finite ``gamma``/``coef0``; ``TypeError`` for a non-number.
+        For an unknown kernel name or gamma string, ``degree < 1``,
+        ``gamma <= 0``, a non-finite ``gamma``/``coef0``, or ``gamma="scale"``
+        without X; ``TypeError`` for a non-number.
 
     Examples
     --------
     >>> make_kernel("rbf", n_features=4)
     Kernel(name='rbf', degree=3, gamma=0.25, coef0=1.0)
+    >>> make_kernel("rbf", gamma="scale", n_features=2, X=np.array([[0.0, 2.0], [2.0, 0.0]]))
+    Kernel(name='rbf', degree=3, gamma=0.5, coef0=1.0)
     """
     kernel = check_choice("kernel", kernel, KERNELS)
     degree = check_int("degree", degree, low=1)
-    if gamma is None:
-        gamma = 1.0 / n_features
+    if gamma is None or isinstance(gamma, str):
+        gamma = "auto" if gamma is None else check_choice("gamma", gamma, GAMMAS)
+        gamma = 1.0 / n_features if gamma == "auto" else _scale_gamma(X, n_features)
     else:
         gamma = check_real("gamma", gamma, low=0.0, include_low=False)
     coef0 = check_real("coef0", coef0)
     return Kernel(kernel, degree, gamma, coef0)
 
 
-FORMS = ("primal", "dual", "auto")
+def _scale_gamma(X, n_features: int) -> float:
+    """1 / (n_features Var(X)) over all entries of X, or 1 when the variance is 0 (as SVC)."""
+    if X is None:
+        raise ValueError("gamma='scale' needs the data X to compute 1 / (n_features X.var())")
+    if sp.issparse(X):
+        variance = float(X.multiply(X).mean() - X.mean() ** 2)
+    else:
+        variance = float(np.var(X))
+    return 1.0 / (n_features * variance) if variance > 0.0 else 1.0
+
 
 # A kernel value may reach 10**_MAX_LOG10_KERNEL; sums of many such values still fit in float64.
 _MAX_LOG10_KERNEL = 300.0
@@ -190,82 +206,92 @@ def check_kernel_range(kernel: Kernel, X) -> None:
         )
 
 
-def resolve_kernel_form(params: dict, data) -> dict:
-    """Resolve the kernel parameters and ``form`` shared by the first-order algorithms.
-
-    ``form="auto"`` is ``"primal"`` for the linear kernel and ``"dual"``
-    otherwise; ``"primal"`` with a non-linear kernel is a ``ValueError``; the
-    dual form needs dense X (``TypeError`` otherwise). Returns a dict with the
-    resolved ``kernel``, ``degree``, ``gamma``, ``coef0`` and ``form``.
-    """
-    kernel = make_kernel(
-        params["kernel"], params["degree"], params["gamma"], params["coef0"],
-        n_features=data.n_features,
-    )
-    form = check_choice("form", params["form"], FORMS)
-    if form == "auto":
-        form = "primal" if kernel.is_linear else "dual"
-    if form == "primal" and not kernel.is_linear:
-        raise ValueError(f"form='primal' needs kernel='linear', got kernel={kernel.name!r}")
-    if form == "dual" and data.sparse:
-        raise TypeError("the dual (kernel) form needs dense X, got a sparse matrix; "
-                        "pass X.toarray() or use the linear kernel with form='primal'")
-    check_kernel_range(kernel, data.X)
-    return {**kernel.params(), "form": form}
-
-
 def kernel_of(params: dict) -> Kernel:
     """The :class:`Kernel` named by resolved run parameters."""
     return Kernel(params["kernel"], params["degree"], params["gamma"], params["coef0"])
 
 
-@jit
-def _append_row(S, k, x):
-    """Store x as row k of S, doubling S when full; returns the (possibly new) buffer."""
-    if k == S.shape[0]:
-        S_new = np.empty((max(2 * k, 16), S.shape[1]))
-        S_new[:k] = S[:k]
-        S = S_new
-    S[k] = x
-    return S
+# The kernel-row cache keeps at most this many float64 values (256 MiB) unless told otherwise.
+KERNEL_CACHE_ENTRIES = 1 << 25
 
 
-@jit
-def _append_support(S, coef, k, x, c):
-    """Store x as support row k with coefficient c, doubling the buffers when full.
+def kernel_cache(n_rows: int, n_trials: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """An empty kernel-row cache ``(values, filled, max_entries)`` for :func:`kernel_row`.
 
-    Returns the (possibly new) buffers; the caller increments k.
+    For a run of ``n_trials`` trials over the ``n_rows`` rows of X. ``values``
+    has one row per row of X (none when no row is shown twice,
+    ``n_trials <= n_rows``: a cache would only cost memory) and grows in width as
+    support vectors are added; ``filled[i]`` counts the valid entries of row i;
+    ``max_entries`` is :data:`KERNEL_CACHE_ENTRIES` as it is at the call, the
+    cap on rows x width.
     """
-    if k == coef.shape[0]:
-        coef_new = np.empty(max(2 * k, 16))
-        coef_new[:k] = coef[:k]
-        coef = coef_new
-    coef[k] = c
-    return _append_row(S, k, x), coef
+    rows = n_rows if n_trials > n_rows else 0
+    width = min(16, KERNEL_CACHE_ENTRIES // max(rows, 1))
+    return np.empty((rows, width)), np.zeros(n_rows, dtype=np.int64), KERNEL_CACHE_ENTRIES
 
 
-def rows_buffer(values: np.ndarray) -> np.ndarray:
-    """A zero buffer with room for twice (at least 16) the rows of ``values``, which start it."""
-    out = np.zeros((max(2 * values.shape[0], 16), *values.shape[1:]))
-    out[: values.shape[0]] = values
-    return out
+@jit
+def _grown(values, filled, k, max_entries):
+    """The cache with room for k supports per row, when rows x width may stay within max_entries."""
+    n_rows = values.shape[0]
+    if n_rows == 0 or k <= values.shape[1] or n_rows * capacity(k) > max_entries:
+        return values
+    grown = np.empty((n_rows, capacity(k)))
+    for q in range(n_rows):
+        for j in range(filled[q]):
+            grown[q, j] = values[q, j]
+    return grown
 
 
-def square_buffer(values: np.ndarray) -> np.ndarray:
-    """A square zero buffer twice (at least 16) the size of ``values``, which it starts with."""
-    k = values.shape[0]
-    out = np.zeros((max(2 * k, 16),) * 2)
-    out[:k, :k] = values
-    return out
+@jit
+def kernel_row(S, k, X, i, values, filled, max_entries, code, degree, gamma, coef0, out):
+    """out[j] = K(S[j], X[i]) for j < k, through the kernel-row cache; returns the cache.
 
-
-def support_buffers(previous, n_features: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """Support-vector buffers (S, coef, k) to start a dual loop from.
-
-    Empty for a fresh run; a copy of the final support set of ``previous``
-    (a dual ``OnlineRun``) for a warm start.
+    The cache is keyed by (row i of X, index j of the support list): support
+    vectors are only ever appended, so ``values[i, :filled[i]]`` stay valid for
+    the rest of the run and a row shown again in a later epoch costs only the
+    kernel values of the supports added since. Several classifiers over one
+    shared support list (one-vs-rest) can share one cache. The width of
+    ``values`` doubles when a row needs more room, while rows x width stays
+    within ``max_entries``; kernel values past the width are computed every
+    time. A cache with no rows (see :func:`kernel_cache`) caches nothing.
     """
-    if previous is None:
-        return np.empty((16, n_features)), np.empty(16), 0
-    S = previous.support_vectors
-    return rows_buffer(S), rows_buffer(previous.dual_coef), S.shape[0]
+    values = _grown(values, filled, k, max_entries)
+    x = X[i]
+    start = filled[i] if values.shape[0] > 0 else 0
+    stop = min(k, values.shape[1]) if values.shape[0] > 0 else 0
+    for j in range(start):
+        out[j] = values[i, j]
+    for j in range(start, k):
+        out[j] = kernel_value(S[j], x, code, degree, gamma, coef0)
+    for j in range(start, stop):
+        values[i, j] = out[j]
+    if stop > start:
+        filled[i] = stop
+    return values
+
+
+@jit
+def kernel_row_dot(S, coef, k, X, i, values, filled, max_entries, code, degree, gamma, coef0):
+    """sum_{j<k} coef[j] K(S[j], X[i]) through the kernel-row cache; returns (cache, sum).
+
+    The same cache as :func:`kernel_row`, for a loop that needs only the
+    score. The sum runs in the order j = 0, 1, ..., k - 1, one kernel value at
+    a time, as the first-order loops have always summed it.
+    """
+    values = _grown(values, filled, k, max_entries)
+    x = X[i]
+    start = filled[i] if values.shape[0] > 0 else 0
+    stop = min(k, values.shape[1]) if values.shape[0] > 0 else 0
+    s = 0.0
+    for j in range(k):
+        if j < start:
+            v = values[i, j]
+        else:
+            v = kernel_value(S[j], x, code, degree, gamma, coef0)
+            if j < stop:
+                values[i, j] = v
+        s += coef[j] * v
+    if stop > start:
+        filled[i] = stop
+    return values, s

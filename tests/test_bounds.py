@@ -9,7 +9,6 @@ import pytest
 import scipy.sparse as sp
 
 from perceptron_bounds import run_online
-from perceptron_bounds.algorithms.kernels import Kernel
 from perceptron_bounds.bounds import (
     BoundReport,
     HingeProfile,
@@ -18,7 +17,7 @@ from perceptron_bounds.bounds import (
     ballseptron_d1,
     evaluate,
     freund_schapire,
-    higher_order,
+    higher_order_bound,
     hinge_losses,
     hop_alpha,
     hop_c_run,
@@ -26,13 +25,14 @@ from perceptron_bounds.bounds import (
     mistake_spectrum,
     novikoff,
     run_quantities,
-    second_order,
-    second_order_adaptive,
-    second_order_pinv,
+    second_order_adaptive_bound,
+    second_order_bound,
+    second_order_pinv_bound,
     span_spectrum,
 )
 from perceptron_bounds.bounds.report import holds
 from perceptron_bounds.datasets import make_separable
+from perceptron_bounds.kernels import Kernel
 
 GAMMAS = np.geomspace(0.01, 2.0, 37)
 
@@ -50,14 +50,15 @@ def test_closed_forms_known_values():
     assert ballseptron_corrected(1.0, 1.0, 4.0, 0.25, 2, loss="d1") == pytest.approx(
         9.0 - 2 * (0.5 - 0.25 - 0.25**2 / 2))
     assert hop_alpha(0.5) == pytest.approx(3.0)
-    assert higher_order(1.0, 0.0, 1.0) == pytest.approx(1.0)
-    assert second_order([np.e - 1.0], 1.0, 3.0, 0.0, 1.0) == pytest.approx(2.0)
-    assert second_order_pinv([2.0, 8.0], 2.0, 1.0, 1.0, 0.5) == pytest.approx(
+    assert higher_order_bound(1.0, 0.0, 1.0) == pytest.approx(1.0)
+    assert second_order_bound([np.e - 1.0], 1.0, 3.0, 0.0, 1.0) == pytest.approx(2.0)
+    assert second_order_pinv_bound([2.0, 8.0], 2.0, 1.0, 1.0, 0.5) == pytest.approx(
         2.0 + 2.0 * np.sqrt(2.0 + np.log(4.0)))
     a_m = 0.5 * 4.0 * 3
     spectral = np.log1p(3.0 / a_m) + (1 + np.log(3)) / 0.5
     expected = 0.4 / 0.2 + np.sqrt((a_m + 2.0) * spectral) / 0.2
-    assert second_order_adaptive([0.0, 3.0], 0.5, 2.0, 3, 2.0, 0.4, 0.2) == pytest.approx(expected)
+    value = second_order_adaptive_bound([0.0, 3.0], 0.5, 2.0, 3, 2.0, 0.4, 0.2)
+    assert value == pytest.approx(expected)
 
 
 def test_closed_forms_vectorise_over_gamma():
@@ -66,7 +67,8 @@ def test_closed_forms_vectorise_over_gamma():
                    ballseptron_d1(1.5, GAMMAS, D), ballseptron_d1(1.5, GAMMAS, D, exact=True),
                    ballseptron_corrected(1.5, GAMMAS, D, 0.001, 3),
                    ballseptron_corrected(1.5, GAMMAS, D, 0.001, 3, loss="d1", exact=True),
-                   higher_order(2.0, D, GAMMAS), second_order([1.0, 2.0], 0.5, 1.0, D, GAMMAS)):
+                   higher_order_bound(2.0, D, GAMMAS),
+                   second_order_bound([1.0, 2.0], 0.5, 1.0, D, GAMMAS)):
         assert values.shape == GAMMAS.shape
         assert np.all(np.isfinite(values))
     single = [float(ballseptron_corrected(1.5, g, d, 0.001, 3, exact=True))
@@ -81,7 +83,7 @@ def test_exact_forms_reduce_to_the_perceptron_roots():
     np.testing.assert_allclose(ballseptron_corrected(1.3, GAMMAS, D, 0.0, 0, "d1", exact=True),
                                ballseptron_d1(1.3, GAMMAS, D, exact=True), rtol=1e-9)
     # alpha = 1 (c = 1, rho = 0) is the Perceptron's D1 bound in exact form (R = 1).
-    np.testing.assert_allclose(higher_order(1.0, D, GAMMAS),
+    np.testing.assert_allclose(higher_order_bound(1.0, D, GAMMAS),
                                ballseptron_d1(1.0, GAMMAS, D, exact=True), rtol=1e-12)
 
 
@@ -255,7 +257,7 @@ def test_hop_c_run_is_the_proofs_constant():
 
 
 def test_hop_transformed_hinge_is_theorem_1s_D():
-    from perceptron_bounds.algorithms.higher_order import transformed_instances
+    from perceptron_bounds.bounds import transformed_instances
 
     X, y, u = make_separable(80, 4, margin=0.05, label_noise=0.2, seed=9)
     run = run_online("higher_order", X, y, epochs=2, c=0.3)

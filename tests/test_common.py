@@ -142,7 +142,7 @@ def test_csr_with_duplicate_and_unsorted_indices_is_its_dense_matrix(algorithm):
 @pytest.mark.parametrize(
     "module",
     ["online", "estimators", "algorithms.voted", "algorithms.ballseptron",
-     "algorithms.higher_order", "algorithms.kernels"],
+     "algorithms.pnorm", "bounds.transformed", "kernels"],
 )
 def test_docstring_examples_run(module):
     """The Examples sections (STYLE 8) are doctested, so they cannot drift from the code."""

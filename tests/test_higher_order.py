@@ -23,12 +23,9 @@ from sklearn.base import clone
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from perceptron_bounds import HigherOrderPerceptron, PNormPerceptron, run_online
-from perceptron_bounds.algorithms.higher_order import (
-    PRIMAL_MAX_FEATURES,
-    link,
-    transformed_instances,
-    transformed_margins,
-)
+from perceptron_bounds.algorithms.higher_order import PRIMAL_MAX_FEATURES
+from perceptron_bounds.algorithms.pnorm import link
+from perceptron_bounds.bounds.transformed import transformed_instances, transformed_margins
 
 X, Y = noisy_separable(n_samples=40, n_features=6, noise=0.1, seed=3)
 

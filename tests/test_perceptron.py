@@ -7,7 +7,7 @@ from conftest import noisy_separable
 from reference import kernel_perceptron, perceptron, presented_sequence
 
 from perceptron_bounds import run_online
-from perceptron_bounds.algorithms.kernels import Kernel
+from perceptron_bounds.kernels import Kernel
 
 
 @pytest.mark.parametrize("epochs", [1, 4])

@@ -17,10 +17,10 @@ from reference import (
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from threadpoolctl import threadpool_limits
 
-from perceptron_bounds import SecondOrderPerceptron, run_online
+from perceptron_bounds import SecondOrderPerceptron, kernels, run_online
 from perceptron_bounds.algorithms import second_order as so_module
-from perceptron_bounds.algorithms.kernels import kernel_of
 from perceptron_bounds.bounds.quantities import span_spectrum
+from perceptron_bounds.kernels import kernel_of
 
 
 @pytest.fixture(autouse=True)
@@ -136,7 +136,7 @@ def test_partial_kernel_cache_gives_the_same_run(monkeypatch):
     X, y = noisy_separable(n_samples=80, n_features=4, noise=0.2, seed=5)
     options = {"kernel": "rbf", "gamma": 0.5, "epochs": 3, "record_margins": True}
     full = run_online("second_order", X, y, **options)
-    monkeypatch.setattr(so_module, "_CACHE_BYTES", 8 * 80 * 5)
+    monkeypatch.setattr(kernels, "KERNEL_CACHE_ENTRIES", 80 * 5)  # 5 kernel values per row
     narrow = run_online("second_order", X, y, **options)
     np.testing.assert_array_equal(narrow.mistake_trials, full.mistake_trials)
     np.testing.assert_array_equal(narrow.margins, full.margins)
@@ -148,7 +148,7 @@ def test_cached_kernel_values_are_not_recomputed():
     X, S = rng.standard_normal((3, 4)), rng.standard_normal((5, 4))
     cache, filled = np.full((3, 4), -7.0), np.array([0, 3, 0])
     out = np.empty(5)
-    so_module._support_kernels(S, 5, X, 1, cache, filled, 0, 3, 1.0, 1.0, out)
+    cache = kernels.kernel_row(S, 5, X, 1, cache, filled, cache.size, 0, 3, 1.0, 1.0, out)
     np.testing.assert_array_equal(out[:3], -7.0)  # cached, not recomputed
     np.testing.assert_allclose(out[3:], S[3:] @ X[1], rtol=1e-14)
     np.testing.assert_allclose(cache[1, 3], S[3] @ X[1], rtol=1e-14)  # cached now
@@ -333,7 +333,7 @@ def test_bad_parameters_raise_before_any_work(params, match, monkeypatch):
 
 
 def test_adaptive_rejects_a_c_whose_a_k_overflows(monkeypatch):
-    monkeypatch.setattr(so_module, "_adaptive_primal_loop", None)  # must not be reached
+    monkeypatch.setattr(so_module, "_so_adaptive_primal_loop", None)  # must not be reached
     X, y = noisy_separable(n_samples=10, n_features=3)
     with pytest.raises(ValueError, match=r"c=1e\+308 is too large .* a_k = c R\^2 k overflows"):
         run_online("second_order", X, y, variant="adaptive", c=1e308)

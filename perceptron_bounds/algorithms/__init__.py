@@ -6,11 +6,13 @@ Importing this package registers every algorithm with ``run_online``;
 
 from . import (
     ballseptron,  # noqa: F401  (registers "ballseptron")
-    higher_order,  # noqa: F401  (registers "higher_order", "pnorm_perceptron")
+    higher_order,  # noqa: F401  (registers "higher_order")
     perceptron,  # noqa: F401  (registers "perceptron")
+    pnorm,  # noqa: F401  (registers "pnorm_perceptron")
     second_order,  # noqa: F401  (registers "second_order")
     voted,  # noqa: F401  (registers "voted_perceptron")
 )
+from ._common import FORMS
 from ._registry import Algorithm, LoopResult, available, get, register
 
-__all__ = ["Algorithm", "LoopResult", "available", "get", "register"]
+__all__ = ["FORMS", "Algorithm", "LoopResult", "available", "get", "register"]

@@ -43,17 +43,18 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
+from .._linalg import append_support
 from .._validation import check_real
 from ..hypothesis import KernelHypothesis, LinearHypothesis
-from ._registry import Algorithm, LoopResult, register
-from .kernels import (
+from ..kernels import (
     KERNEL_DEFAULTS,
-    _append_support,
-    _kernel_value,
+    kernel_cache,
     kernel_of,
-    resolve_kernel_form,
-    support_buffers,
+    kernel_row_dot,
+    kernel_value,
 )
+from ._common import resolve_kernel_form, support_buffers
+from ._registry import Algorithm, LoopResult, register
 
 # Fig. 2's three cases.
 NO_UPDATE, MISTAKE, MARGIN_ERROR = 0, 1, 2
@@ -91,7 +92,7 @@ def _rescaled(scale, a, coef, k):
 
 
 @jit
-def _ballseptron_dense_loop(X, y, order, r, w, margins):
+def _ballseptron_primal_loop(X, y, order, r, w, margins):
     """Primal Ballseptron over dense rows; updates w in place, ||w||^2 recomputed after each update.
 
     Returns (update trials, their cases, ||w||^2).
@@ -127,7 +128,7 @@ def _ballseptron_dense_loop(X, y, order, r, w, margins):
 
 
 @jit
-def _ballseptron_csr_loop(data, indices, indptr, y, order, r, v, norm_sq, margins):
+def _ballseptron_primal_csr_loop(data, indices, indptr, y, order, r, v, norm_sq, margins):
     """Primal Ballseptron over CSR rows with w = scale * v; ends with v = w.
 
     Returns (update trials, their cases, ||w||^2).
@@ -167,11 +168,13 @@ def _ballseptron_csr_loop(data, indices, indptr, y, order, r, v, norm_sq, margin
 
 
 @jit
-def _ballseptron_kernel_loop(
-    X, y, order, r, S, coef, k, norm_sq, code, degree, gamma, coef0, margins
+def _ballseptron_dual_loop(
+    X, y, order, r, S, coef, k, norm_sq, code, degree, gamma, coef0, cache, filled, cache_cap,
+    margins,
 ):
     """Kernel Ballseptron: w = scale * sum_{i<k} coef[i] K(S[i], .); every update appends x_t.
 
+    Kernel values come through the kernel-row cache (``cache``, ``filled``).
     Returns (update trials, their cases, S, coef, k, ||w||^2) with the
     buffers possibly regrown and coef holding the effective coefficients.
     """
@@ -184,9 +187,8 @@ def _ballseptron_kernel_loop(
     for t in range(n_trials):
         i = order[t]
         x = X[i]
-        s = 0.0
-        for j in range(k):
-            s += coef[j] * _kernel_value(S[j], x, code, degree, gamma, coef0)
+        cache, s = kernel_row_dot(S, coef, k, X, i, cache, filled, cache_cap, code,
+                                  degree, gamma, coef0)
         s *= scale
         if record:
             margins[t] = s
@@ -198,9 +200,9 @@ def _ballseptron_kernel_loop(
         cases[u] = case
         u += 1
         scale = _rescaled(scale, a, coef, k)
-        kxx = _kernel_value(x, x, code, degree, gamma, coef0)
+        kxx = kernel_value(x, x, code, degree, gamma, coef0)
         norm_sq = max(a * a * norm_sq + 2.0 * a * yi * s + kxx, 0.0)
-        S, coef = _append_support(S, coef, k, x, yi / scale)
+        S, coef = append_support(S, coef, k, x, yi / scale)
         k += 1
     coef[:k] *= scale
     return updates[:u].copy(), cases[:u].copy(), S, coef, k, norm_sq
@@ -217,18 +219,20 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
         w = np.zeros(data.n_features) if previous is None else np.array(previous.weights)
         if data.sparse:
             X = data.X
-            updates, cases, norm_sq = _ballseptron_csr_loop(
+            updates, cases, norm_sq = _ballseptron_primal_csr_loop(
                 X.data, X.indices, X.indptr, data.y, order, r, w, float(w @ w), margins
             )
         else:
-            updates, cases, norm_sq = _ballseptron_dense_loop(data.X, data.y, order, r, w, margins)
+            updates, cases, norm_sq = _ballseptron_primal_loop(data.X, data.y, order, r, w, margins)
         hypothesis = LinearHypothesis(w)
     else:
         kernel = kernel_of(params)
         S, coef, k = support_buffers(previous, data.n_features)
         norm_sq = 0.0 if previous is None else previous.state["norm_sq"]
-        updates, cases, S, coef, k, norm_sq = _ballseptron_kernel_loop(
-            data.X, data.y, order, r, S, coef, k, norm_sq, *kernel.loop_args(), margins
+        cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
+        updates, cases, S, coef, k, norm_sq = _ballseptron_dual_loop(
+            data.X, data.y, order, r, S, coef, k, norm_sq, *kernel.loop_args(), cache, filled,
+            cache_cap, margins,
         )
         hypothesis = KernelHypothesis(S[:k].copy(), coef[:k].copy(), kernel)
     return LoopResult(

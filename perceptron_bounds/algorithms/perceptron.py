@@ -1,6 +1,6 @@
-"""The Perceptron (first order, FO), primal and kernel forms (SPEC 2.1).
+"""The Perceptron (first order, FO), primal and kernel forms (theory §2.1).
 
-Rosenblatt's rule: w_1 = 0 and, on a mistake (y_t w . x_t <= 0, SPEC 1.1),
+Rosenblatt's rule: w_1 = 0 and, on a mistake (y_t w . x_t <= 0, theory §1.1),
 w <- w + y_t x_t. The kernel (dual) form keeps w = sum_i y_i K(x_i, .) over the
 mistaken instances, with multiplicity.
 
@@ -16,20 +16,20 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
+from .._linalg import append_support
 from ..hypothesis import KernelHypothesis, LinearHypothesis
-from ._registry import Algorithm, LoopResult, register
-from .kernels import (
+from ..kernels import (
     KERNEL_DEFAULTS,
-    _append_support,
-    _kernel_value,
+    kernel_cache,
     kernel_of,
-    resolve_kernel_form,
-    support_buffers,
+    kernel_row_dot,
 )
+from ._common import resolve_kernel_form, support_buffers
+from ._registry import Algorithm, LoopResult, register
 
 
 @jit
-def _perceptron_dense_loop(X, y, order, w, margins):
+def _perceptron_primal_loop(X, y, order, w, margins):
     """Primal Perceptron over dense rows; updates w in place, returns the mistake trials."""
     n_trials = order.shape[0]
     n = X.shape[1]
@@ -53,7 +53,7 @@ def _perceptron_dense_loop(X, y, order, w, margins):
 
 
 @jit
-def _perceptron_csr_loop(data, indices, indptr, y, order, w, margins):
+def _perceptron_primal_csr_loop(data, indices, indptr, y, order, w, margins):
     """Primal Perceptron over CSR rows; updates w in place, returns the mistake trials."""
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
@@ -77,9 +77,11 @@ def _perceptron_csr_loop(data, indices, indptr, y, order, w, margins):
 
 
 @jit
-def _perceptron_kernel_loop(X, y, order, S, coef, k, code, degree, gamma, coef0, margins):
+def _perceptron_dual_loop(X, y, order, S, coef, k, code, degree, gamma, coef0, cache, filled,
+                          cache_cap, margins):
     """Kernel Perceptron: f(x) = sum_{i<k} coef[i] K(S[i], x); a mistake appends (x_t, y_t).
 
+    Kernel values come through the kernel-row cache (``cache``, ``filled``).
     Returns (mistake trials, S, coef, k) with the buffers possibly regrown.
     """
     n_trials = order.shape[0]
@@ -88,37 +90,37 @@ def _perceptron_kernel_loop(X, y, order, S, coef, k, code, degree, gamma, coef0,
     m = 0
     for t in range(n_trials):
         i = order[t]
-        x = X[i]
-        s = 0.0
-        for j in range(k):
-            s += coef[j] * _kernel_value(S[j], x, code, degree, gamma, coef0)
+        cache, s = kernel_row_dot(S, coef, k, X, i, cache, filled, cache_cap, code,
+                                  degree, gamma, coef0)
         if record:
             margins[t] = s
         if y[i] * s <= 0.0:
-            S, coef = _append_support(S, coef, k, x, y[i])
+            S, coef = append_support(S, coef, k, X[i], y[i])
             k += 1
             mistakes[m] = t
             m += 1
     return mistakes[:m].copy(), S, coef, k
 
 
-def run_primal(data, order, margins, w0) -> tuple[np.ndarray, np.ndarray]:
+def fit_primal(data, order, margins, w0) -> tuple[np.ndarray, np.ndarray]:
     """Run the primal Perceptron from weights ``w0`` (copied); return (mistake trials, w)."""
     w = np.array(w0, dtype=np.float64)
     if data.sparse:
         X = data.X
-        trials = _perceptron_csr_loop(X.data, X.indices, X.indptr, data.y, order, w, margins)
+        trials = _perceptron_primal_csr_loop(X.data, X.indices, X.indptr, data.y, order, w,
+                                             margins)
     else:
-        trials = _perceptron_dense_loop(data.X, data.y, order, w, margins)
+        trials = _perceptron_primal_loop(data.X, data.y, order, w, margins)
     return trials, w
 
 
-def run_dual(data, order, params, margins, previous) -> tuple[np.ndarray, KernelHypothesis]:
+def fit_dual(data, order, params, margins, previous) -> tuple[np.ndarray, KernelHypothesis]:
     """Run the kernel Perceptron, continuing the support set of ``previous`` if given."""
     kernel = kernel_of(params)
     S, coef, k = support_buffers(previous, data.n_features)
-    trials, S, coef, k = _perceptron_kernel_loop(
-        data.X, data.y, order, S, coef, k, *kernel.loop_args(), margins
+    cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
+    trials, S, coef, k = _perceptron_dual_loop(
+        data.X, data.y, order, S, coef, k, *kernel.loop_args(), cache, filled, cache_cap, margins
     )
     return trials, KernelHypothesis(S[:k].copy(), coef[:k].copy(), kernel)
 
@@ -126,9 +128,9 @@ def run_dual(data, order, params, margins, previous) -> tuple[np.ndarray, Kernel
 def _fit(data, order, params, margins, previous) -> LoopResult:
     if params["form"] == "primal":
         w0 = np.zeros(data.n_features) if previous is None else previous.weights
-        trials, w = run_primal(data, order, margins, w0)
+        trials, w = fit_primal(data, order, margins, w0)
         return LoopResult(trials, LinearHypothesis(w))
-    trials, hypothesis = run_dual(data, order, params, margins, previous)
+    trials, hypothesis = fit_dual(data, order, params, margins, previous)
     return LoopResult(trials, hypothesis)
 
 

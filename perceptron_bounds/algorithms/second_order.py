@@ -72,143 +72,35 @@ import numpy as np
 import scipy.linalg
 
 from .._jit import jit
+from .._linalg import (
+    append_support,
+    cholesky_solve,
+    dense_row,
+    dot,
+    grow_square,
+    grow_vector,
+    rank_one_downdate,
+    rows_buffer,
+    shifted_cholesky,
+    solve_lower,
+    square_buffer,
+    sym_matvec,
+)
 from .._validation import check_choice, check_real, loop_arrays
 from ..hypothesis import (
     PseudoinverseHypothesis,
     SecondOrderHypothesis,
     SecondOrderKernelHypothesis,
 )
+from ..kernels import KERNEL_DEFAULTS, kernel_cache, kernel_of, kernel_row
+from ._common import check_form, resolve_kernel_form, support_buffers
 from ._registry import Algorithm, LoopResult, register
-from .kernels import (
-    FORMS,
-    KERNEL_DEFAULTS,
-    _append_support,
-    _dot,
-    _kernel_value,
-    kernel_of,
-    resolve_kernel_form,
-    rows_buffer,
-    square_buffer,
-    support_buffers,
-)
 
 VARIANTS = ("inverse", "adaptive", "pinv")
 
-# Kernel values of the support rows against the training rows are cached over
-# epochs up to this many bytes; support rows beyond it are recomputed.
-_CACHE_BYTES = 1 << 28
 
 
 # ---------------------------------------------------------------- shared loop helpers
-
-
-@jit
-def _dense_row(i, X, data, indices, indptr, scratch):
-    """Row i as a dense vector: a view of X for dense input, ``scratch`` filled for CSR."""
-    if indptr.shape[0] == 0:
-        return X[i]
-    scratch[:] = 0.0
-    for p in range(indptr[i], indptr[i + 1]):
-        scratch[indices[p]] = data[p]
-    return scratch
-
-
-@jit
-def _sym_matvec(M, x, k, out):
-    """out[:k] = M[:k, :k] @ x[:k]."""
-    for i in range(k):
-        s = 0.0
-        for j in range(k):
-            s += M[i, j] * x[j]
-        out[i] = s
-
-
-@jit
-def _rank_one_downdate(M, z, d, k):
-    """M[:k, :k] -= z z^T / d, as (z_i / sqrt d)(z_j / sqrt d) so that M stays exactly symmetric."""
-    r = 1.0 / np.sqrt(d)
-    for i in range(k):
-        zi = z[i] * r
-        for j in range(k):
-            M[i, j] -= zi * (z[j] * r)
-
-
-@jit
-def _grow_square(M, k):
-    """M with room for row and column k (capacity doubled when full), leading block kept."""
-    if k < M.shape[0]:
-        return M
-    cap = max(2 * k, 16)
-    out = np.zeros((cap, cap))
-    out[:k, :k] = M[:k, :k]
-    return out
-
-
-@jit
-def _room(v, k):
-    """v if it has room for k + 1 entries, else a zero-padded copy with room for 2 (k + 1)."""
-    if v.shape[0] > k:
-        return v
-    out = np.zeros(max(2 * (k + 1), 16))
-    out[: v.shape[0]] = v
-    return out
-
-
-@jit
-def _support_kernels(S, k, X, i, cache, filled, code, degree, gamma, coef0, out):
-    """out[j] = K(S[j], X[i]) for j < k, reusing the per-row cache of earlier epochs.
-
-    ``cache[i, j]`` holds K(S[j], X[i]) for j < filled[i]; support rows past the
-    cache's width are computed every time.
-    """
-    x = X[i]
-    kc = min(k, cache.shape[1])
-    for j in range(filled[i], kc):
-        cache[i, j] = _kernel_value(S[j], x, code, degree, gamma, coef0)
-    if kc > filled[i]:
-        filled[i] = kc
-    for j in range(kc):
-        out[j] = cache[i, j]
-    for j in range(kc, k):
-        out[j] = _kernel_value(S[j], x, code, degree, gamma, coef0)
-
-
-@jit
-def _solve_lower(L, b, k, out):
-    """out[:k] = L^{-1} b for lower-triangular L."""
-    for i in range(k):
-        s = b[i]
-        for j in range(i):
-            s -= L[i, j] * out[j]
-        out[i] = s / L[i, i]
-
-
-@jit
-def _solve_lower_t(L, b, k, out):
-    """out[:k] = L^{-T} b for lower-triangular L."""
-    for i in range(k - 1, -1, -1):
-        s = b[i]
-        for j in range(i + 1, k):
-            s -= L[j, i] * out[j]
-        out[i] = s / L[i, i]
-
-
-@jit
-def _shifted_cholesky(M, k, a):
-    """Lower Cholesky factor of a I + M[:k, :k]."""
-    A = np.empty((k, k))
-    for i in range(k):
-        for j in range(k):
-            A[i, j] = M[i, j]
-        A[i, i] += a
-    return np.linalg.cholesky(A)
-
-
-@jit
-def _cholesky_solve(L, b, k, tmp, out):
-    """out[:k] = (L L^T)^{-1} b."""
-    _solve_lower(L, b, k, tmp)
-    _solve_lower_t(L, tmp, k, out)
 
 
 # ---------------------------------------------------------------- fixed a (Fig. 2)
@@ -235,7 +127,7 @@ def _rank_one_matvec(M, pending, sign, x, n, out):
 
 
 @jit
-def _inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margins):
+def _so_inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margins):
     """Primal SO with fixed a; updates ``a_inv`` and ``w`` in place, returns the mistake trials."""
     n_trials = order.shape[0]
     n = w.shape[0]
@@ -247,12 +139,12 @@ def _inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margins):
     m = 0
     for t in range(n_trials):
         i = order[t]
-        x = _dense_row(i, X, data, indices, indptr, scratch)
-        s = _dot(w, x, n)
+        x = dense_row(i, X, data, indices, indptr, scratch)
+        s = dot(w, x, n)
         mistake = y[i] * s <= 0.0
         if record or mistake:
             _rank_one_matvec(a_inv, pending, 1.0, x, n, z)
-            d = 1.0 + _dot(x, z, n)
+            d = 1.0 + dot(x, z, n)
             if record:
                 margins[t] = s / d
             if mistake:
@@ -268,8 +160,8 @@ def _inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margins):
 
 
 @jit
-def _inverse_dual_loop(X, y, order, kdiag, S, alpha, m_inv, k, a, cache, filled,
-                       code, degree, gamma, coef0, margins):
+def _so_inverse_dual_loop(X, y, order, kdiag, S, alpha, m_inv, k, a, cache, filled, cache_cap,
+                           code, degree, gamma, coef0, margins):
     """Dual SO with fixed a over the support rows S[:k] (mistakes, with multiplicity).
 
     Keeps m_inv = (a I_k + G_k)^{-1} and alpha = m_inv y_k. Returns
@@ -277,28 +169,29 @@ def _inverse_dual_loop(X, y, order, kdiag, S, alpha, m_inv, k, a, cache, filled,
     """
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
-    g = _room(np.empty(0), k)
-    u = _room(np.empty(0), k)
-    pending = _room(np.empty(0), k)  # m_inv[:k, :k] still lacks + pending pending^T
+    g = grow_vector(np.empty(0), k)
+    u = grow_vector(np.empty(0), k)
+    pending = grow_vector(np.empty(0), k)  # m_inv[:k, :k] still lacks + pending pending^T
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
         i = order[t]
-        g = _room(g, k)
-        u = _room(u, k)
-        pending = _room(pending, k)
-        _support_kernels(S, k, X, i, cache, filled, code, degree, gamma, coef0, g)
-        s = _dot(alpha, g, k)
+        g = grow_vector(g, k)
+        u = grow_vector(u, k)
+        pending = grow_vector(pending, k)
+        cache = kernel_row(S, k, X, i, cache, filled, cache_cap, code, degree, gamma,
+                           coef0, g)
+        s = dot(alpha, g, k)
         mistake = y[i] * s <= 0.0
         if record or mistake:
             _rank_one_matvec(m_inv, pending, -1.0, g, k, u)
-            schur = a + kdiag[i] - _dot(g, u, k)
+            schur = a + kdiag[i] - dot(g, u, k)
             if record:
                 margins[t] = a * s / schur
             if mistake:
                 # Partitioned inverse of [[a I + G_k, g], [g^T, a + K(x, x)]]: border now,
                 # the leading block's + u u^T / schur with the next product.
-                m_inv = _grow_square(m_inv, k)
+                m_inv = grow_square(m_inv, k)
                 r = 1.0 / np.sqrt(schur)
                 for p in range(k):
                     m_inv[p, k] = -u[p] / schur
@@ -308,7 +201,7 @@ def _inverse_dual_loop(X, y, order, kdiag, S, alpha, m_inv, k, a, cache, filled,
                 c = (y[i] - s) / schur
                 for p in range(k):
                     alpha[p] -= c * u[p]
-                S, alpha = _append_support(S, alpha, k, X[i], c)
+                S, alpha = append_support(S, alpha, k, X[i], c)
                 k += 1
                 mistakes[m] = t
                 m += 1
@@ -320,7 +213,7 @@ def _inverse_dual_loop(X, y, order, kdiag, S, alpha, m_inv, k, a, cache, filled,
 
 
 @jit
-def _adaptive_primal_loop(X, data, indices, indptr, y, order, c_r2, k0, corr, v, w, margins):
+def _so_adaptive_primal_loop(X, data, indices, indptr, y, order, c_r2, k0, corr, v, w, margins):
     """Primal SO with a_k = c R^2 k; updates ``corr`` = X_k X_k^T, ``v`` and ``w`` in place.
 
     ``k0`` mistakes were made before this run. Returns the mistake trials.
@@ -331,17 +224,17 @@ def _adaptive_primal_loop(X, data, indices, indptr, y, order, c_r2, k0, corr, v,
     scratch = np.zeros(n)
     tmp = np.empty(n)
     a = c_r2 * (k0 + 1)
-    L = _shifted_cholesky(corr, n, a)
-    _cholesky_solve(L, v, n, tmp, w)
+    L = shifted_cholesky(corr, n, a)
+    cholesky_solve(L, v, n, tmp, w)
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
         i = order[t]
-        x = _dense_row(i, X, data, indices, indptr, scratch)
-        s = _dot(w, x, n)
+        x = dense_row(i, X, data, indices, indptr, scratch)
+        s = dot(w, x, n)
         if record:
-            _solve_lower(L, x, n, tmp)
-            margins[t] = s / (1.0 + _dot(tmp, tmp, n))
+            solve_lower(L, x, n, tmp)
+            margins[t] = s / (1.0 + dot(tmp, tmp, n))
         if y[i] * s <= 0.0:
             yi = y[i]
             for p in range(n):
@@ -352,14 +245,14 @@ def _adaptive_primal_loop(X, data, indices, indptr, y, order, c_r2, k0, corr, v,
             mistakes[m] = t
             m += 1
             a = c_r2 * (k0 + m + 1)
-            L = _shifted_cholesky(corr, n, a)
-            _cholesky_solve(L, v, n, tmp, w)
+            L = shifted_cholesky(corr, n, a)
+            cholesky_solve(L, v, n, tmp, w)
     return mistakes[:m].copy()
 
 
 @jit
-def _adaptive_dual_loop(X, y, order, kdiag, S, ys, gram, k, c_r2, cache, filled,
-                        code, degree, gamma, coef0, margins):
+def _so_adaptive_dual_loop(X, y, order, kdiag, S, ys, gram, k, c_r2, cache, filled, cache_cap,
+                           code, degree, gamma, coef0, margins):
     """Dual SO with a_k = c R^2 k over the support rows S[:k] with labels ys[:k].
 
     Keeps the Gram ``gram`` = G_k and factors a_k I + G_k at every mistake.
@@ -368,34 +261,35 @@ def _adaptive_dual_loop(X, y, order, kdiag, S, ys, gram, k, c_r2, cache, filled,
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
     g = np.empty(0)
-    tmp = _room(np.empty(0), k)
-    alpha = _room(np.empty(0), k)
+    tmp = grow_vector(np.empty(0), k)
+    alpha = grow_vector(np.empty(0), k)
     a = c_r2 * (k + 1)
-    L = _shifted_cholesky(gram, k, a)
-    _cholesky_solve(L, ys, k, tmp, alpha)
+    L = shifted_cholesky(gram, k, a)
+    cholesky_solve(L, ys, k, tmp, alpha)
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
         i = order[t]
-        g = _room(g, k)
-        tmp = _room(tmp, k)
-        alpha = _room(alpha, k)
-        _support_kernels(S, k, X, i, cache, filled, code, degree, gamma, coef0, g)
-        s = _dot(alpha, g, k)
+        g = grow_vector(g, k)
+        tmp = grow_vector(tmp, k)
+        alpha = grow_vector(alpha, k)
+        cache = kernel_row(S, k, X, i, cache, filled, cache_cap, code, degree, gamma,
+                           coef0, g)
+        s = dot(alpha, g, k)
         if record:
-            _solve_lower(L, g, k, tmp)
-            margins[t] = a * s / (a + kdiag[i] - _dot(tmp, tmp, k))
+            solve_lower(L, g, k, tmp)
+            margins[t] = a * s / (a + kdiag[i] - dot(tmp, tmp, k))
         if y[i] * s <= 0.0:
-            gram = _grow_square(gram, k)
+            gram = grow_square(gram, k)
             for p in range(k):
                 gram[p, k] = g[p]
                 gram[k, p] = g[p]
             gram[k, k] = kdiag[i]
-            S, ys = _append_support(S, ys, k, X[i], y[i])
+            S, ys = append_support(S, ys, k, X[i], y[i])
             k += 1
             a = c_r2 * (k + 1)
-            L = _shifted_cholesky(gram, k, a)
-            _cholesky_solve(L, ys, k, tmp, alpha)
+            L = shifted_cholesky(gram, k, a)
+            cholesky_solve(L, ys, k, tmp, alpha)
             mistakes[m] = t
             m += 1
     return mistakes[:m].copy(), S, ys, gram, k
@@ -410,9 +304,9 @@ def _coordinates_update(c_inv, wc, p, r, s, yi, zc):
 
     Returns (y - s) / (1 + p . c_inv p), with zc = c_inv p (old c_inv) left in ``zc``.
     """
-    _sym_matvec(c_inv, p, r, zc)
-    d = 1.0 + _dot(p, zc, r)
-    _rank_one_downdate(c_inv, zc, d, r)
+    sym_matvec(c_inv, p, r, zc)
+    d = 1.0 + dot(p, zc, r)
+    rank_one_downdate(c_inv, zc, d, r)
     c = (yi - s) / d
     for j in range(r):
         wc[j] += c * zc[j]
@@ -426,9 +320,9 @@ def _coordinates_grow(c_inv, p, r, eta, zc):
     [[C + p p^T, eta p], [eta p^T, eta^2]]^{-1} = [[C^{-1}, -z/eta], [-z^T/eta, (1 + p.z)/eta^2]]
     with z = C^{-1} p: the old block is unchanged.
     """
-    _sym_matvec(c_inv, p, r, zc)
-    d = 1.0 + _dot(p, zc, r)
-    c_inv = _grow_square(c_inv, r)
+    sym_matvec(c_inv, p, r, zc)
+    d = 1.0 + dot(p, zc, r)
+    c_inv = grow_square(c_inv, r)
     for j in range(r):
         c_inv[j, r] = -zc[j] / eta
         c_inv[r, j] = -zc[j] / eta
@@ -437,7 +331,7 @@ def _coordinates_grow(c_inv, p, r, eta, zc):
 
 
 @jit
-def _pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_inv, r, w, margins):
+def _so_pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_inv, r, w, margins):
     """Primal SO with the pseudoinverse, Q[:r] an orthonormal basis of the mistakes' span.
 
     Returns (mistake trials, rank-growth flags per mistake, Q, wc, c_inv, r);
@@ -456,8 +350,8 @@ def _pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_inv
     m = 0
     for t in range(n_trials):
         i = order[t]
-        x = _dense_row(i, X, data, indices, indptr, scratch)
-        s = _dot(w, x, n)
+        x = dense_row(i, X, data, indices, indptr, scratch)
+        s = dot(w, x, n)
         full = r == n
         if full and not record and y[i] * s > 0.0:
             continue
@@ -467,18 +361,18 @@ def _pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_inv
             p[j] = 0.0
         for _ in range(2):
             for j in range(r):
-                p2[j] = _dot(Q[j], e, n)
+                p2[j] = dot(Q[j], e, n)
                 p[j] += p2[j]
             for j in range(r):
                 c = p2[j]
                 for q in range(n):
                     e[q] -= c * Q[j, q]
-        e2 = _dot(e, e, n)
-        in_span = full or e2 <= span_tol * _dot(x, x, n)
+        e2 = dot(e, e, n)
+        in_span = full or e2 <= span_tol * dot(x, x, n)
         if in_span:
             if record:
-                _sym_matvec(c_inv, p, r, zc)
-                margins[t] = s / (1.0 + _dot(p, zc, r))
+                sym_matvec(c_inv, p, r, zc)
+                margins[t] = s / (1.0 + dot(p, zc, r))
             if y[i] * s <= 0.0:
                 c = _coordinates_update(c_inv, wc, p, r, s, y[i], zc)
                 for j in range(r):
@@ -496,7 +390,7 @@ def _pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_inv
             for q in range(n):
                 e[q] /= eta
                 w[q] += c * e[q]
-            Q, wc = _append_support(Q, wc, r, e, c)
+            Q, wc = append_support(Q, wc, r, e, c)
             r += 1
             grew[m] = 1
             mistakes[m] = t
@@ -505,8 +399,8 @@ def _pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_inv
 
 
 @jit
-def _pinv_dual_loop(X, y, order, kdiag, span_tol, B, wc, l_inv, c_inv, r, cache, filled,
-                    code, degree, gamma, coef0, margins):
+def _so_pinv_dual_loop(X, y, order, kdiag, span_tol, B, wc, l_inv, c_inv, r, cache, filled,
+                       cache_cap, code, degree, gamma, coef0, margins):
     """Dual SO with the pseudoinverse over the basis mistakes B[:r].
 
     ``l_inv`` is the inverse Cholesky factor of the Gram of B[:r]; the
@@ -523,21 +417,22 @@ def _pinv_dual_loop(X, y, order, kdiag, span_tol, B, wc, l_inv, c_inv, r, cache,
     m = 0
     for t in range(n_trials):
         i = order[t]
-        g = _room(g, r)
-        p = _room(p, r)
-        zc = _room(zc, r)
-        _support_kernels(B, r, X, i, cache, filled, code, degree, gamma, coef0, g)
+        g = grow_vector(g, r)
+        p = grow_vector(p, r)
+        zc = grow_vector(zc, r)
+        cache = kernel_row(B, r, X, i, cache, filled, cache_cap, code, degree, gamma,
+                           coef0, g)
         for j in range(r):
             s = 0.0
             for q in range(j + 1):
                 s += l_inv[j, q] * g[q]
             p[j] = s
-        s = _dot(wc, p, r)
-        e2 = kdiag[i] - _dot(p, p, r)
+        s = dot(wc, p, r)
+        e2 = kdiag[i] - dot(p, p, r)
         if e2 <= span_tol * kdiag[i]:
             if record:
-                _sym_matvec(c_inv, p, r, zc)
-                margins[t] = s / (1.0 + _dot(p, zc, r))
+                sym_matvec(c_inv, p, r, zc)
+                margins[t] = s / (1.0 + dot(p, zc, r))
             if y[i] * s <= 0.0:
                 _coordinates_update(c_inv, wc, p, r, s, y[i], zc)
                 mistakes[m] = t
@@ -548,14 +443,14 @@ def _pinv_dual_loop(X, y, order, kdiag, span_tol, B, wc, l_inv, c_inv, r, cache,
             eta = np.sqrt(e2)
             c_inv = _coordinates_grow(c_inv, p, r, eta, zc)
             # Cholesky of the basis Gram gains the row (p^T, eta): invert it by rows.
-            l_inv = _grow_square(l_inv, r)
+            l_inv = grow_square(l_inv, r)
             for q in range(r):
                 s2 = 0.0
                 for j in range(q, r):
                     s2 += p[j] * l_inv[j, q]
                 l_inv[r, q] = -s2 / eta
             l_inv[r, r] = 1.0 / eta
-            B, wc = _append_support(B, wc, r, X[i], (y[i] - s) / eta)
+            B, wc = append_support(B, wc, r, X[i], (y[i] - s) / eta)
             r += 1
             grew[m] = 1
             mistakes[m] = t
@@ -564,15 +459,6 @@ def _pinv_dual_loop(X, y, order, kdiag, span_tol, B, wc, l_inv, c_inv, r, cache,
 
 
 # ---------------------------------------------------------------- Python wrappers
-
-
-def _kernel_cache(data, order, n_support_max: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per-row cache of support kernel values, used when some row is shown twice."""
-    n = data.n_samples
-    width = 0
-    if order.shape[0] > n:
-        width = int(min(n_support_max, _CACHE_BYTES // (8 * n)))
-    return np.empty((n, width)), np.zeros(n, dtype=np.int64)
 
 
 def _squared_radius(kdiag, previous) -> float:
@@ -594,15 +480,15 @@ def _fit_inverse(data, order, params, margins, previous):
         else:
             a_inv = np.array(previous.hypothesis.a_inv)
             w = np.array(previous.hypothesis.weights)
-        trials = _inverse_primal_loop(*loop_arrays(data.X), data.y, order, a_inv, w, margins)
+        trials = _so_inverse_primal_loop(*loop_arrays(data.X), data.y, order, a_inv, w, margins)
         return LoopResult(trials, SecondOrderHypothesis(w, a_inv))
     kernel = kernel_of(params)
     S, alpha, k0 = support_buffers(previous, data.n_features)
     m_inv = np.zeros((16, 16)) if previous is None else square_buffer(previous.hypothesis.m_inv)
-    cache, filled = _kernel_cache(data, order, k0 + order.shape[0])
-    trials, S, alpha, m_inv, k = _inverse_dual_loop(
+    cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
+    trials, S, alpha, m_inv, k = _so_inverse_dual_loop(
         data.X, data.y, order, kernel.diagonal(data.X), S, alpha, m_inv, k0, a, cache, filled,
-        *kernel.loop_args(), margins,
+        cache_cap, *kernel.loop_args(), margins,
     )
     hypothesis = SecondOrderKernelHypothesis(S[:k].copy(), alpha[:k].copy(), kernel,
                                              m_inv[:k, :k].copy(), a)
@@ -629,7 +515,7 @@ def _fit_adaptive(data, order, params, margins, previous):
         else:
             corr, v = np.array(previous.state["correlation"]), np.array(previous.state["v"])
         w = np.empty(n)
-        trials = _adaptive_primal_loop(*loop_arrays(data.X), data.y, order, c_r2, k0, corr, v, w,
+        trials = _so_adaptive_primal_loop(*loop_arrays(data.X), data.y, order, c_r2, k0, corr, v, w,
                                        margins)
         k = k0 + trials.shape[0]
         a = c_r2 * (k + 1)
@@ -644,9 +530,9 @@ def _fit_adaptive(data, order, params, margins, previous):
             ys0 = previous.state["support_labels"]
             S, ys = rows_buffer(h.support_vectors), rows_buffer(ys0)
             gram = square_buffer(previous.state["gram"])
-        cache, filled = _kernel_cache(data, order, k0 + order.shape[0])
-        trials, S, ys, gram, k = _adaptive_dual_loop(
-            data.X, data.y, order, kdiag, S, ys, gram, k0, c_r2, cache, filled,
+        cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
+        trials, S, ys, gram, k = _so_adaptive_dual_loop(
+            data.X, data.y, order, kdiag, S, ys, gram, k0, c_r2, cache, filled, cache_cap,
             *kernel.loop_args(), margins,
         )
         a = c_r2 * (k + 1)
@@ -671,16 +557,16 @@ def _fit_pinv(data, order, params, margins, previous):
     c_inv = np.zeros((16, 16)) if h is None else square_buffer(h.c_inv)
     if params["form"] == "primal":
         w = np.zeros(n) if h is None else np.array(h.weights)
-        trials, grew, basis, wc, c_inv, r = _pinv_primal_loop(
+        trials, grew, basis, wc, c_inv, r = _so_pinv_primal_loop(
             *loop_arrays(data.X), data.y, order, tol, basis, wc, c_inv, r, w, margins
         )
         transform = None
     else:
         l_inv = np.zeros((16, 16)) if h is None else square_buffer(h.transform)
-        cache, filled = _kernel_cache(data, order, r + order.shape[0])
-        trials, grew, basis, wc, l_inv, c_inv, r = _pinv_dual_loop(
+        cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
+        trials, grew, basis, wc, l_inv, c_inv, r = _so_pinv_dual_loop(
             data.X, data.y, order, kernel.diagonal(data.X), tol, basis, wc, l_inv, c_inv, r,
-            cache, filled, *kernel.loop_args(), margins,
+            cache, filled, cache_cap, *kernel.loop_args(), margins,
         )
         transform = l_inv[:r, :r].copy()
     hypothesis = PseudoinverseHypothesis(
@@ -710,7 +596,7 @@ def _resolve(params: dict, data) -> dict:
     span_tol = check_real("span_tol", params["span_tol"], low=0.0, high=1.0, include_low=False,
                           include_high=False)
     variant = check_choice("variant", params["variant"], VARIANTS)
-    form = check_choice("form", params["form"], FORMS)
+    form = check_form(params["form"], ("primal", "dual"))
     if form == "auto" and params["kernel"] == "linear":
         form = "primal" if data.sparse or data.n_features <= data.n_samples else "dual"
     resolved = resolve_kernel_form({**params, "form": form}, data)

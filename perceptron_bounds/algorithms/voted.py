@@ -42,9 +42,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..hypothesis import VotedHypothesis
+from ..kernels import KERNEL_DEFAULTS, kernel_of
+from ._common import resolve_kernel_form
 from ._registry import Algorithm, LoopResult, register
-from .kernels import KERNEL_DEFAULTS, kernel_of, resolve_kernel_form
-from .perceptron import run_dual, run_primal
+from .perceptron import fit_dual, fit_primal
 
 
 def survival_counts(mistake_trials, n_trials: int, previous_counts) -> np.ndarray:
@@ -93,9 +94,9 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     kernel = kernel_of(params)
     if params["form"] == "primal":
         w0 = np.zeros(data.n_features) if previous is None else previous.weights
-        trials, weights = run_primal(data, order, scores, w0)
+        trials, weights = fit_primal(data, order, scores, w0)
     else:
-        trials, final = run_dual(data, order, params, scores, previous)
+        trials, final = fit_dual(data, order, params, scores, previous)
         weights = final.weights
     rows = order[trials]
     labels = data.y[rows]

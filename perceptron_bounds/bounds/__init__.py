@@ -1,9 +1,10 @@
-"""Mistake bounds of the papers, evaluated on an ``OnlineRun`` (SPEC sec. 4).
+"""Mistake bounds of the papers, evaluated on an ``OnlineRun`` (theory §4).
 
 * closed forms, one module per paper: :mod:`.first_order` (001),
   :mod:`.ballseptron` (004), :mod:`.second_order` (003), :mod:`.higher_order` (000);
 * :mod:`.quantities`: hinge losses, D1/D2/R over sets of trials, the HO transformed
   hinge loss and c_run, spectra, lambda*;
+* :mod:`.transformed`: the Higher-Order bound's transformed sequence;
 * :mod:`.search`: comparators u (target, SVM) and the gamma search;
 * :func:`evaluate` and its :class:`BoundReport`.
 """
@@ -11,7 +12,7 @@
 from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
 from .evaluate import evaluate
 from .first_order import freund_schapire, novikoff
-from .higher_order import higher_order, hop_alpha
+from .higher_order import higher_order_bound, hop_alpha
 from .quantities import (
     HingeProfile,
     RunData,
@@ -23,7 +24,12 @@ from .quantities import (
     span_spectrum,
 )
 from .report import BoundReport, BoundRow
-from .second_order import second_order, second_order_adaptive, second_order_pinv
+from .second_order import (
+    second_order_adaptive_bound,
+    second_order_bound,
+    second_order_pinv_bound,
+)
+from .transformed import transformed_instances, transformed_margins
 
 __all__ = [
     "BoundReport",
@@ -35,7 +41,7 @@ __all__ = [
     "ballseptron_d1",
     "evaluate",
     "freund_schapire",
-    "higher_order",
+    "higher_order_bound",
     "hinge_losses",
     "hop_alpha",
     "hop_c_run",
@@ -43,8 +49,10 @@ __all__ = [
     "mistake_spectrum",
     "novikoff",
     "run_quantities",
-    "second_order",
-    "second_order_adaptive",
-    "second_order_pinv",
+    "second_order_adaptive_bound",
+    "second_order_bound",
+    "second_order_pinv_bound",
     "span_spectrum",
+    "transformed_instances",
+    "transformed_margins",
 ]

@@ -10,7 +10,7 @@ import numpy as np
 from .._validation import check_choice, check_real
 from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
 from .first_order import freund_schapire, novikoff
-from .higher_order import higher_order, hop_alpha
+from .higher_order import higher_order_bound, hop_alpha
 from .quantities import HingeProfile, RunData, hop_c_run
 from .report import BoundReport, BoundRow
 from .search import (
@@ -20,10 +20,13 @@ from .search import (
     svm_comparators,
     unit_comparator,
 )
-from .second_order import second_order, second_order_adaptive, second_order_pinv
+from .second_order import (
+    second_order_adaptive_bound,
+    second_order_bound,
+    second_order_pinv_bound,
+)
 
 COMPARATORS = ("auto", "target", "svm")
-FIRST_ORDER = ("perceptron", "voted_perceptron", "ballseptron", "pnorm_perceptron")
 SQRT2_MINUS_1 = np.sqrt(2.0) - 1.0
 VARIANTS = ("stated", "tightened")
 _WARM = "a warm-started run: the theorem counts mistakes from the zero state"
@@ -200,14 +203,7 @@ def _restricted(value, low, high):
 
 
 def _specs(ctx, comp) -> list[_Spec]:
-    algorithm = ctx.run.algorithm
-    if algorithm in FIRST_ORDER:
-        return _first_order_specs(ctx, comp)
-    if algorithm == "second_order":
-        return _second_order_specs(ctx, comp)
-    if algorithm == "higher_order":
-        return _higher_order_specs(ctx, comp)
-    return []
+    return BOUNDS[ctx.run.algorithm](ctx, comp)
 
 
 # --- first order: Perceptron, voted Perceptron, p-norm (p = 2), Ballseptron --------------------
@@ -303,7 +299,7 @@ def _second_order_specs(ctx, comp) -> list[_Spec]:
         extra = {"rank": int(eig.shape[0]), "lambda_star": lambda_star}
 
         def bound(D, g):
-            return second_order_pinv(eig, lambda_star, energy, D, g)
+            return second_order_pinv_bound(eig, lambda_star, energy, D, g)
     else:
         eig = ctx.spectrum
         if variant == "adaptive":
@@ -312,7 +308,7 @@ def _second_order_specs(ctx, comp) -> list[_Spec]:
             extra = {"c": c, "a_m": c * R_alg**2 * ctx.m, "R": R_alg}
 
             def bound(D, g):
-                return second_order_adaptive(eig, c, R_alg, max(ctx.m, 1), energy, D, g)
+                return second_order_adaptive_bound(eig, c, R_alg, max(ctx.m, 1), energy, D, g)
         else:
             name, source = "second_order", "003 Thm 1" + ("" if ctx.kernel.is_linear else
                                                            " / Cor. 1 (kernel)")
@@ -320,7 +316,7 @@ def _second_order_specs(ctx, comp) -> list[_Spec]:
             extra = {"a": a}
 
             def bound(D, g):
-                return second_order(eig, a, energy, D, g)
+                return second_order_bound(eig, a, energy, D, g)
     specs = []
     for variant_name in VARIANTS:
         rows = ctx.rows_all if variant_name == "stated" else rows_m
@@ -394,9 +390,21 @@ def _higher_order_specs(ctx, comp) -> list[_Spec]:
 
 
 def _ho_value(alpha, profile):
-    return lambda g: higher_order(alpha, profile.d1(g), g)
+    return lambda g: higher_order_bound(alpha, profile.d1(g), g)
 
 
 def _ho_quantities(profile, alpha, c):
     return lambda g: {"D": float(profile.d1(g)), "trials": "transformed mistakes",
                       "alpha": alpha, "c": c}
+
+
+# The bounds of each registered algorithm: a function (RunData, Comparator) -> its bound specs
+# in both variants. A new algorithm adds its entry here (an empty list: no bound applies).
+BOUNDS = {
+    "perceptron": _first_order_specs,
+    "voted_perceptron": _first_order_specs,
+    "ballseptron": _first_order_specs,
+    "pnorm_perceptron": _first_order_specs,
+    "second_order": _second_order_specs,
+    "higher_order": _higher_order_specs,
+}

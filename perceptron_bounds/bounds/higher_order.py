@@ -23,7 +23,7 @@ def hop_alpha(c):
     return (2.0 - c) / c
 
 
-def higher_order(alpha, D, gamma):
+def higher_order_bound(alpha, D, gamma):
     """Higher-Order Perceptron bound of paper 000, Theorem 1 (eq. 2).
 
     Parameters
@@ -53,7 +53,7 @@ def higher_order(alpha, D, gamma):
 
     Examples
     --------
-    >>> float(higher_order(1.0, 0.0, 1.0))
+    >>> float(higher_order_bound(1.0, 0.0, 1.0))
     1.0
     """
     alpha = np.asarray(alpha, dtype=np.float64)

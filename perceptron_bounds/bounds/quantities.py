@@ -21,9 +21,12 @@ import scipy.linalg
 import scipy.sparse as sp
 
 from .._jit import jit
+from .._linalg import normalize_rows
 from .._validation import check_choice, check_labels, check_real, check_X
-from ..algorithms.kernels import Kernel, _kernel_value, kernel_of
+from ..kernels import Kernel, kernel_of, kernel_value
 from ..run import OnlineRun
+from .search import unit_comparator
+from .transformed import transformed_margins
 
 # Relative squared distance below which a mistaken instance counts as inside
 # the span of the earlier ones (the rank decision of the lambda* scan).
@@ -149,8 +152,6 @@ class RunData:
         self.kernel = kernel_of(run.params) if "kernel" in run.params else Kernel()
         self.X = X
         if run.algorithm == "pnorm_perceptron" and run.params.get("normalize"):
-            from ..algorithms.higher_order import normalize_rows
-
             self.X = normalize_rows(X, run.params["p"])
         self.norms = feature_norms(self.X, self.kernel)
         self.rows_all = run.sample_index
@@ -185,8 +186,6 @@ class RunData:
 
         ``u`` is a unit vector (linear runs) or a function z -> f(z) with ||f||_K = 1.
         """
-        from ..algorithms.higher_order import transformed_margins
-
         return transformed_margins(self.run, self.X_raw, self.y_raw, u)
 
 
@@ -234,8 +233,6 @@ def run_quantities(run, X, y, u, gamma, trials="all") -> dict:
 
 def _unit(u, data) -> np.ndarray:
     """The vector u scaled to unit norm (checked: shape, finite, nonzero)."""
-    from .search import unit_comparator
-
     return unit_comparator(u, data.run.n_features, "given", data.kernel).u
 
 
@@ -330,11 +327,11 @@ def _span_loop(Xm, code, degree, gamma, coef0, rtol, forced, L, pivots, rises):
     r = 0
     for k in range(m):
         x = Xm[k]
-        kk = _kernel_value(x, x, code, degree, gamma, coef0)
+        kk = kernel_value(x, x, code, degree, gamma, coef0)
         rest = kk
         for j in range(r):
             p = pivots[j]
-            s = _kernel_value(Xm[p], x, code, degree, gamma, coef0)
+            s = kernel_value(Xm[p], x, code, degree, gamma, coef0)
             for i in range(j):
                 s -= L[k, i] * L[p, i]
             L[k, j] = s / L[p, j]

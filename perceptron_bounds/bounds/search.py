@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.optimize
 
-from ..algorithms.kernels import Kernel
+from ..kernels import Kernel
 
 SVM_C = (0.01, 0.1, 1.0, 10.0, 100.0)
 # Rows an SVM is fitted on (a seeded subset beyond this, linear / kernel): any unit u or

@@ -35,7 +35,7 @@ def _combine(D, gamma, energy_times_log):
     return D / gamma + np.sqrt(energy_times_log) / gamma
 
 
-def second_order(eigenvalues, a, u_energy, D, gamma):
+def second_order_bound(eigenvalues, a, u_energy, D, gamma):
     """Second-order Perceptron bound with a fixed parameter a > 0.
 
     Parameters
@@ -66,14 +66,14 @@ def second_order(eigenvalues, a, u_energy, D, gamma):
 
     Examples
     --------
-    >>> float(second_order([np.e - 1.0], 1.0, 3.0, 0.0, 1.0))
+    >>> float(second_order_bound([np.e - 1.0], 1.0, 3.0, 0.0, 1.0))
     2.0
     """
     log_term = _log_term(eigenvalues, a)
     return _combine(D, gamma, (a + u_energy) * log_term)
 
 
-def second_order_adaptive(eigenvalues, c, R, m, u_energy, D, gamma):
+def second_order_adaptive_bound(eigenvalues, c, R, m, u_energy, D, gamma):
     """Second-order bound with the adaptive parameter a_k = c R^2 k (derived form).
 
     Parameters
@@ -109,7 +109,7 @@ def second_order_adaptive(eigenvalues, c, R, m, u_energy, D, gamma):
 
     Examples
     --------
-    >>> round(float(second_order_adaptive([1.0], 1.0, 1.0, 1, 0.0, 0.0, 1.0)), 6)
+    >>> round(float(second_order_adaptive_bound([1.0], 1.0, 1.0, 1, 0.0, 0.0, 1.0)), 6)
     1.30121
     """
     a_m = c * R * R * m
@@ -117,7 +117,7 @@ def second_order_adaptive(eigenvalues, c, R, m, u_energy, D, gamma):
     return _combine(D, gamma, (a_m + u_energy) * (_log_term(eigenvalues, a_m) + extra))
 
 
-def second_order_pinv(eigenvalues, lambda_star, u_energy, D, gamma):
+def second_order_pinv_bound(eigenvalues, lambda_star, u_energy, D, gamma):
     """Second-order bound of the pseudoinverse variant (derived form).
 
     Parameters
@@ -151,7 +151,7 @@ def second_order_pinv(eigenvalues, lambda_star, u_energy, D, gamma):
 
     Examples
     --------
-    >>> float(second_order_pinv([2.0, 2.0], 2.0, 2.0, 0.0, 1.0))
+    >>> float(second_order_pinv_bound([2.0, 2.0], 2.0, 2.0, 0.0, 1.0))
     2.0
     """
     lam = np.asarray(eigenvalues, dtype=np.float64).ravel()

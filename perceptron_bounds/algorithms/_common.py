@@ -1,0 +1,73 @@
+"""Wrapper-side helpers the algorithm modules share: forms, kernel resolution, warm-start buffers.
+
+Every algorithm runs in one of the :data:`FORMS`: ``primal`` keeps the weight
+vector (or matrix) in feature space, ``dual`` keeps support vectors and their
+coefficients and reaches the data only through a Mercer kernel, ``implicit``
+(Higher-Order Perceptron only) keeps the factors of its matrix. Each
+algorithm names the forms it has when it registers; ``form="auto"`` picks
+one from the kernel and the data.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._linalg import rows_buffer
+from .._validation import check_choice
+from ..kernels import Kernel, check_kernel_range, make_kernel
+
+FORMS = ("primal", "dual", "implicit")
+
+
+def check_form(value, forms) -> str:
+    """``form`` checked against ``forms`` (a subset of :data:`FORMS`) or ``"auto"``."""
+    return check_choice("form", value, (*forms, "auto"))
+
+
+def resolve_kernel(params: dict, data) -> Kernel:
+    """The run's :class:`~perceptron_bounds.kernels.Kernel`, gamma resolved against the data.
+
+    Raises before any work when a ``poly`` kernel would overflow on X
+    (:func:`~perceptron_bounds.kernels.check_kernel_range`).
+    """
+    kernel = make_kernel(params["kernel"], params["degree"], params["gamma"], params["coef0"],
+                         n_features=data.n_features, X=data.X)
+    check_kernel_range(kernel, data.X)
+    return kernel
+
+
+def check_dual_input(form: str, data, other: str) -> None:
+    """``TypeError`` for the dual form on sparse X; ``other`` names the forms that take it."""
+    if form == "dual" and data.sparse:
+        raise TypeError("the dual (kernel) form needs dense X, got a sparse matrix; "
+                        f"pass X.toarray() or use {other}")
+
+
+def resolve_kernel_form(params: dict, data) -> dict:
+    """Resolve the kernel parameters and ``form`` of an algorithm with primal and dual forms.
+
+    ``form="auto"`` is ``"primal"`` for the linear kernel and ``"dual"``
+    otherwise; ``"primal"`` with a non-linear kernel is a ``ValueError``; the
+    dual form needs dense X (``TypeError`` otherwise). Returns a dict with the
+    resolved ``kernel``, ``degree``, ``gamma``, ``coef0`` and ``form``.
+    """
+    form = check_form(params["form"], ("primal", "dual"))
+    kernel = resolve_kernel(params, data)
+    if form == "auto":
+        form = "primal" if kernel.is_linear else "dual"
+    if form == "primal" and not kernel.is_linear:
+        raise ValueError(f"form='primal' needs kernel='linear', got kernel={kernel.name!r}")
+    check_dual_input(form, data, "the linear kernel with form='primal'")
+    return {**kernel.params(), "form": form}
+
+
+def support_buffers(previous, n_features: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Support-vector buffers (S, coef, k) to start a dual loop from.
+
+    Empty for a fresh run; a copy of the final support set of ``previous``
+    (a dual ``OnlineRun``) for a warm start.
+    """
+    if previous is None:
+        return np.empty((16, n_features)), np.empty(16), 0
+    S = previous.support_vectors
+    return rows_buffer(S), rows_buffer(previous.dual_coef), S.shape[0]

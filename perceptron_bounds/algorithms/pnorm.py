@@ -1,0 +1,158 @@
+"""The p-norm link and the p-norm Perceptron (theory §2.5).
+
+The p-norm Perceptron (Grove, Littlestone and Schuurmans 2001; Gentile 2003)
+keeps theta_k = sum of y_t x_t over its mistakes and predicts with the dual
+weight vector w = g(theta), where, for p >= 2,
+
+    g_i(theta) = sign(theta_i) |theta_i|^(p-1) / ||theta||_p^(p-2),   g(0) = 0,
+
+is the gradient of ||theta||_p^2 / 2 (the identity for p = 2: the
+Perceptron). With instances normalised to unit p-norm (``normalize=True``,
+as paper 000 Figure 1 does) it is the Higher-Order Perceptron HO_p(0).
+
+Parameters of ``run_online("pnorm_perceptron", ...)``: ``p >= 2`` (default 2)
+and ``normalize`` (default True: rows scaled to unit p-norm; a zero row stays
+zero). ``run.state`` records ``theta`` (w = g(theta)) and ``normalized``.
+
+References
+----------
+A. J. Grove, N. Littlestone and D. Schuurmans, "General convergence results
+for linear discriminant updates", Machine Learning 43 (2001). C. Gentile,
+"The robustness of the p-norm algorithms", Machine Learning 53 (2003).
+C. Brotto, C. Gentile and F. Vitale, "On Higher-Order Perceptron
+Algorithms", NIPS 2007 (paper 000), sec. 2.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit
+from .._linalg import csr_dot, dense_dot, normalize_rows, row_axpy
+from .._validation import check_bool, check_real, loop_arrays
+from ..hypothesis import HigherOrderHypothesis
+from ._registry import Algorithm, LoopResult, register
+
+
+@jit
+def link_into(theta, p, out):
+    """out = g(theta) = grad ||theta||_p^2 / 2 (identity for p = 2; 0 at theta = 0).
+
+    Uses g(a theta) = a g(theta) with a = max |theta_i| so that |theta_i|^p
+    cannot overflow, and one power per entry (|z|^p = |z|^(p-1) |z|). ``out``
+    must not be ``theta``.
+    """
+    n = theta.shape[0]
+    if p == 2.0:
+        for j in range(n):
+            out[j] = theta[j]
+        return
+    top = 0.0
+    for j in range(n):
+        top = max(top, abs(theta[j]))
+    if top == 0.0:
+        for j in range(n):
+            out[j] = 0.0
+        return
+    s = 0.0
+    for j in range(n):
+        z = abs(theta[j]) / top
+        t = z ** (p - 1.0)
+        out[j] = t
+        s += t * z
+    scale = top / s ** ((p - 2.0) / p)
+    for j in range(n):
+        out[j] *= np.sign(theta[j]) * scale
+
+
+@jit
+def _link_rows_loop(theta, p, out):
+    """out[i] = g(theta[i]) for every row i of a 2-D array."""
+    for i in range(theta.shape[0]):
+        link_into(theta[i], p, out[i])
+
+
+def link(theta, p: float) -> np.ndarray:
+    """The p-norm link g(theta) = grad ||theta||_p^2 / 2, for a 1-D array or row by row.
+
+    g_i(theta) = sign(theta_i) |theta_i|^(p-1) / ||theta||_p^(p-2), g(0) = 0,
+    and g is the identity for p = 2 (theory §2.5; paper 000 sec. 2; Gentile 2003
+    for the p-norm algorithms). Computed as g(theta) = a g(theta / a) with
+    a = max |theta_i|, so that |theta_i|^p cannot overflow.
+
+    Parameters
+    ----------
+    theta : array-like of shape (n,) or (m, n)
+        A vector, or vectors as rows.
+    p : float
+        Norm parameter, p >= 2.
+
+    Returns
+    -------
+    ndarray of the shape of ``theta``
+
+    Examples
+    --------
+    >>> link([3.0, -4.0], 2.0).tolist()
+    [3.0, -4.0]
+    >>> g = link([3.0, -4.0], 4.0)
+    >>> bool(np.isclose(g @ [3.0, -4.0], np.sum(np.abs([3.0, -4.0]) ** 4) ** 0.5))
+    True
+    """
+    theta = np.array(theta, dtype=np.float64, order="C")  # a writeable copy: one loop signature
+    out = np.empty_like(theta)
+    if theta.ndim == 1:
+        link_into(theta, float(p), out)
+    else:
+        _link_rows_loop(theta, float(p), out)
+    return out
+
+
+@jit
+def _pnorm_primal_loop(X, data, indices, indptr, y, order, p, theta, w, margins):
+    """p-norm Perceptron: margin w . x_t with w = g(theta); a mistake adds y_t x_t to theta.
+
+    Updates theta and w in place; returns the mistake trials.
+    """
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    csr = indptr.shape[0] > 0
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    m = 0
+    for t in range(n_trials):
+        i = order[t]
+        s = csr_dot(w, data, indices, indptr, i) if csr else dense_dot(w, X, i)
+        if record:
+            margins[t] = s
+        if y[i] * s <= 0.0:
+            row_axpy(y[i], X, data, indices, indptr, i, csr, theta)
+            link_into(theta, p, w)
+            mistakes[m] = t
+            m += 1
+    return mistakes[:m].copy()
+
+
+def _resolve(params: dict, data) -> dict:
+    return {"p": check_real("p", params["p"], low=2.0),
+            "normalize": check_bool("normalize", params["normalize"])}
+
+
+def _fit(data, order, params, margins, previous) -> LoopResult:
+    p = params["p"]
+    X = normalize_rows(data.X, p) if params["normalize"] else data.X
+    theta = np.zeros(data.n_features) if previous is None else np.array(previous.state["theta"])
+    w = link(theta, p)
+    trials = _pnorm_primal_loop(*loop_arrays(X), data.y, order, p, theta, w, margins)
+    return LoopResult(trials, HigherOrderHypothesis(w, p, params["normalize"]),
+                      state={"theta": theta, "normalized": params["normalize"]})
+
+
+PNORM_PERCEPTRON = register(
+    Algorithm(
+        name="pnorm_perceptron",
+        defaults={"p": 2.0, "normalize": True},
+        resolve=_resolve,
+        fit=_fit,
+        summary="p-norm Perceptron (Grove-Littlestone-Schuurmans; Gentile): HO_p(0)",
+    )
+)

@@ -1,0 +1,180 @@
+"""The transformed sequence of the Higher-Order Perceptron's bound (theory §4.1; paper 000 Thm 1).
+
+Theorem 1 of paper 000 holds the mistakes of HO_2(c) against the hinge
+losses of a comparator u on the transformed mistaken instances
+y_t B_{k-1} x_{t(k)}, where B_{k-1} is the matrix the algorithm held before
+its k-th mistake. A run does not store them (an m x n array, dense even for
+sparse data); they are rebuilt here exactly from the run's record and X.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._jit import jit
+from .._linalg import normalize_rows
+from .._validation import check_labels, check_X
+from ..algorithms.higher_order import apply_b
+from ..algorithms.pnorm import link
+from ..kernels import kernel_of
+
+
+@jit
+def _transform_loop(Z, F, G, frho, idx):
+    """Z[k] <- B_{idx[k]} Z[k], B_a the product of the first a factors.
+
+    See :func:`~perceptron_bounds.algorithms.higher_order.apply_b`.
+    """
+    for k in range(Z.shape[0]):
+        apply_b(F, G, frho, idx[k], Z[k])
+
+
+def _check_ho_run(run, X, y):
+    """Validate (run, X, y) and return the mistaken instances as the loop used them, and y_t."""
+    if getattr(run, "algorithm", None) != "higher_order":
+        raise ValueError(f"run must be an OnlineRun of 'higher_order', got {run!r}")
+    X = check_X(X, n_features=run.n_features)
+    y_pm, _ = check_labels(y, X.shape[0], run.classes)
+    rows = run.mistake_rows
+    if rows.size and rows.max() >= X.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} rows, but the run showed row {rows.max()}: "
+                         "pass the training data of the run")
+    return X[rows], y_pm[rows]
+
+
+def _factor_index(run) -> np.ndarray:
+    """For mistake k of the run, the number of factors of B_{k-1} (warm-start factors included)."""
+    rho = run.state["rho"]
+    a0 = run.state["factor_rho"].shape[0] - run.state["matrix_updates"]
+    return (a0 + np.concatenate([[0], np.cumsum(rho > 0)[:-1]])).astype(np.int64)
+
+
+def _linear_factors(run):
+    """(F, G, frho): the factors x_i, g(x_i), rho_i of B as the loop used them (linear kernel)."""
+    st, p = run.state, run.params["p"]
+    if run.params["form"] == "dual":
+        active = st["active"]
+        F = st["support"][active] * st["support_scale"][active, None]
+    else:
+        F = np.array(st["factors"])
+    return F, link(F, p), np.array(st["factor_rho"])
+
+
+def _as_dense(Z) -> np.ndarray:
+    return np.ascontiguousarray(Z.toarray() if sp.issparse(Z) else Z, dtype=np.float64)
+
+
+def transformed_instances(run, X, y) -> np.ndarray:
+    """The transformed mistaken instances y_t B_{k-1} x_{t(k)} of paper 000 eq. (1).
+
+    Rebuilt exactly from the record: B_{k-1} is the product of the first
+    factors (I - rho_i x_i g(x_i)^T) stored in ``run.state`` (warm-start
+    factors first), applied to the mistaken instance as the run used it
+    (normalised when ``normalize=True``). Linear runs only (any p, any form);
+    for a non-linear kernel use :func:`transformed_margins`.
+
+    Parameters
+    ----------
+    run : OnlineRun
+        A ``"higher_order"`` run.
+    X, y : array-like
+        The training data of the run (the rows its ``sample_index`` points to).
+
+    Returns
+    -------
+    ndarray of shape (run.mistakes, n_features)
+        Row k is y_t B_{k-1} x_{t(k)}, t = ``run.mistake_trials[k]``. Costs
+        O(m a n) for m mistakes and a factors.
+    """
+    Xm, ym = _check_ho_run(run, X, y)
+    if run.params["kernel"] != "linear":
+        raise ValueError("transformed_instances needs a linear-kernel run (the instances of a "
+                         f"{run.params['kernel']!r} kernel live in its feature space); use "
+                         "transformed_margins with u given as a function")
+    Z = normalize_rows(Xm, run.params["p"]) if run.params["normalize"] else Xm
+    Z = _as_dense(Z)
+    F, G, frho = _linear_factors(run)
+    _transform_loop(Z, F, G, frho, _factor_index(run))
+    return Z * ym[:, None]
+
+
+def transformed_margins(run, X, y, u) -> np.ndarray:
+    """Margins y_t u . B_{k-1} x_{t(k)} of a comparator u on the transformed sequence (Thm 1).
+
+    Computed as y_t (B_{k-1}^T u) . x_{t(k)} with
+    B_k^T u = B_{k-1}^T u - rho_k g(x_k) (x_k . B_{k-1}^T u), in O((m + a) n) for a
+    linear run. The hinge losses of Theorem 1 are max(0, gamma - margins).
+
+    Parameters
+    ----------
+    run : OnlineRun
+        A ``"higher_order"`` run.
+    X, y : array-like
+        The training data of the run.
+    u : ndarray of shape (n_features,) or callable
+        The comparator (the theorem takes ||u|| = 1; u is used as given). For a
+        non-linear kernel run, a function mapping a 2-D array of raw rows z to
+        the values u . phi(z) (e.g. ``lambda Z: kernel.gram(Z, Zu) @ alpha``);
+        normalisation in feature space is applied here.
+
+    Returns
+    -------
+    ndarray of shape (run.mistakes,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds import run_online
+    >>> from perceptron_bounds.bounds.transformed import (
+    ...     transformed_instances, transformed_margins)
+    >>> X = np.array([[1.0, 0.2], [0.3, 1.0], [-1.0, -0.1], [-0.2, -1.0]])
+    >>> y = np.array([1.0, 1.0, -1.0, -1.0])
+    >>> run = run_online("higher_order", X, y, epochs=3, c=0.4)
+    >>> u = np.array([0.6, 0.8])
+    >>> margins = transformed_margins(run, X, y, u)
+    >>> bool(np.allclose(margins, transformed_instances(run, X, y) @ u))
+    True
+    >>> margins.shape == (run.mistakes,)
+    True
+    """
+    Xm, ym = _check_ho_run(run, X, y)
+    idx = _factor_index(run)
+    if run.params["kernel"] == "linear":
+        if callable(u):
+            raise TypeError("u must be an array of n_features values for a linear-kernel run")
+        u = np.asarray(u, dtype=np.float64)
+        if u.shape != (run.n_features,):
+            raise ValueError(f"u must have shape ({run.n_features},), got {u.shape}")
+        Z = normalize_rows(Xm, run.params["p"]) if run.params["normalize"] else Xm
+        Z = _as_dense(Z)
+        F, G, frho = _linear_factors(run)
+        out = np.empty(Z.shape[0])
+        U = u.copy()
+        j = 0
+        for k in range(Z.shape[0]):
+            while j < idx[k]:
+                U -= frho[j] * (F[j] @ U) * G[j]
+                j += 1
+            out[k] = U @ Z[k]
+        return ym * out
+    if not callable(u):
+        raise TypeError("for a non-linear kernel run, u must be a function returning u . phi(z) "
+                        "for the rows z of a 2-D array")
+    st = run.state
+    kernel = kernel_of(run.params)
+    active = st["active"]
+    Fr, fs, frho = st["support"][active], st["support_scale"][active], st["factor_rho"]
+    xs = np.ones(Xm.shape[0])
+    if run.params["normalize"]:
+        diag = kernel.diagonal(Xm)
+        xs = np.divide(1.0, np.sqrt(np.maximum(diag, 0.0)), out=xs, where=diag > 0)
+    u_f = np.asarray(u(Fr), dtype=np.float64) * fs
+    u_x = np.asarray(u(Xm), dtype=np.float64) * xs
+    gram_f = kernel.gram(Fr, Fr) * fs[:, None] * fs[None, :]
+    cross = kernel.gram(Fr, Xm) * fs[:, None] * xs[None, :]
+    beta = np.zeros(Fr.shape[0])
+    for i in range(Fr.shape[0]):
+        beta[i] = -frho[i] * (u_f[i] + beta[:i] @ gram_f[:i, i])
+    before = np.arange(Fr.shape[0])[:, None] < idx[None, :]
+    return ym * (u_x + np.sum(np.where(before, beta[:, None] * cross, 0.0), axis=0))
