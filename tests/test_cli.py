@@ -370,8 +370,10 @@ def test_csv_option_errors(files, argv, message, capsys):
          "ballseptron-radius, sop-toy, all) (see perceptron-bounds figure --help)"),
         (["run", "--algorithm", "perceptron", "--data", "missing.npz"], "perceptron-bounds run: "
          "error: missing.npz: no such file"),
-        (["run", "--algorithm", "perceptron", "--epochs", "0"], "perceptron-bounds run: error: "
-         "epochs must be in [1, inf), got 0"),
+        (["run", "--algorithm", "perceptron", "--epochs", "0", "--data", "missing.npz"],
+         "perceptron-bounds run: error: --epochs must be >= 1, got 0"),
+        (["compare", "--epochs", "-1", "--data", "missing.npz"],
+         "perceptron-bounds compare: error: --epochs must be >= 1, got -1"),
         (["run", "--algorithm", "perceptron", "--epochs", str(10**20)], "perceptron-bounds "
          "run: error: the arguments ask for too much"),
     ],

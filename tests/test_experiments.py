@@ -272,7 +272,7 @@ def test_summarize_and_write_csv(tmp_path):
     assert lines[1] == 'a,1.0,"{""p"": 2}",'
 
 
-@pytest.mark.parametrize("module", ["experiments._cells", "experiments.epochs", "experiments.noise",
+@pytest.mark.parametrize("module", ["_tables", "experiments.epochs", "experiments.noise",
                                     "experiments.radius", "datasets.synthetic", "datasets.loaders",
                                     "plots.bounds"])
 def test_docstring_examples_run(module):

@@ -139,6 +139,19 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                         "(repeatable; values are numbers, true/false, none or strings)")
 
 
+def check_run_options(args: argparse.Namespace, algorithms: list[str]) -> tuple[dict, dict]:
+    """Check the options of :func:`add_run_options` before any file is read.
+
+    Returns ``(params, shares)``: the ``--param`` values, and each algorithm's
+    share of them (:func:`params_for`).
+    """
+    params = parse_params(args.param)
+    shares = params_for(algorithms, params)
+    if args.epochs < 1:
+        raise UsageError(f"--epochs must be >= 1, got {args.epochs}")
+    return params, shares
+
+
 def read_file(path: str, args: argparse.Namespace) -> Dataset:
     """The data file ``path``, read with the CSV options of ``args``."""
     return load_data(path, label_column=args.label_column, delimiter=args.delimiter)

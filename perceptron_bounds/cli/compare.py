@@ -19,12 +19,11 @@ from ..bounds.report import aligned
 from ._common import (
     UsageError,
     add_run_options,
+    check_run_options,
     choice,
     describe_data,
     format_params,
     load_dataset,
-    params_for,
-    parse_params,
     sequence_text,
 )
 
@@ -80,10 +79,7 @@ def chosen_algorithms(text: str | None) -> list[str]:
 def compare_command(args) -> int:
     """``compare``: run the algorithms, evaluate their bounds, print a table (or JSON)."""
     algorithms = chosen_algorithms(args.algorithms)
-    params = parse_params(args.param)
-    shares = params_for(algorithms, params)
-    if args.epochs < 1:
-        raise UsageError(f"--epochs must be >= 1, got {args.epochs}")
+    params, shares = check_run_options(args, algorithms)
     if args.gamma is not None and not 0 < args.gamma < math.inf:
         raise UsageError(f"--gamma must be a finite number > 0, got {args.gamma}")
     X, y, target = load_dataset(args)

@@ -18,12 +18,11 @@ from ..algorithms import available
 from ._common import (
     UsageError,
     add_run_options,
+    check_run_options,
     choice,
     describe_data,
     format_params,
     load_dataset,
-    params_for,
-    parse_params,
     read_file,
     sequence_text,
 )
@@ -111,8 +110,7 @@ def check_test_labels(y_train, y_test, path) -> None:
 
 def run_command(args) -> int:
     """``run``: one algorithm over the data; print its mistakes (and held-out error)."""
-    params = parse_params(args.param)
-    params_for([args.algorithm], params)
+    params, _ = check_run_options(args, [args.algorithm])
     X, y, _ = load_dataset(args)
     description = describe_data(args.data, X)
     X, y, X_test, y_test, test_source = split_data(args, X, y)

@@ -7,7 +7,8 @@ is. To spread a sweep over a cluster, wrap the call in
 ``Client`` (install the ``dask`` extra).
 """
 
-from ._cells import AlgorithmSpec, summarize, write_csv
+from .._tables import summarize
+from ._cells import AlgorithmSpec, write_csv
 from .epochs import epochs_curve
 from .noise import noise_curve
 from .radius import radius_curve

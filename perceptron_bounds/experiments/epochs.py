@@ -70,11 +70,11 @@ def epochs_curve(
     [(1, True), (2, True)]
     """
     cells = epochs_cells(specs, train, test, epochs, seeds)
-    return run_cells(_epochs_cell, cells, n_jobs=n_jobs, progress=progress, desc="epochs_curve")
+    return run_epochs_cells(cells, n_jobs=n_jobs, progress=progress)
 
 
 def epochs_cells(specs, train, test, epochs=PAPER_EPOCHS, seeds=None, *, tag=None) -> list[dict]:
-    """The validated (spec, seed) cells of :func:`epochs_curve`, run by ``_epochs_cell``.
+    """The validated (spec, seed) cells of :func:`epochs_curve`, for :func:`run_epochs_cells`.
 
     ``tag`` (a dict) is put at the front of every record of these cells, so
     that cells of several data sets can share one parallel sweep.
@@ -99,6 +99,17 @@ def epochs_cells(specs, train, test, epochs=PAPER_EPOCHS, seeds=None, *, tag=Non
         for spec in specs
         for seed in check_seeds(seeds)
     ]
+
+
+def run_epochs_cells(
+    cells: list[dict], *, n_jobs: int | None, progress: bool, desc: str = "epochs_curve"
+) -> list[dict]:
+    """Run cells from :func:`epochs_cells` (possibly of several data sets) in one sweep.
+
+    The records are those of :func:`epochs_curve`, in cell order, each led by
+    its cell's ``tag``.
+    """
+    return run_cells(_epochs_cell, cells, n_jobs=n_jobs, progress=progress, desc=desc)
 
 
 def _check_epochs(epochs) -> list[int]:

@@ -11,8 +11,8 @@ import os
 
 from .._validation import check_int
 from ..datasets import make_hop_artificial, make_separable
-from ._cells import AlgorithmSpec, check_n_jobs, run_cells, write_csv
-from .epochs import PAPER_EPOCHS, _epochs_cell, epochs_cells
+from ._cells import AlgorithmSpec, check_n_jobs, write_csv
+from .epochs import PAPER_EPOCHS, epochs_cells, run_epochs_cells
 from .noise import INSTANCE_LEVELS, LABEL_LEVELS, noise_curve
 from .radius import radius_curve
 from .sop import sop_toy
@@ -59,7 +59,7 @@ def hop_fig2(*, seeds=None, quick=False, n_jobs=None, progress=False, specs=HOP_
         train, test = make_hop_artificial(eta, seed=0, **size)
         tag = {"figure": "hop-fig2", "eta": eta, "data_seed": 0}
         cells += epochs_cells(specs, train, test, epochs, seed_list, tag=tag)
-    records = run_cells(_epochs_cell, cells, n_jobs=n_jobs, progress=progress, desc="hop-fig2")
+    records = run_epochs_cells(cells, n_jobs=n_jobs, progress=progress, desc="hop-fig2")
     records.sort(key=lambda row: row["eta"])
     return records, plot_epochs_curve(records, panel="eta")
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .curves import _MARKERS
+from .style import MARKERS
 
 
 def mistakes_vs_bounds(reports: Sequence, ax=None, *, labels: Sequence[str] | None = None):
@@ -28,8 +28,8 @@ def mistakes_vs_bounds(reports: Sequence, ax=None, *, labels: Sequence[str] | No
     Notes
     -----
     Column i shows report i: a black line at its mistakes m, and one marker per
-    applicable bound, filled for the stated variant (SPEC 4.1) and hollow for
-    the tightened one (SPEC 4.2). Bounds that do not apply are not drawn. The
+    applicable bound, filled for the stated variant (theory §4.1) and hollow for
+    the tightened one (theory §4.2). Bounds that do not apply are not drawn. The
     y axis is logarithmic, so the distance from a marker down to the line is the
     factor by which the bound exceeds m.
 
@@ -75,7 +75,7 @@ def mistakes_vs_bounds(reports: Sequence, ax=None, *, labels: Sequence[str] | No
             stated = row.variant == "stated"
             label = f"{row.name} ({row.variant})"
             ax.plot([x], [max(row.value, 1e-1)], linestyle="none",
-                    marker=_MARKERS[j % len(_MARKERS)], color=colors[row.name],
+                    marker=MARKERS[j % len(MARKERS)], color=colors[row.name],
                     markerfacecolor=colors[row.name] if stated else "none",
                     label=None if label in drawn else label)
             drawn.add(label)

@@ -13,9 +13,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..experiments._cells import summarize
-
-_MARKERS = ("o", "s", "^", "v", "D", "*", "P", "X", "<", ">")
+from .._tables import summarize
+from .style import MARKERS
 
 
 def legend_label(label: str) -> str:
@@ -111,7 +110,7 @@ def plot_epochs_curve(records, *, panel: str = "eta"):
                     "epochs",
                     key,
                     label=legend_label(label),
-                    marker=_MARKERS[i % len(_MARKERS)],
+                    marker=MARKERS[i % len(MARKERS)],
                     linestyle=style,
                     color=f"C{i}",
                 )
