@@ -136,6 +136,18 @@ def test_run_on_builtin_data_prints_every_line(capsys):
     ]
 
 
+def test_run_json_without_held_out_data(files, capsys):
+    X, y, paths = files
+    assert main(["run", "--algorithm", "voted_perceptron", "--data", str(paths["csv"]),
+                 "--epochs", "3", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    run = run_online("voted_perceptron", X, y, epochs=3)
+    assert record["held_out"] is None
+    assert record["classes"] == [-1.0, 1.0]
+    assert (record["data"], record["mistakes"], record["n_trials"]) == (
+        str(paths["csv"]), run.mistakes, 150)
+
+
 def test_run_test_fraction_holds_out_the_last_rows(capsys):
     X, y, _ = make_separable(**BUILTIN_DATA)
     argv = ["run", "--algorithm", "perceptron", "--epochs", "2", "--test-fraction", "0.25"]
