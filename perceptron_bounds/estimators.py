@@ -320,8 +320,9 @@ class KernelPerceptron(_OnlineClassifier):
         exp(-gamma ||x - z||^2), ``linear`` x.z (SPEC 1.7, scikit-learn's names).
     degree : int, default=3
         Degree of the polynomial kernel.
-    gamma : float or None, default=None
-        Kernel scale; None means 1 / n_features.
+    gamma : float, "scale", "auto" or None, default="scale"
+        Kernel scale: ``"scale"`` is 1 / (n_features X.var()) on the data of
+        ``fit``, as scikit-learn's SVC; ``"auto"`` and None are 1 / n_features.
     coef0 : float, default=1.0
         Constant of the polynomial kernel.
     epochs : int, default=1
@@ -362,7 +363,7 @@ class KernelPerceptron(_OnlineClassifier):
         *,
         kernel="poly",
         degree=3,
-        gamma=None,
+        gamma="scale",
         coef0=1.0,
         epochs=1,
         shuffle=False,
@@ -402,8 +403,9 @@ class VotedPerceptron(_OnlineClassifier):
         form and accepts sparse X.
     degree : int, default=3
         Degree of the polynomial kernel.
-    gamma : float or None, default=None
-        Kernel scale; None means 1 / n_features.
+    gamma : float, "scale", "auto" or None, default="scale"
+        Kernel scale: ``"scale"`` is 1 / (n_features X.var()) on the data of
+        ``fit``, as scikit-learn's SVC; ``"auto"`` and None are 1 / n_features.
     coef0 : float, default=1.0
         Constant of the polynomial kernel.
     epochs : int, default=1
@@ -448,7 +450,7 @@ class VotedPerceptron(_OnlineClassifier):
         normalize=False,
         kernel="linear",
         degree=3,
-        gamma=None,
+        gamma="scale",
         coef0=1.0,
         epochs=1,
         shuffle=False,
@@ -488,8 +490,9 @@ class Ballseptron(_OnlineClassifier):
         form and accepts sparse X.
     degree : int, default=3
         Degree of the polynomial kernel.
-    gamma : float or None, default=None
-        Kernel scale; None means 1 / n_features.
+    gamma : float, "scale", "auto" or None, default="scale"
+        Kernel scale: ``"scale"`` is 1 / (n_features X.var()) on the data of
+        ``fit``, as scikit-learn's SVC; ``"auto"`` and None are 1 / n_features.
     coef0 : float, default=1.0
         Constant of the polynomial kernel.
     epochs : int, default=1
@@ -528,7 +531,7 @@ class Ballseptron(_OnlineClassifier):
         r=0.1,
         kernel="linear",
         degree=3,
-        gamma=None,
+        gamma="scale",
         coef0=1.0,
         epochs=1,
         shuffle=False,
@@ -575,8 +578,9 @@ class SecondOrderPerceptron(_OnlineClassifier):
         K(x, z) (SPEC 1.7, scikit-learn's names).
     degree : int, default=3
         Degree of the polynomial kernel.
-    gamma : float or None, default=None
-        Kernel scale; None means 1 / n_features.
+    gamma : float, "scale", "auto" or None, default="scale"
+        Kernel scale: ``"scale"`` is 1 / (n_features X.var()) on the data of
+        ``fit``, as scikit-learn's SVC; ``"auto"`` and None are 1 / n_features.
     coef0 : float, default=1.0
         Constant of the polynomial kernel.
     form : {"auto", "primal", "dual"}, default="auto"
@@ -634,7 +638,7 @@ class SecondOrderPerceptron(_OnlineClassifier):
         span_tol=1e-9,
         kernel="linear",
         degree=3,
-        gamma=None,
+        gamma="scale",
         coef0=1.0,
         form="auto",
         epochs=1,
@@ -689,8 +693,9 @@ class HigherOrderPerceptron(_OnlineClassifier):
     kernel : {"linear", "poly", "rbf"}, default="linear"
         Mercer kernel (SPEC 1.7); a non-linear kernel needs p = 2.
     degree, gamma, coef0
-        Kernel parameters, scikit-learn's names and defaults (gamma None means
-        1 / n_features).
+        Kernel parameters, scikit-learn's names and defaults (``gamma="scale"``
+        is 1 / (n_features X.var()) on the data of ``fit``; ``"auto"`` and None
+        are 1 / n_features).
     epochs : int, default=1
         Passes over the training data in ``fit``.
     shuffle : bool, default=False
@@ -736,7 +741,7 @@ class HigherOrderPerceptron(_OnlineClassifier):
         normalize=True,
         kernel="linear",
         degree=3,
-        gamma=None,
+        gamma="scale",
         coef0=1.0,
         epochs=1,
         shuffle=False,

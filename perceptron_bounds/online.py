@@ -6,7 +6,7 @@ import numpy as np
 
 from ._sequence import check_seed, draw_seed, presentation_order
 from ._validation import Data, check_bool, check_int, check_labels, check_X
-from .algorithms import _registry
+from .algorithms import get
 from .run import OnlineRun
 
 
@@ -75,7 +75,7 @@ def run_online(
     >>> run.mistakes, run.mistake_trials.tolist()
     (2, [0, 1])
     """
-    spec = _registry.get(algorithm)
+    spec = get(algorithm)
     unknown = sorted(set(params) - set(spec.defaults))
     if unknown:
         raise TypeError(
@@ -133,11 +133,13 @@ def _resolve_warm(spec, given: dict, data: Data, warm_start: OnlineRun) -> dict:
 
     They are resolved again against the new data, so that a form the new X
     cannot take (e.g. a dual form continued on sparse X) is rejected here, not
-    inside a loop. ``form="auto"`` keeps the warm start's form: its choice
-    depends on the data size, which differs from batch to batch.
+    inside a loop. ``form="auto"`` keeps the warm start's form and
+    ``gamma="scale"`` or ``"auto"`` its kernel scale: both depend on the data,
+    which differs from batch to batch.
     """
-    if given.get("form") == "auto":
-        given = {name: value for name, value in given.items() if name != "form"}
+    data_dependent = {"form": ("auto",), "gamma": ("scale", "auto")}
+    given = {name: value for name, value in given.items()
+             if not (isinstance(value, str) and value in data_dependent.get(name, ()))}
     resolved = spec.resolve({**spec.defaults, **warm_start.params, **given}, data)
     for name in given:
         if resolved[name] != warm_start.params[name]:

@@ -1,0 +1,173 @@
+"""The package's structure: layers point one way, no cycles, no private names across modules.
+
+Read from the source with ``ast``, deferred (function-level) imports included:
+a cycle through a deferred import is still a sign that code sits in the
+wrong module.
+"""
+
+import ast
+import inspect
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import perceptron_bounds
+from perceptron_bounds.algorithms import available, get
+from perceptron_bounds.bounds.evaluate import BOUNDS
+
+PACKAGE = Path(perceptron_bounds.__file__).parent
+MODULES = sorted(info.name for info in pkgutil.walk_packages([str(PACKAGE)], "perceptron_bounds."))
+
+# Each module's layer: a module may import modules of its own layer or below, never above.
+LAYERS = {
+    "perceptron_bounds._": 0,  # _jit, _validation, _linalg, _sequence, _tables
+    "perceptron_bounds.kernels": 0,
+    "perceptron_bounds.hypothesis": 1,
+    "perceptron_bounds.run": 1,
+    "perceptron_bounds.persistence": 2,
+    "perceptron_bounds.algorithms": 2,
+    "perceptron_bounds.online": 3,
+    "perceptron_bounds.estimators": 4,
+    "perceptron_bounds.datasets": 4,
+    "perceptron_bounds.bounds": 4,
+    "perceptron_bounds.plots": 5,
+    "perceptron_bounds.experiments": 6,
+    "perceptron_bounds.cli": 7,
+    "perceptron_bounds.__main__": 8,
+}
+
+
+def layer(module: str) -> int:
+    best = max((prefix for prefix in LAYERS if module.startswith(prefix)), key=len)
+    return LAYERS[best]
+
+
+def source_path(module: str) -> Path:
+    parts = module.split(".")[1:]
+    path = PACKAGE.joinpath(*parts)
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def imports_of(module: str) -> list[tuple[str, list[str], int]]:
+    """(imported module, imported names, line) of every import of the package's own modules."""
+    path = source_path(module)
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            if not target.startswith("perceptron_bounds"):
+                continue
+            names = [alias.name for alias in node.names]
+            submodules = [f"{target}.{name}" for name in names if f"{target}.{name}" in MODULES]
+            if len(submodules) < len(names):  # names of the target itself, not its submodules
+                out.append((target, names, node.lineno))
+            out.extend((sub, [], node.lineno) for sub in submodules)
+        elif isinstance(node, ast.Import):
+            out.extend((alias.name, [], node.lineno) for alias in node.names
+                       if alias.name.startswith("perceptron_bounds"))
+    return out
+
+
+GRAPH = {module: {target for target, _, _ in imports_of(module)} for module in MODULES}
+
+
+def test_the_module_list_is_complete():
+    assert "perceptron_bounds.kernels" in MODULES
+    assert "perceptron_bounds.bounds.second_order" in MODULES
+    assert all(source_path(module).is_file() for module in MODULES)
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if m != "perceptron_bounds"])
+def test_layers_point_one_way(module):
+    """Base modules import nothing above them; nothing imports the command line."""
+    for target, names, line in imports_of(module):
+        if target == "perceptron_bounds":  # its __init__ imports online: layer 3
+            assert names == ["__version__"] or layer(module) >= 3, (
+                f"{module}:{line} imports {names} from the package itself")
+            continue
+        assert layer(target) <= layer(module), f"{module}:{line} imports {target} from above"
+        if module.startswith("perceptron_bounds.plots"):
+            assert not target.startswith("perceptron_bounds.experiments"), f"{module}:{line}"
+
+
+def test_no_import_cycles():
+    state = {}
+
+    def visit(module, path):
+        state[module] = "open"
+        for target in sorted(GRAPH.get(module, ())):
+            if target == "perceptron_bounds" or target not in GRAPH:
+                continue
+            if state.get(target) == "open":
+                cycle = path[path.index(target):] + [target]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if target not in state:
+                visit(target, [*path, target])
+        state[module] = "done"
+
+    for module in MODULES:
+        if module not in state:
+            visit(module, [module])
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_no_private_names_imported_across_modules(module):
+    for target, names, line in imports_of(module):
+        private = [name for name in names if name.startswith("_") and name != "__version__"]
+        assert not private, f"{module}:{line} imports {private} from {target}"
+
+
+def test_every_module_imports_on_its_own_in_a_fresh_interpreter():
+    """Each module first in a fresh package (third-party modules stay loaded, for speed)."""
+    code = (
+        "import importlib, sys\n"
+        "import numba, numpy, scipy.sparse, sklearn.base, matplotlib\n"
+        f"for name in {MODULES!r}:\n"
+        "    for key in [k for k in sys.modules if k.startswith('perceptron_bounds')]:\n"
+        "        del sys.modules[key]\n"
+        "    importlib.import_module(name)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_submodule_is_not_shadowed_by_a_function():
+    import perceptron_bounds.bounds.higher_order
+    import perceptron_bounds.bounds.second_order
+
+    assert inspect.ismodule(perceptron_bounds.bounds.second_order)
+    assert inspect.ismodule(perceptron_bounds.bounds.higher_order)
+
+
+def test_every_registered_algorithm_declares_its_bounds():
+    assert sorted(BOUNDS) == available()
+
+
+def test_dir_lists_the_lazily_imported_estimators():
+    assert set(perceptron_bounds.__all__) <= set(dir(perceptron_bounds))
+    assert "KernelPerceptron" in dir(perceptron_bounds)
+
+
+# The estimators' defaults that differ from run_online's on purpose: scikit-learn's SVC
+# scales its kernel with gamma="scale"; a KernelPerceptron without a kernel would be a
+# Perceptron.
+ESTIMATOR_DEFAULTS = {"gamma": "scale", ("KernelPerceptron", "kernel"): "poly"}
+
+
+@pytest.mark.parametrize("name", perceptron_bounds._ESTIMATORS)
+def test_estimator_defaults_are_the_registry_defaults(name):
+    cls = getattr(perceptron_bounds, name)
+    params = cls().get_params()
+    defaults = get(cls._algorithm).defaults
+    for key in sorted(set(params) & set(defaults)):
+        expected = ESTIMATOR_DEFAULTS.get((name, key), ESTIMATOR_DEFAULTS.get(key, defaults[key]))
+        assert params[key] == expected and type(params[key]) is type(expected), (name, key)
