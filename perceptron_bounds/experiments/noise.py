@@ -75,7 +75,7 @@ def noise_curve(
     once eta > 0.03, the D1-bound tighter under label noise and slightly
     tighter under instance noise. The bounds are computed by
     :func:`perceptron_bounds.bounds.evaluate` on the run's own record, once
-    at the given gamma and once with gamma searched (SPEC 4.3).
+    at the given gamma and once with gamma searched (theory §4.3).
 
     Examples
     --------
