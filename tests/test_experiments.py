@@ -1,4 +1,4 @@
-"""Experiments of the papers (SPEC sec. 5): tidy tables, parallel sweeps, what the figures show."""
+"""Experiments of the papers (theory §5): tidy tables, parallel sweeps, what the figures show."""
 
 import doctest
 import importlib
@@ -272,9 +272,21 @@ def test_summarize_and_write_csv(tmp_path):
     assert lines[1] == 'a,1.0,"{""p"": 2}",'
 
 
-@pytest.mark.parametrize("module", ["_tables", "experiments.epochs", "experiments.noise",
-                                    "experiments.radius", "datasets.synthetic", "datasets.loaders",
-                                    "plots.bounds"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "_tables",
+        "experiments.epochs",
+        "experiments.noise",
+        "experiments.radius",
+        "experiments.figures",
+        "datasets.synthetic",
+        "datasets.loaders",
+        "plots.bounds",
+        "plots.curves",
+        "plots.style",
+    ],
+)
 def test_docstring_examples_run(module):
     """The Examples sections of the experiments, data sets and plots are doctested."""
     result = doctest.testmod(importlib.import_module(f"perceptron_bounds.{module}"))

@@ -20,7 +20,12 @@ from perceptron_bounds.plots import (  # noqa: E402
     plot_radius_curve,
     plot_sop_toy,
 )
-from perceptron_bounds.plots.curves import legend_label  # noqa: E402
+from perceptron_bounds.plots.curves import (  # noqa: E402
+    HO_NOTATION,
+    NOISE_NOTATION,
+    describe_label,
+    legend_label,
+)
 
 
 def _render(fig, tmp_path):
@@ -29,13 +34,29 @@ def _render(fig, tmp_path):
     assert path.stat().st_size > 1000
 
 
-def _legend_texts(ax):
-    return [text.get_text() for text in ax.get_legend().get_texts()]
+def _legend_texts(legend):
+    return [text.get_text() for text in legend.get_texts()]
 
 
 def test_legend_label_uses_subscripts():
     assert legend_label("HO_4(0.4)") == "HO$_{4}$(0.4)"
     assert legend_label("SO(0.2)") == "SO(0.2)"
+
+
+@pytest.mark.parametrize(
+    ("label", "entry"),
+    [
+        ("FO", "FO: Perceptron (first order)"),
+        ("SO(0.2)", "SO(0.2): Second-Order Perceptron, a = 0.2"),
+        ("HO_2(0.4)", "HO$_{2}$(0.4): p = 2, c = 0.4"),
+        ("HO_7(0.0)", "HO$_{7}$(0.0): p-norm Perceptron, p = 7"),
+        ("HO_7(0)", "HO$_{7}$(0): p-norm Perceptron, p = 7"),
+        ("HO_7(0.05)", "HO$_{7}$(0.05): p = 7, c = 0.05"),
+        ("my_run", "my$_{run}$"),
+    ],
+)
+def test_describe_label_spells_out_the_papers_names(label, entry):
+    assert describe_label(label) == entry
 
 
 def test_plot_epochs_curve_two_by_two(tmp_path):
@@ -51,19 +72,49 @@ def test_plot_epochs_curve_two_by_two(tmp_path):
     assert isinstance(fig, Figure)
     axes = fig.axes
     assert len(axes) == 4
-    assert axes[0].get_title() == r"Training updates vs epochs ($\eta$ = 0.0)"
-    assert axes[3].get_title() == r"Test error vs epochs ($\eta$ = 0.1)"
-    assert _legend_texts(axes[0]) == ["FO", "HO$_{2}$(0.0)"]
+    assert axes[0].get_title() == r"Training updates (label noise rate $\eta$ = 0.0)"
+    assert axes[3].get_title() == r"Test error (label noise rate $\eta$ = 0.1)"
+    assert axes[0].get_xlabel() == "training epochs (passes over the training set)"
+    # One legend for the four panels, beside them, that says what HO_p(c) is.
+    (legend,) = fig.legends
+    assert all(ax.get_legend() is None for ax in axes)
+    assert _legend_texts(legend) == [
+        "FO: Perceptron (first order)",
+        "HO$_{2}$(0.0): p-norm Perceptron, p = 2",
+    ]
+    assert legend.get_title().get_text() == HO_NOTATION
+    assert "Higher-Order Perceptron" in HO_NOTATION and r"$\rho_k = c/k$" in HO_NOTATION
+    assert "FO = HO$_2$(0)" in HO_NOTATION
+    styles = [container.lines[0].get_linestyle() for container in axes[0].containers]
+    assert styles == ["-", "--"]  # c = 0, the p-norm Perceptron, dashed
     _render(fig, tmp_path)
+
+
+def test_plot_epochs_curve_without_ho_has_no_ho_title():
+    records = [
+        {"label": "FO", "epochs": 1, "updates": 3, "test_error": 0.2},
+        {"label": "SO(1)", "epochs": 1, "updates": 2, "test_error": 0.1},
+    ]
+    (legend,) = plot_epochs_curve(records).legends
+    assert legend.get_title().get_text() == ""
+    assert _legend_texts(legend)[1] == "SO(1): Second-Order Perceptron, a = 1"
 
 
 def test_plot_noise_curve_marks_bound_equal_T(tmp_path):
     records = noise_curve("label", [0.0, 0.05], n=500) + noise_curve("instance", [0.0, 0.3], n=500)
     fig = plot_noise_curve(records)
     assert len(fig.axes) == 2
-    texts = _legend_texts(fig.axes[0])
-    assert "bound / T = 1" in texts and any("D_2" in t for t in texts)
-    assert fig.axes[1].get_xlabel() == r"instance noise $\sigma$"
+    (legend,) = fig.legends
+    texts = _legend_texts(legend)
+    assert "bound / T = 1 (above: vacuous)" in texts
+    assert any(t.startswith("$D_2$-bound") and "Freund–Schapire, squared hinge" in t for t in texts)
+    assert any(t.startswith("$D_1$-bound") and "Ballseptron Thm 2, hinge" in t for t in texts)
+    # The legend's title defines the hinge loss, D1 and D2 and both bounds.
+    assert legend.get_title().get_text() == NOISE_NOTATION
+    for symbol in (r"\ell_t", r"D_1 = \sum_t \ell_t", r"D_2 = \sqrt{\sum_t \ell_t^2}"):
+        assert symbol in NOISE_NOTATION
+    assert fig.axes[0].get_xlabel() == r"label noise rate $\eta$ (fraction of labels flipped)"
+    assert fig.axes[1].get_xlabel() == r"instance noise $\sigma$ (std. of Gaussian noise on x)"
     _render(fig, tmp_path)
 
 
@@ -71,8 +122,8 @@ def test_plot_radius_curve(tmp_path):
     data = make_separable(300, 5, margin=0.02, label_noise=0.05, seed=0)
     fig = plot_radius_curve(radius_curve([0.0, 0.05, 0.1], data, seeds=[0, 1]))
     (ax,) = fig.axes
-    assert ax.get_xlabel() == "radius r"
-    assert len(_legend_texts(ax)) == 3  # mistakes, margin errors, Perceptron level
+    assert ax.get_xlabel() == "Ballseptron radius r (r = 0 is the Perceptron)"
+    assert len(_legend_texts(ax.get_legend())) == 3  # mistakes, margin errors, Perceptron level
     _render(fig, tmp_path)
 
 
@@ -80,7 +131,11 @@ def test_plot_sop_toy(tmp_path):
     table = sop_toy(a_values=(1.0,), n_train=100, n_test=100, n_features=5, n_permutations=2)
     fig = plot_sop_toy(table)
     (ax,) = fig.axes
-    assert _legend_texts(ax) == ["FO", "SO(1)"]
+    (legend,) = fig.legends
+    assert _legend_texts(legend) == [
+        "FO: Perceptron (first order)",
+        "SO(1): Second-Order Perceptron, a = 1",
+    ]
     assert len(ax.patches) == 4  # 2 algorithms x 2 data sets
     _render(fig, tmp_path)
 
@@ -93,3 +148,31 @@ def test_plots_reject_foreign_tables(plot):
         plot([])
     with pytest.raises(ValueError, match="records lack"):
         plot([{"something": 1}])
+
+
+def test_plots_import_without_experiments():
+    """Plots sit below experiments: importing any plots module first, in a fresh package,
+    leaves perceptron_bounds.experiments unimported (tests/test_structure.py checks the
+    import graph of the whole package)."""
+    import pkgutil
+    import subprocess
+    import sys
+
+    import perceptron_bounds.plots as plots
+
+    names = ["perceptron_bounds.plots"] + [
+        f"perceptron_bounds.plots.{info.name}" for info in pkgutil.iter_modules(plots.__path__)
+    ]
+    code = (
+        "import importlib, sys\n"
+        f"for name in {names!r}:\n"
+        "    for key in [k for k in sys.modules if k.startswith('perceptron_bounds')]:\n"
+        "        del sys.modules[key]\n"
+        "    importlib.import_module(name)\n"
+        "    assert 'perceptron_bounds.experiments' not in sys.modules, name\n"
+        "print(len(sys.modules) > 0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "True"
+    assert {"perceptron_bounds.plots.curves", "perceptron_bounds.plots.style"} <= set(names)

@@ -3,14 +3,24 @@
 Each function runs its experiment and returns ``(records, figure)``;
 ``quick=True`` shrinks the sizes (for tests), ``seeds`` sets how many seeds
 (permutations or data draws) are averaged.
+
+Every record starts with the columns that say what made it (see
+:func:`provenance`): the figure's name, ``perceptron_bounds_version``,
+``quick``, ``n_seeds`` and the data's configuration; the CSV written by
+:func:`save_figure` therefore reads with a plain ``csv.DictReader`` or
+``pandas.read_csv``. The figure repeats them in a small caption under its
+panels, with a sentence on the data.
 """
 
 from __future__ import annotations
 
 import os
 
-from .._validation import check_int
+from .. import __version__
+from .._validation import check_bool, check_int
 from ..datasets import make_hop_artificial, make_separable
+from ..plots import plot_epochs_curve, plot_noise_curve, plot_radius_curve, plot_sop_toy
+from ..plots.style import add_caption
 from ._cells import AlgorithmSpec, check_n_jobs, write_csv
 from .epochs import PAPER_EPOCHS, epochs_cells, run_epochs_cells
 from .noise import INSTANCE_LEVELS, LABEL_LEVELS, noise_curve
@@ -27,9 +37,22 @@ HOP_SPECS = (
     AlgorithmSpec("HO_7(0.4)", "higher_order", {"p": 7.0, "c": 0.4}),
 )
 
+#: Paper 000, sec. 4, Task 1: the Artificial eta data (``make_hop_artificial``), and quick sizes.
+HOP_DATA = {"n_train": 1000, "n_test": 1000, "n_features": 500, "n_relevant": 50, "gamma": 0.005}
+HOP_QUICK = dict(HOP_DATA, n_train=200, n_test=200, n_features=100, n_relevant=10)
+
+#: Paper 004, sec. 5: T points on the unit circle, margin 0.15; the bounds' gamma.
+NOISE_DATA = {"n": 10000, "margin": 0.15, "gamma": 0.15}
+NOISE_QUICK = dict(NOISE_DATA, n=1000)
+
 #: The synthetic stand-in for MNIST/USPS in the radius figure (the CLI's built-in data, larger).
 RADIUS_DATA = {"n_samples": 10000, "n_features": 20, "margin": 0.05, "label_noise": 0.05}
+RADIUS_QUICK = dict(RADIUS_DATA, n_samples=1000)
 RADII = (0.0, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
+
+#: Paper 003, sec. 5: the two toy data sets (``make_dominant_eigen``), and quick sizes.
+SOP_DATA = {"n_train": 3000, "n_test": 3000, "n_features": 100, "ratio": 8.0, "margin": 0.25}
+SOP_QUICK = dict(SOP_DATA, n_train=300, n_test=300, n_features=20)
 
 
 def _seeds(seeds: int | None, default: int) -> range:
@@ -37,31 +60,94 @@ def _seeds(seeds: int | None, default: int) -> range:
     return range(default if seeds is None else check_int("seeds", seeds, low=1))
 
 
+def provenance(figure: str, *, quick: bool, n_seeds: int, **config) -> dict:
+    """The leading columns of a figure's records: what made them.
+
+    Parameters
+    ----------
+    figure : str
+        The figure's name (a key of :data:`FIGURES`).
+    quick : bool
+        Whether the reduced sizes of ``--quick`` were used.
+    n_seeds : int
+        Seeds (permutations or data draws) averaged per point.
+    **config
+        The data's configuration not already in every record (e.g. ``n_features``).
+
+    Returns
+    -------
+    dict
+        ``figure``, ``perceptron_bounds_version`` (the package's
+        ``__version__``), ``quick``, ``n_seeds``, then ``config``.
+
+    Examples
+    --------
+    >>> row = provenance("sop-toy", quick=True, n_seeds=3, ratio=8.0)
+    >>> row["figure"], row["quick"], row["n_seeds"], row["ratio"]
+    ('sop-toy', True, 3, 8.0)
+    >>> row["perceptron_bounds_version"] == __version__
+    True
+    """
+    return {
+        "figure": figure,
+        "perceptron_bounds_version": __version__,
+        "quick": quick,
+        "n_seeds": n_seeds,
+        **config,
+    }
+
+
+def provenance_line(meta: dict) -> str:
+    """The caption's last line: ``"perceptron_bounds 0.1.0 · hop-fig2 · seeds=5 · quick ..."``."""
+    size = "quick (reduced sizes, not the paper's)" if meta["quick"] else "full size"
+    return (
+        f"perceptron_bounds {meta['perceptron_bounds_version']} · {meta['figure']} · "
+        f"seeds={meta['n_seeds']} · {size}"
+    )
+
+
 def hop_fig2(*, seeds=None, quick=False, n_jobs=None, progress=False, specs=HOP_SPECS):
     """HO paper Figure 2: training updates and test error vs epochs on Artificial 0.0 and 0.1.
 
-    Data: ``make_hop_artificial(eta, seed=0)`` for eta = 0.0 and 0.1 (the
-    same instances and target; eta = 0.1 flips labels), 1000 + 1000 examples
-    in 500 dimensions. Each seed s (default 5; the whole figure takes about
-    80 s on one core) presents the training set in the permutation
-    ``default_rng(s)``, cycled for 1..20 epochs.
+    Data: ``make_hop_artificial(eta, seed=0, **HOP_DATA)`` for eta = 0.0 and
+    0.1 (the same instances and target; eta = 0.1 flips labels), 1000 + 1000
+    examples in 500 dimensions. Each seed s (default 5; the whole figure
+    takes about 80 s on one core) presents the training set in the
+    permutation ``default_rng(s)``, cycled for 1..20 epochs.
     """
-    from ..plots import plot_epochs_curve
-
     check_n_jobs(n_jobs)
-    size = {"n_train": 200, "n_test": 200, "n_features": 100, "n_relevant": 10} if quick else {}
+    quick = check_bool("quick", quick)
+    data = HOP_QUICK if quick else HOP_DATA
     epochs = (1, 2, 3, 5) if quick else PAPER_EPOCHS
     seed_list = _seeds(seeds, 2 if quick else 5)
+    meta = provenance(
+        "hop-fig2",
+        quick=quick,
+        n_seeds=len(seed_list),
+        n_features=data["n_features"],
+        n_relevant=data["n_relevant"],
+        margin=data["gamma"],
+    )
     cells = []
     # One sweep over both data sets, the noisy one first: its HO_p(0.4) runs are the
     # longest, so the short cells of Artificial 0.0 fill the workers' tail.
     for eta in (0.1, 0.0):
-        train, test = make_hop_artificial(eta, seed=0, **size)
-        tag = {"figure": "hop-fig2", "eta": eta, "data_seed": 0}
+        train, test = make_hop_artificial(eta, seed=0, **data)
+        tag = {**meta, "eta": eta, "data_seed": 0}
         cells += epochs_cells(specs, train, test, epochs, seed_list, tag=tag)
     records = run_epochs_cells(cells, n_jobs=n_jobs, progress=progress, desc="hop-fig2")
     records.sort(key=lambda row: row["eta"])
-    return records, plot_epochs_curve(records, panel="eta")
+    fig = plot_epochs_curve(records, panel="eta")
+    add_caption(
+        fig,
+        f"Data: Artificial η (HO paper, sec. 4): {data['n_train']} training + {data['n_test']} "
+        f"test examples in n = {data['n_features']} dimensions, target with "
+        f"{data['n_relevant']} relevant features, margin {data['gamma']:g}; label noise rate η "
+        "= fraction of labels flipped. Lines: mean over the training-set permutations (seeds), "
+        "error bars ± 1 std.",
+        provenance_line(meta),
+    )
+    return records, fig
 
 
 def ballseptron_noise(*, seeds=None, quick=False, n_jobs=None, progress=False):
@@ -72,22 +158,31 @@ def ballseptron_noise(*, seeds=None, quick=False, n_jobs=None, progress=False):
     and gamma = 0.15, plus the bounds minimised over gamma. Each seed s
     (default 5) draws the data with ``seed=s``.
     """
-    from ..plots import plot_noise_curve
-
-    n = 1000 if quick else 10000
+    quick = check_bool("quick", quick)
+    data = NOISE_QUICK if quick else NOISE_DATA
     seed_list = _seeds(seeds, 2 if quick else 5)
+    meta = provenance("ballseptron-noise", quick=quick, n_seeds=len(seed_list))
     records = []
     for kind, levels in (("label", LABEL_LEVELS), ("instance", INSTANCE_LEVELS)):
         rows = noise_curve(
             kind,
             levels[::3] if quick else levels,
-            n=n,
+            **data,
             seeds=seed_list,
             n_jobs=n_jobs,
             progress=progress,
         )
-        records.extend({"figure": "ballseptron-noise", **row} for row in rows)
-    return records, plot_noise_curve(records)
+        records.extend({**meta, **row} for row in rows)
+    fig = plot_noise_curve(records)
+    add_caption(
+        fig,
+        f"Data (Ballseptron paper, sec. 5): T = {data['n']} points on the unit circle, separable "
+        f"by u with margin {data['margin']:g}, then labels flipped with probability η (left) or "
+        "Gaussian noise N(0, σ²I) added to the instances (right). The Perceptron makes one pass; "
+        "lines: mean over data draws (seeds), error bars ± 1 std.",
+        provenance_line(meta),
+    )
+    return records, fig
 
 
 def ballseptron_radius(*, seeds=None, quick=False, n_jobs=None, progress=False):
@@ -97,21 +192,32 @@ def ballseptron_radius(*, seeds=None, quick=False, n_jobs=None, progress=False):
     (unit-norm instances, so r is on the scale of the margin); each seed s
     (default 5) is a run with ``shuffle=True, seed=s``.
     """
-    from ..plots import plot_radius_curve
-
     check_n_jobs(n_jobs)
-    config = dict(RADIUS_DATA, n_samples=1000) if quick else RADIUS_DATA
+    quick = check_bool("quick", quick)
+    config = RADIUS_QUICK if quick else RADIUS_DATA
     data = make_separable(**config, seed=0)
     radii = RADII[::3] if quick else RADII
-    rows = radius_curve(
-        radii, data, seeds=_seeds(seeds, 2 if quick else 5), n_jobs=n_jobs, progress=progress
+    seed_list = _seeds(seeds, 2 if quick else 5)
+    rows = radius_curve(radii, data, seeds=seed_list, n_jobs=n_jobs, progress=progress)
+    meta = provenance(
+        "ballseptron-radius", quick=quick, n_seeds=len(seed_list), **config, data_seed=0
     )
     name = (
         f"make_separable: T = {config['n_samples']}, n = {config['n_features']}, "
         f"margin {config['margin']:g}, label noise {config['label_noise']:g}"
     )
-    records = [{"figure": "ballseptron-radius", "dataset": name, **row} for row in rows]
-    return records, plot_radius_curve(records)
+    records = [{**meta, "dataset": name, **row} for row in rows]
+    fig = plot_radius_curve(records)
+    add_caption(
+        fig,
+        "Synthetic stand-in for the paper's MNIST/USPS runs: unit-norm instances in "
+        f"n = {config['n_features']} dimensions, separable with margin {config['margin']:g}, "
+        f"a fraction {config['label_noise']:g} of the labels flipped; T = {config['n_samples']} "
+        "trials, one pass in a random order per seed. "
+        "Lines: mean over seeds, error bars ± 1 std.",
+        provenance_line(meta),
+    )
+    return records, fig
 
 
 def sop_toy_figure(*, seeds=None, quick=False, n_jobs=None, progress=False):
@@ -120,17 +226,30 @@ def sop_toy_figure(*, seeds=None, quick=False, n_jobs=None, progress=False):
     Paper-size defaults of :func:`sop_toy` (100 features, 3000 + 3000
     examples, 20 permutations; ``seeds`` sets the number of permutations).
     """
-    from ..plots import plot_sop_toy
-
-    size = {"n_train": 300, "n_test": 300, "n_features": 20} if quick else {}
-    rows = sop_toy(
-        **size,
-        n_permutations=len(_seeds(seeds, 3 if quick else 20)),
-        n_jobs=n_jobs,
-        progress=progress,
+    quick = check_bool("quick", quick)
+    data = SOP_QUICK if quick else SOP_DATA
+    n_permutations = len(_seeds(seeds, 3 if quick else 20))
+    rows = sop_toy(**data, n_permutations=n_permutations, n_jobs=n_jobs, progress=progress)
+    meta = provenance(
+        "sop-toy",
+        quick=quick,
+        n_seeds=n_permutations,
+        n_features=data["n_features"],
+        ratio=data["ratio"],
+        margin=data["margin"],
     )
-    records = [{"figure": "sop-toy", **row} for row in rows]
-    return records, plot_sop_toy(records)
+    records = [{**meta, **row} for row in rows]
+    fig = plot_sop_toy(records)
+    add_caption(
+        fig,
+        f"Data (SO paper, sec. 5): Gaussian instances in n = {data['n_features']} dimensions "
+        f"whose correlation matrix has one eigenvalue {data['ratio']:g} times the others, "
+        f"labelled with margin {data['margin']:g} by the dominant (set 1) or a non-dominant "
+        f"(set 2) eigenvector; {data['n_train']} training + {data['n_test']} test examples. "
+        "One epoch per training-set permutation (seed).",
+        provenance_line(meta),
+    )
+    return records, fig
 
 
 FIGURES = {

@@ -16,10 +16,61 @@ import numpy as np
 from .._tables import summarize
 from .style import MARKERS
 
+#: The legend's title wherever an HO_p(c) curve is drawn: what p and c are (paper 000, sec. 4).
+HO_NOTATION = (
+    "HO$_p$(c): Higher-Order Perceptron,\np-norm p, step $\\rho_k = c/k$ at mistake k;\n"
+    "FO = HO$_2$(0)"
+)
+
+#: The record keys that split figures into panels, as a reader should see them.
+PANEL_NAMES = {"eta": r"label noise rate $\eta$", "sigma": r"instance noise $\sigma$"}
+
+_HO_LABEL = re.compile(r"HO_(\w+)\((.+)\)")
+
 
 def legend_label(label: str) -> str:
     """The papers' subscripts as mathtext: ``"HO_4(0.4)"`` -> ``"HO$_{4}$(0.4)"``."""
     return re.sub(r"_(\w+)", r"$_{\1}$", label)
+
+
+def describe_label(label: str) -> str:
+    """A legend entry that spells out the papers' short names (paper 000, sec. 4).
+
+    ``FO`` is the Perceptron, ``SO(a)`` the Second-Order Perceptron with
+    parameter a, ``HO_p(c)`` the Higher-Order Perceptron with norm p and step
+    rho_k = c/k (c = 0: the p-norm Perceptron, and FO = HO_2(0)). Other labels
+    are returned as :func:`legend_label` writes them.
+
+    Examples
+    --------
+    >>> describe_label("HO_4(0.4)")
+    'HO$_{4}$(0.4): p = 4, c = 0.4'
+    >>> describe_label("HO_7(0.0)")
+    'HO$_{7}$(0.0): p-norm Perceptron, p = 7'
+    >>> describe_label("SO(0.2)")
+    'SO(0.2): Second-Order Perceptron, a = 0.2'
+    >>> describe_label("FO")
+    'FO: Perceptron (first order)'
+    """
+    shown = legend_label(label)
+    if label == "FO":
+        return "FO: Perceptron (first order)"
+    match = re.fullmatch(r"SO\((.+)\)", label)
+    if match:
+        return f"{shown}: Second-Order Perceptron, a = {match[1]}"
+    match = _HO_LABEL.fullmatch(label)
+    if match:
+        p, c = match[1], match[2]
+        if _is_pnorm_perceptron(label):
+            return f"{shown}: p-norm Perceptron, p = {p}"
+        return f"{shown}: p = {p}, c = {c}"
+    return shown
+
+
+def _is_pnorm_perceptron(label: str) -> bool:
+    """True for ``HO_p(c)`` with c = 0 (written ``0``, ``0.0``, ...): drawn dashed."""
+    match = _HO_LABEL.fullmatch(label)
+    return match is not None and re.fullmatch(r"0(\.0*)?", match[2]) is not None
 
 
 def _new_figure(nrows: int, ncols: int, size: tuple[float, float]):
@@ -69,6 +120,31 @@ def _mean_line(ax, records, x, y, *, label, marker, linestyle="-", color=None):
     )
 
 
+def _percent():
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(xmax=1.0)
+
+
+def _panel_name(key: str, value) -> str:
+    """``"label noise rate $\\eta$ = 0.1"`` for ``("eta", 0.1)``; unknown keys as they are."""
+    return f"{PANEL_NAMES.get(key, key)} = {value}"
+
+
+def _shared_legend(fig, ax, *, title=None):
+    """One legend for the whole figure, outside the panels (the panels share their lines)."""
+    handles, labels = ax.get_legend_handles_labels()
+    return fig.legend(
+        handles,
+        labels,
+        loc="outside right upper",
+        title=title,
+        fontsize=8,
+        title_fontsize=8,
+        alignment="left",
+    )
+
+
 def plot_epochs_curve(records, *, panel: str = "eta"):
     """Training updates (top) and test error (bottom) against epochs: HO paper Figure 2.
 
@@ -84,7 +160,9 @@ def plot_epochs_curve(records, *, panel: str = "eta"):
     Returns
     -------
     matplotlib.figure.Figure
-        2 x k axes: updates and test error for each column, one line per label.
+        2 x k axes: updates and test error for each column, one line per label
+        (dashed for c = 0), and one legend right of the panels that spells out
+        the labels (see :func:`describe_label`).
 
     Notes
     -----
@@ -96,55 +174,65 @@ def plot_epochs_curve(records, *, panel: str = "eta"):
     records = _check_records(records, "epochs_curve", ("label", "epochs", "updates", "test_error"))
     columns = _distinct(records, panel)
     labels = _distinct(records, "label")
-    fig, axes = _new_figure(2, len(columns), (5.2 * len(columns), 7.2))
+    fig, axes = _new_figure(2, len(columns), (4.6 * len(columns) + 2.4, 7.0))
     for j, value in enumerate(columns):
         part = [row for row in records if row.get(panel) == value]
-        name = "" if value is None else f" ({_symbol(panel)} = {value})"
+        name = "" if value is None else f" ({_panel_name(panel, value)})"
         for i, label in enumerate(labels):
             rows = [row for row in part if row["label"] == label]
-            style = "--" if re.search(r"\(0(\.0*)?\)$", label) else "-"
             for k, key in enumerate(("updates", "test_error")):
                 _mean_line(
                     axes[k, j],
                     rows,
                     "epochs",
                     key,
-                    label=legend_label(label),
+                    label=describe_label(label),
                     marker=MARKERS[i % len(MARKERS)],
-                    linestyle=style,
+                    linestyle="--" if _is_pnorm_perceptron(label) else "-",
                     color=f"C{i}",
                 )
         epochs = sorted({row["epochs"] for row in part})
-        for k, title in enumerate(("Training updates vs epochs", "Test error vs epochs")):
+        for k, title in enumerate(("Training updates", "Test error")):
             ax = axes[k, j]
             ax.set_title(title + name, fontsize=10)
-            ax.set_xlabel("training epochs")
+            ax.set_xlabel("training epochs (passes over the training set)")
             ax.set_xticks(epochs)
             ax.grid(alpha=0.3)
-        axes[0, j].set_ylabel("training updates (cumulative mistakes)")
+        axes[0, j].set_ylabel("training updates\n(mistakes over all epochs so far)")
         axes[1, j].set_ylabel("test error rate")
         axes[1, j].yaxis.set_major_formatter(_percent())
-    axes[0, 0].legend(fontsize=8, loc="upper left")
+    has_ho = any(_HO_LABEL.fullmatch(label) for label in labels)
+    _shared_legend(fig, axes[0, 0], title=HO_NOTATION if has_ho else None)
     return fig
-
-
-def _symbol(key: str) -> str:
-    """Greek keys as mathtext (``eta`` -> ``$\\eta$``); other keys unchanged."""
-    return f"$\\{key}$" if key in ("eta", "sigma", "gamma", "rho") else key
-
-
-def _percent():
-    from matplotlib.ticker import PercentFormatter
-
-    return PercentFormatter(xmax=1.0)
 
 
 _NOISE_LINES = (
     ("mistake_rate", "Perceptron mistakes / T", "k", "o", "-"),
-    ("d2_bound_rate", r"$D_2$-bound / T ($\gamma$ = {gamma:g})", "C3", "s", "-"),
-    ("d1_bound_rate", r"$D_1$-bound / T ($\gamma$ = {gamma:g})", "C0", "^", "-"),
-    ("d2_best_rate", r"$D_2$-bound / T (best $\gamma$)", "C3", None, ":"),
-    ("d1_best_rate", r"$D_1$-bound / T (best $\gamma$)", "C0", None, ":"),
+    (
+        "d2_bound_rate",
+        "$D_2$-bound / T, $\\gamma$ = {gamma:g}\n(Freund–Schapire, squared hinge)",
+        "C3",
+        "s",
+        "-",
+    ),
+    (
+        "d1_bound_rate",
+        "$D_1$-bound / T, $\\gamma$ = {gamma:g}\n(Ballseptron Thm 2, hinge)",
+        "C0",
+        "^",
+        "-",
+    ),
+    ("d2_best_rate", "$D_2$-bound / T, $\\gamma$ minimising it", "C3", None, ":"),
+    ("d1_best_rate", "$D_1$-bound / T, $\\gamma$ minimising it", "C0", None, ":"),
+)
+
+#: The legend title of the noise figure: the losses behind D1 and D2 (paper 004, sec. 2).
+NOISE_NOTATION = (
+    "hinge loss $\\ell_t = \\max(0, \\gamma - y_t\\,u \\cdot x_t)$,\n"
+    "u = the generating separator;\n"
+    "$D_1 = \\sum_t \\ell_t$,  $D_2 = \\sqrt{\\sum_t \\ell_t^2}$,  $R = \\max_t \\|x_t\\|$;\n"
+    "$D_2$-bound $= ((R + D_2)/\\gamma)^2$,\n"
+    "$D_1$-bound $= ((R + \\sqrt{\\gamma D_1})/\\gamma)^2$"
 )
 
 
@@ -160,17 +248,19 @@ def plot_noise_curve(records):
     Returns
     -------
     matplotlib.figure.Figure
+        One panel per noise kind and one legend under them that defines D1
+        and D2.
 
     Notes
     -----
     Paper 004, Fig. 3 bottom: the D2-bound (Freund-Schapire, eq. 3) and the
     D1-bound (Thm 2) of the Perceptron over T = 10,000 trials against eta
-    (label noise) and sigma (instance noise). A bound above the dotted line
+    (label noise) and sigma (instance noise). A bound above the dashed line
     bound/T = 1 says nothing.
     """
     records = _check_records(records, "noise_curve", ("kind", "level", "mistake_rate"))
     kinds = _distinct(records, "kind")
-    fig, axes = _new_figure(1, len(kinds), (5.2 * len(kinds), 4.0))
+    fig, axes = _new_figure(1, len(kinds), (4.6 * len(kinds) + 2.8, 4.6))
     for j, kind in enumerate(kinds):
         ax = axes[0, j]
         part = [row for row in records if row["kind"] == kind]
@@ -187,14 +277,18 @@ def plot_noise_curve(records):
                     linestyle=style,
                     color=color,
                 )
-        ax.axhline(1.0, color="0.4", linestyle="--", linewidth=1.0, label="bound / T = 1")
-        symbol = r"$\eta$" if kind == "label" else r"$\sigma$"
-        ax.set_xlabel(f"{kind} noise {symbol}")
-        ax.set_ylabel("fraction of T")
+        ax.axhline(
+            1.0, color="0.4", linestyle="--", linewidth=1.0, label="bound / T = 1 (above: vacuous)"
+        )
+        if kind == "label":
+            ax.set_xlabel(r"label noise rate $\eta$ (fraction of labels flipped)")
+        else:
+            ax.set_xlabel(r"instance noise $\sigma$ (std. of Gaussian noise on x)")
+        ax.set_ylabel("mistakes or bound, as a fraction of T")
         ax.set_yscale("log")
-        ax.set_title(f"Bounds vs {kind} noise (T = {part[0]['n_trials']})", fontsize=10)
+        ax.set_title(f"Perceptron vs {kind} noise (T = {part[0]['n_trials']} trials)", fontsize=10)
         ax.grid(alpha=0.3, which="both")
-        ax.legend(fontsize=7, loc="lower right")
+    _shared_legend(fig, axes[0, 0], title=NOISE_NOTATION)
     return fig
 
 
@@ -213,7 +307,7 @@ def plot_radius_curve(records):
     """
     records = _check_records(records, "radius_curve", ("r", "mistake_rate", "margin_error_rate"))
     sets = _distinct(records, "dataset")
-    fig, axes = _new_figure(1, len(sets), (6.4 * len(sets), 4.2))
+    fig, axes = _new_figure(1, len(sets), (6.4 * len(sets), 4.4))
     for j, name in enumerate(sets):
         ax = axes[0, j]
         part = [row for row in records if row.get("dataset") == name]
@@ -231,7 +325,7 @@ def plot_radius_curve(records):
             part,
             "r",
             "margin_error_rate",
-            label=r"margin errors $\tilde\epsilon$ / T",
+            label=r"margin errors $\tilde\epsilon$ / T (right sign, $y\,w \cdot x / \|w\| \leq r$)",
             marker="s",
             color="C0",
             linestyle="--",
@@ -243,11 +337,11 @@ def plot_radius_curve(records):
                 color="0.5",
                 linestyle=":",
                 linewidth=1.0,
-                label="Perceptron (r = 0)",
+                label="Perceptron's mistakes / T (r = 0)",
             )
-        ax.set_xlabel("radius r")
-        ax.set_ylabel("fraction of T")
-        title = "Ballseptron vs radius" + ("" if name is None else f"\n{name}")
+        ax.set_xlabel("Ballseptron radius r (r = 0 is the Perceptron)")
+        ax.set_ylabel("count / T (fraction of the T trials)")
+        title = "Ballseptron vs radius r" + ("" if name is None else f"\n{name}")
         ax.set_title(title, fontsize=10)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
@@ -266,12 +360,13 @@ def plot_sop_toy(records):
     -------
     matplotlib.figure.Figure
         Grouped bars: mean test mistakes over permutations, error bars of one
-        standard deviation, one group per data set.
+        standard deviation, one group per data set; the legend, right of the
+        bars, spells out FO and SO(a).
     """
     records = _check_records(records, "sop_toy", ("target", "label", "test_mistakes"))
     targets = _distinct(records, "target")
     labels = _distinct(records, "label")
-    fig, axes = _new_figure(1, 1, (6.0, 4.0))
+    fig, axes = _new_figure(1, 1, (8.0, 4.4))
     ax = axes[0, 0]
     width = 0.8 / len(labels)
     for i, label in enumerate(labels):
@@ -281,7 +376,7 @@ def plot_sop_toy(records):
         mean = [by_target[t]["mean"] for t in targets]
         std = [by_target[t]["std"] for t in targets]
         bars = ax.bar(
-            x, mean, width * 0.95, yerr=std, capsize=3, label=legend_label(label), color=f"C{i}"
+            x, mean, width * 0.95, yerr=std, capsize=3, label=describe_label(label), color=f"C{i}"
         )
         for bar, value, spread in zip(bars, mean, std, strict=True):  # above the error bar
             ax.annotate(
@@ -300,12 +395,14 @@ def plot_sop_toy(records):
     ax.set_xticks(np.arange(len(targets)), [names.get(t, t) for t in targets], fontsize=9)
     n_test = records[0]["n_test"]
     n_perm = len(_distinct(records, "permutation"))
-    ax.set_ylabel(f"test mistakes (of {n_test})")
+    ax.set_ylabel(f"test mistakes (of {n_test} test examples)")
     ax.set_title(
-        f"Perceptron vs Second-Order, mean and std over {n_perm} permutations", fontsize=10
+        "Perceptron vs Second-Order Perceptron, final classifier\n"
+        f"mean ± std over {n_perm} training-set permutations",
+        fontsize=10,
     )
     ax.margins(y=0.15)
     ax.set_ylim(bottom=0)  # mistakes are counts: a mean - std below 0 is clipped
-    ax.legend(fontsize=8)
     ax.grid(alpha=0.3, axis="y")
+    _shared_legend(fig, ax)
     return fig
