@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from perceptron_bounds.experiments import summarize
-from perceptron_bounds.experiments.figures import ballseptron_noise, save_figure
+from perceptron_bounds.experiments.figures import ballseptron_noise, provenance_line, save_figure
 
 COLUMNS = ("mistake_rate", "d2_bound_rate", "d1_bound_rate", "d2_best_rate", "d1_best_rate")
 
@@ -24,6 +24,7 @@ def main(out: Path, n_jobs: int) -> None:
     start = time.perf_counter()
     records, fig = ballseptron_noise(n_jobs=n_jobs, progress=sys.stderr.isatty())
     print(f"ballseptron-noise: {time.perf_counter() - start:.1f} s with n_jobs={n_jobs}")
+    print(provenance_line(records[0]))  # version, seeds, quick or full size
     for kind in ("label", "instance"):
         part = [row for row in records if row["kind"] == kind]
         tables = {c: summarize(part, ["level"], c) for c in COLUMNS}

@@ -14,13 +14,14 @@ import time
 from pathlib import Path
 
 from perceptron_bounds.experiments import summarize
-from perceptron_bounds.experiments.figures import ballseptron_radius, save_figure
+from perceptron_bounds.experiments.figures import ballseptron_radius, provenance_line, save_figure
 
 
 def main(out: Path, n_jobs: int) -> None:
     start = time.perf_counter()
     records, fig = ballseptron_radius(n_jobs=n_jobs, progress=sys.stderr.isatty())
     print(f"ballseptron-radius: {time.perf_counter() - start:.1f} s with n_jobs={n_jobs}")
+    print(provenance_line(records[0]))  # version, seeds, quick or full size
     mistakes = summarize(records, ["r"], "mistake_rate")
     margin_errors = summarize(records, ["r"], "margin_error_rate")
     print("\n     r  mistakes/T  margin errors/T  (mean over seeds)")

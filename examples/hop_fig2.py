@@ -16,13 +16,14 @@ import time
 from pathlib import Path
 
 from perceptron_bounds.experiments import summarize
-from perceptron_bounds.experiments.figures import hop_fig2, save_figure
+from perceptron_bounds.experiments.figures import hop_fig2, provenance_line, save_figure
 
 
 def main(out: Path, n_jobs: int) -> None:
     start = time.perf_counter()
     records, fig = hop_fig2(n_jobs=n_jobs, progress=sys.stderr.isatty())
     print(f"hop-fig2: {time.perf_counter() - start:.1f} s with n_jobs={n_jobs}")
+    print(provenance_line(records[0]))  # version, seeds, quick or full size
     last = max(row["epochs"] for row in records)
     final = [row for row in records if row["epochs"] == last]
     n_seeds = len({row["seed"] for row in final})

@@ -15,13 +15,14 @@ import time
 from pathlib import Path
 
 from perceptron_bounds.experiments import summarize
-from perceptron_bounds.experiments.figures import save_figure, sop_toy_figure
+from perceptron_bounds.experiments.figures import provenance_line, save_figure, sop_toy_figure
 
 
 def main(out: Path, n_jobs: int) -> None:
     start = time.perf_counter()
     records, fig = sop_toy_figure(n_jobs=n_jobs, progress=sys.stderr.isatty())
     print(f"sop-toy: {time.perf_counter() - start:.1f} s with n_jobs={n_jobs}")
+    print(provenance_line(records[0]))  # version, seeds, quick or full size
     print(f"\ntest mistakes (of {records[0]['n_test']}): mean (std)")
     for row in summarize(records, ["target", "label"], "test_mistakes"):
         print(f"  {row['target']:<12} {row['label']:<7} {row['mean']:6.1f} ({row['std']:.1f})")
