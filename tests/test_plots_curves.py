@@ -176,3 +176,18 @@ def test_plots_import_without_experiments():
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "True"
     assert {"perceptron_bounds.plots.curves", "perceptron_bounds.plots.style"} <= set(names)
+
+
+def test_mistakes_vs_bounds_legend_defines_d1_and_d2():
+    from perceptron_bounds import run_online
+    from perceptron_bounds.bounds import evaluate
+    from perceptron_bounds.plots import mistakes_vs_bounds
+
+    X, y, u = make_separable(200, 5, margin=0.05, label_noise=0.05, seed=6)
+    perceptron = evaluate(run_online("perceptron", X, y), X, y, target=u)
+    title = mistakes_vs_bounds([perceptron]).get_legend().get_title().get_text()
+    assert title.splitlines()[0] == r"hinge loss $\ell_t = \max(0, \gamma - y_t\,u \cdot x_t)$"
+    assert "freund_schapire: $D_2$-bound" in title and r"$D_2 = \sqrt{\sum_t \ell_t^2}$" in title
+    assert "ballseptron_d1: $D_1$-bound" in title and r"$D_1 = \sum_t \ell_t$" in title
+    second_order = evaluate(run_online("second_order", X, y), X, y, target=u)
+    assert mistakes_vs_bounds([second_order]).get_legend().get_title().get_text() == ""

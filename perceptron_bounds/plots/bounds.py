@@ -8,6 +8,16 @@ import numpy as np
 
 from .style import MARKERS
 
+#: What the data-dependent bounds' names stand for, for the legend's title (theory §4.1):
+#: the hinge loss of trial t is l_t = max(0, gamma - y_t u.x_t).
+BOUND_GLOSSARY = {
+    "freund_schapire": r"freund_schapire: $D_2$-bound $((R + D_2)/\gamma)^2$, "
+    r"$D_2 = \sqrt{\sum_t \ell_t^2}$ (squared hinge)",
+    "ballseptron_d1": r"ballseptron_d1: $D_1$-bound $((R + \sqrt{\gamma D_1})/\gamma)^2$, "
+    r"$D_1 = \sum_t \ell_t$ (hinge)",
+}
+HINGE_LOSS = r"hinge loss $\ell_t = \max(0, \gamma - y_t\,u \cdot x_t)$"
+
 
 def mistakes_vs_bounds(reports: Sequence, ax=None, *, labels: Sequence[str] | None = None):
     """Plot the empirical mistakes of several runs and each of their bounds on a log axis.
@@ -84,5 +94,13 @@ def mistakes_vs_bounds(reports: Sequence, ax=None, *, labels: Sequence[str] | No
     ax.set_ylabel("mistakes / bound value")
     ax.set_title("Mistakes against the papers' bounds (filled: stated, hollow: tightened)",
                  fontsize="medium")
-    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    glossary = [BOUND_GLOSSARY[name] for name in names if name in BOUND_GLOSSARY]
+    ax.legend(
+        fontsize="x-small",
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        title="\n".join([HINGE_LOSS, *glossary]) if glossary else None,
+        title_fontsize="x-small",
+        alignment="left",
+    )
     return ax
