@@ -82,7 +82,7 @@ def load_data(path, *, label_column=None, delimiter=None) -> Dataset:
     ((2, 2), [1, -1], True)
     >>> path = os.path.join(tempfile.mkdtemp(), "d.csv")
     >>> with open(path, "w") as handle:
-    ...     _ = handle.write("label;x1;x2\nspam;1;2\nham;3;4\n")
+    ...     _ = handle.write("label;x1;x2\\nspam;1;2\\nham;3;4\\n")
     >>> X, y, u = load_data(path, label_column="first")
     >>> X.tolist(), y.tolist()
     ([[1.0, 2.0], [3.0, 4.0]], ['spam', 'ham'])
