@@ -6,8 +6,7 @@ algorithm and returns an :class:`OnlineRun`, and the scikit-learn estimators
 """
 
 from .online import run_online
-from .persistence import load_run
-from .run import OnlineRun
+from .run import OnlineRun, load_run
 
 __version__ = "0.1.0"
 

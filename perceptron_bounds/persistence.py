@@ -1,5 +1,10 @@
 """Save and load an :class:`~perceptron_bounds.run.OnlineRun` without pickle.
 
+``OnlineRun.save`` and ``perceptron_bounds.load_run`` (both in
+:mod:`perceptron_bounds.run`) call :func:`save_run` and :func:`read_run`,
+which know the record by its fields, not by its class, so that the record's
+module can import this one.
+
 A saved run is one ``.npz`` archive written by :func:`numpy.savez_compressed`
 and read by :func:`numpy.load` with ``allow_pickle=False``:
 
@@ -30,8 +35,7 @@ tuple, list                                   ``{"tuple": [...]}``, ``{"list": [
 dict (string keys)                            ``{"dict": {...}}``
 ``scipy.sparse`` CSR matrix or array          ``{"sparse": class name, "shape": [r, c],
                                               "data": ..., "indices": ..., "indptr": ...}``
-hypothesis or :class:`~perceptron_bounds.     ``{"dataclass": class name, "fields": {...}}``
-kernels.Kernel`
+hypothesis, ``Kernel``                        ``{"dataclass": class name, "fields": {...}}``
 ============================================  ======================================
 
 A class is named by a file, never imported from it: loading accepts only the
@@ -50,7 +54,7 @@ import secrets
 import zipfile
 import zlib
 from contextlib import suppress
-from dataclasses import fields
+from dataclasses import fields, is_dataclass
 
 import numpy as np
 import scipy.sparse as sp
@@ -66,7 +70,6 @@ from .hypothesis import (
     VotedHypothesis,
 )
 from .kernels import Kernel
-from .run import OnlineRun
 
 FORMAT = "perceptron_bounds.OnlineRun"
 FORMAT_VERSION = 1
@@ -89,7 +92,8 @@ _TAG_KEYS = {
 }
 _OPTIONAL_KEYS = ("writeable", "object")
 _NONE = type(None)
-# What each field of a loaded record must be (exact types: a bool is not an int here).
+# The fields of an OnlineRun, in order, and what each must be when loaded (exact types:
+# a bool is not an int here).
 _FIELD_TYPES = {
     "algorithm": (str,), "params": (dict,), "n_features": (int,), "classes": (np.ndarray,),
     "epochs": (int,), "shuffle": (bool,), "seed": (int, _NONE), "sample_index": (np.ndarray,),
@@ -106,7 +110,7 @@ class _NotARun(Exception):
     """What makes a file not a saved run (becomes a ValueError naming the file)."""
 
 
-def save_run(run: OnlineRun, path) -> str:
+def save_run(run, path) -> str:
     """Write ``run`` to one ``.npz`` file, without pickle.
 
     Parameters
@@ -136,13 +140,13 @@ def save_run(run: OnlineRun, path) -> str:
     See Also
     --------
     OnlineRun.save : the same, as a method.
-    load_run : read the file back.
+    read_run : read the file back.
 
     Examples
     --------
     >>> import os, tempfile
     >>> import numpy as np
-    >>> from perceptron_bounds import load_run, run_online
+    >>> from perceptron_bounds import run_online
     >>> from perceptron_bounds.persistence import save_run
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
     >>> run = run_online("perceptron", X, [1, 1, -1, -1])
@@ -156,7 +160,7 @@ def save_run(run: OnlineRun, path) -> str:
     ['classes', 'header.json', 'hypothesis/weights', 'margin_error_trials',
      'mistake_trials', 'sample_index']
     """
-    if not isinstance(run, OnlineRun):
+    if not is_dataclass(run) or [f.name for f in fields(run)] != list(_FIELD_TYPES):
         raise TypeError(f"run must be an OnlineRun, got {type(run).__name__}")
     if not isinstance(path, str | os.PathLike):
         raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
@@ -172,8 +176,11 @@ def save_run(run: OnlineRun, path) -> str:
     return target
 
 
-def load_run(path) -> OnlineRun:
-    """Read a run saved by :meth:`OnlineRun.save`, without unpickling anything.
+def read_run(path) -> dict:
+    """The fields of the run saved at ``path``, read without unpickling anything.
+
+    ``OnlineRun(**read_run(path))`` is the saved record (what
+    ``perceptron_bounds.load_run`` returns).
 
     Parameters
     ----------
@@ -182,10 +189,11 @@ def load_run(path) -> OnlineRun:
 
     Returns
     -------
-    OnlineRun
-        The saved record: the same fields, its arrays equal bit for bit with
-        the same dtypes (and read-only where the original's were), the same
-        hypothesis class, so that predictions and bound reports are the same.
+    dict
+        Every field of the record by name: its arrays equal bit for bit with
+        the same dtypes (and read-only where the original's were), the
+        hypothesis of the same class, so that predictions and bound reports
+        are the same.
 
     Raises
     ------
@@ -204,17 +212,14 @@ def load_run(path) -> OnlineRun:
     --------
     >>> import os, tempfile
     >>> import numpy as np
-    >>> from perceptron_bounds import load_run, run_online
+    >>> from perceptron_bounds import run_online
+    >>> from perceptron_bounds.persistence import read_run
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
-    >>> run = run_online("voted_perceptron", X, ["spam", "spam", "ham", "ham"], epochs=2)
+    >>> run = run_online("perceptron", X, ["spam", "spam", "ham", "ham"])
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     loaded = load_run(run.save(os.path.join(folder, "voted.npz")))
-    >>> loaded
-    OnlineRun(algorithm='voted_perceptron', n_trials=8, mistakes=2, margin_errors=0)
-    >>> loaded.predict(X, method="average").tolist()
-    ['spam', 'spam', 'ham', 'ham']
-    >>> type(loaded.hypothesis).__name__, loaded.classes.dtype
-    ('VotedHypothesis', dtype('<U4'))
+    ...     saved = read_run(run.save(os.path.join(folder, "run.npz")))
+    >>> saved["algorithm"], saved["classes"], saved["hypothesis"]
+    ('perceptron', array(['ham', 'spam'], dtype='<U4'), LinearHypothesis(weights=array([1., 1.])))
     """
     if not isinstance(path, str | os.PathLike):
         raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
@@ -344,7 +349,7 @@ def _write_atomically(target: str, arrays: dict) -> None:
         raise
 
 
-def _read(file) -> OnlineRun:
+def _read(file) -> dict:
     magic = file.read(6)
     if not magic.startswith(_ZIP_MAGIC):
         raise _NotARun(_what_it_is(magic))
@@ -356,7 +361,7 @@ def _read(file) -> OnlineRun:
         entries = {key: _entry(archive, key) for key in archive.files}
     header = _header(entries.pop(HEADER))
     record = header["run"]
-    names = [f.name for f in fields(OnlineRun)]
+    names = list(_FIELD_TYPES)
     _check_keys("the record", record, names)
     decoder = _Decoder(entries)
     values = {name: decoder.decode(record[name], name) for name in names}
@@ -367,7 +372,7 @@ def _read(file) -> OnlineRun:
     unused = sorted(set(entries) - decoder.used)
     if unused:
         raise _NotARun(f"unexpected entries {', '.join(map(repr, unused))}")
-    return OnlineRun(**values)
+    return values
 
 
 def _what_it_is(magic: bytes) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ._validation import check_X
+from .persistence import read_run, save_run
 
 _EMPTY = np.empty(0, dtype=np.int64)
 
@@ -174,9 +175,6 @@ class OnlineRun:
         >>> os.path.basename(path), loaded.predict(X).tolist()
         ('run.npz', ['yes', 'yes', 'no', 'no'])
         """
-        # Deferred: persistence imports this module to rebuild an OnlineRun.
-        from .persistence import save_run
-
         return save_run(self, path)
 
     def __repr__(self) -> str:
@@ -184,3 +182,50 @@ class OnlineRun:
             f"OnlineRun(algorithm={self.algorithm!r}, n_trials={self.n_trials}, "
             f"mistakes={self.mistakes}, margin_errors={self.margin_errors})"
         )
+
+
+def load_run(path) -> OnlineRun:
+    """Read a run saved by :meth:`OnlineRun.save`, without unpickling anything.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The ``.npz`` file, as returned by ``save``.
+
+    Returns
+    -------
+    OnlineRun
+        The saved record: the same fields, its arrays equal bit for bit with
+        the same dtypes (and read-only where the original's were), the same
+        hypothesis class, so that predictions and bound reports are the same.
+
+    Raises
+    ------
+    FileNotFoundError
+        If there is no file at ``path``.
+    ValueError
+        If the file is not a saved run: not an ``.npz`` archive (e.g. a
+        pickle), damaged or truncated, an entry holding Python objects (which
+        would need pickle), missing or unexpected entries, a header that does
+        not describe a record, or a format version newer than this package
+        reads. One line, naming the file and the problem.
+    TypeError
+        If ``path`` is not a path.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> from perceptron_bounds import load_run, run_online
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
+    >>> run = run_online("voted_perceptron", X, ["spam", "spam", "ham", "ham"], epochs=2)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     loaded = load_run(run.save(os.path.join(folder, "voted.npz")))
+    >>> loaded
+    OnlineRun(algorithm='voted_perceptron', n_trials=8, mistakes=2, margin_errors=0)
+    >>> loaded.predict(X, method="average").tolist()
+    ['spam', 'spam', 'ham', 'ham']
+    >>> type(loaded.hypothesis).__name__, loaded.classes.dtype
+    ('VotedHypothesis', dtype('<U4'))
+    """
+    return OnlineRun(**read_run(path))

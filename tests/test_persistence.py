@@ -281,6 +281,8 @@ def test_bad_arguments(tmp_path):
         load_run(None)
     with pytest.raises(TypeError, match="run must be an OnlineRun, got dict"):
         persistence.save_run({}, tmp_path / "run")
+    with pytest.raises(TypeError, match="run must be an OnlineRun, got LinearHypothesis"):
+        persistence.save_run(run.hypothesis, tmp_path / "run")
     with pytest.raises(FileNotFoundError, match="cannot save to .*: no folder"):
         run.save(tmp_path / "nowhere" / "run")
 
