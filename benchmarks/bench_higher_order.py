@@ -1,6 +1,6 @@
 """Speed of the Higher-Order Perceptron forms against NumPy and the Perceptron (issue 4, "Speed").
 
-Data: the paper's Artificial 0.0 (paper 000 sec. 4 Task 1, SPEC 5): n = 500,
+Data: the paper's Artificial 0.0 (paper 000 sec. 4 Task 1, theory §5): n = 500,
 1000 training examples, 20 epochs in order, from
 :func:`perceptron_bounds.datasets.make_hop_artificial`. Configurations:
 HO2(0.4), HO7(0.4) and sparse HO2(0.4), each in every form it has (primal,

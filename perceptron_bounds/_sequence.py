@@ -1,4 +1,4 @@
-"""The presented sequence of an online run (SPEC 1.2, 1.3).
+"""The presented sequence of an online run (theory §1.2, 1.3).
 
 An online run shows the rows of X one at a time. ``epochs=E`` shows rows
 0..n-1 E times; ``shuffle=True`` shows each epoch in a fresh permutation drawn

@@ -7,7 +7,7 @@ batch from the state of the previous run, and the fitted run is kept in
 :mod:`perceptron_bounds.bounds` can read it directly.
 
 The estimators are binary: labels are any two distinct values, mapped to
--1/+1 in sorted order (SPEC 1.6); ``classes_[1]`` is the positive class. There
+-1/+1 in sorted order (theory §1.6); ``classes_[1]`` is the positive class. There
 is no intercept: the papers' algorithms have none (append a constant feature
 to X to get one).
 """
@@ -257,7 +257,7 @@ class Perceptron(_OnlineClassifier):
 
     On trial t with instance x_t and label y_t in {-1, +1} the margin is
     w . x_t; a mistake (y_t w . x_t <= 0, a zero margin included) updates
-    w <- w + y_t x_t, starting from w = 0 (SPEC 2.1).
+    w <- w + y_t x_t, starting from w = 0 (theory §2.1).
 
     Parameters
     ----------
@@ -310,14 +310,14 @@ class KernelPerceptron(_OnlineClassifier):
 
     The hypothesis is f(x) = sum_i y_i K(x_i, x) over the mistaken instances
     x_i (with multiplicity); a trial with y_t f(x_t) <= 0 appends x_t
-    (SPEC 2.1). ``kernel="linear"`` runs the primal form, with the same
+    (theory §2.1). ``kernel="linear"`` runs the primal form, with the same
     mistakes and sparse input accepted.
 
     Parameters
     ----------
     kernel : {"poly", "rbf", "linear"}, default="poly"
         K(x, z): ``poly`` (gamma x.z + coef0)^degree, ``rbf``
-        exp(-gamma ||x - z||^2), ``linear`` x.z (SPEC 1.7, scikit-learn's names).
+        exp(-gamma ||x - z||^2), ``linear`` x.z (theory §1.7, scikit-learn's names).
     degree : int, default=3
         Degree of the polynomial kernel.
     gamma : float, "scale", "auto" or None, default="scale"
@@ -383,7 +383,7 @@ class VotedPerceptron(_OnlineClassifier):
 
     Training is the Perceptron's (mistake when y_t v . x_t <= 0, then
     v <- v + y_t x_t); every prediction vector v_j is kept with its survival
-    count c_j. ``method`` chooses the predictor (SPEC 2.2):
+    count c_j. ``method`` chooses the predictor (theory §2.2):
     ``vote`` sign(sum_j c_j sign(v_j . x)), ``average`` sign(sum_j c_j v_j . x),
     ``last`` sign(v_{k+1} . x), ``random`` the vector alive after a uniformly
     drawn number of rounds.
@@ -399,7 +399,7 @@ class VotedPerceptron(_OnlineClassifier):
     normalize : bool, default=False
         Use v_j / ||v_j|| in place of v_j (paper 001 sec. 5); no effect on ``vote``.
     kernel : {"linear", "poly", "rbf"}, default="linear"
-        K(x, z) (SPEC 1.7, scikit-learn's names); ``linear`` runs the primal
+        K(x, z) (theory §1.7, scikit-learn's names); ``linear`` runs the primal
         form and accepts sparse X.
     degree : int, default=3
         Degree of the polynomial kernel.
@@ -476,7 +476,7 @@ class VotedPerceptron(_OnlineClassifier):
 class Ballseptron(_OnlineClassifier):
     """The Ballseptron of Shalev-Shwartz & Singer, linear or with a Mercer kernel.
 
-    From w = 0, on each trial (SPEC 2.3; paper 004, Fig. 2): if
+    From w = 0, on each trial (theory §2.3; paper 004, Fig. 2): if
     y_t w . x_t <= 0, a mistake, w <- w + y_t x_t; else if
     y_t (w . x_t) / ||w|| <= r, a margin error, w <- w + y_t x_hat_t with
     x_hat_t = x_t - y_t r w / ||w||; else nothing. ``r = 0`` is the Perceptron.
@@ -486,7 +486,7 @@ class Ballseptron(_OnlineClassifier):
     r : float, default=0.1
         Radius of the ball around each instance, r >= 0.
     kernel : {"linear", "poly", "rbf"}, default="linear"
-        K(x, z) (SPEC 1.7, scikit-learn's names); ``linear`` runs the primal
+        K(x, z) (theory §1.7, scikit-learn's names); ``linear`` runs the primal
         form and accepts sparse X.
     degree : int, default=3
         Degree of the polynomial kernel.
@@ -551,13 +551,13 @@ class SecondOrderPerceptron(_OnlineClassifier):
     """The Second-Order Perceptron of Cesa-Bianchi, Conconi & Gentile, linear or with a kernel.
 
     With X_k the k mistaken instances so far, v_k = sum of y_i x_i over them
-    and S_t = [X_k, x_t], trial t predicts the sign of (SPEC 2.4)
+    and S_t = [X_k, x_t], trial t predicts the sign of (theory §2.4)
 
-    * ``variant="inverse"``: v_k^T (a I + S_t S_t^T)^{-1} x_t (paper 003, Fig. 2);
+    * ``variant="inverse"``: v_k^T (a I + S_t S_t^T)^{-1} x_t (paper 003, Fig. 3);
     * ``variant="adaptive"``: the same with a = a_k = c R^2 k, k = mistakes so
-      far + 1, R = max ||x_t|| (Fig. 3);
+      far + 1, R = max ||x_t|| (Fig. 4);
     * ``variant="pinv"``: v_k^T (S_t S_t^T)^+ x_t, 0 (a mistake) when x_t is
-      outside the span of the past mistakes (Fig. 4).
+      outside the span of the past mistakes (Fig. 5).
 
     A mistake (y_t margin_t <= 0) adds x_t to X_k and y_t x_t to v_k.
     ``decision_function`` returns that margin for x as the next trial.
@@ -575,7 +575,7 @@ class SecondOrderPerceptron(_OnlineClassifier):
         ``variant="pinv"``: x is outside the span of the mistakes when
         ||x_perp||^2 > span_tol ||x||^2 (in the kernel's feature space).
     kernel : {"linear", "poly", "rbf"}, default="linear"
-        K(x, z) (SPEC 1.7, scikit-learn's names).
+        K(x, z) (theory §1.7, scikit-learn's names).
     degree : int, default=3
         Degree of the polynomial kernel.
     gamma : float, "scale", "auto" or None, default="scale"
@@ -660,7 +660,7 @@ class SecondOrderPerceptron(_OnlineClassifier):
 
 
 class HigherOrderPerceptron(_OnlineClassifier):
-    """The Higher-Order Perceptron HO_p(c) of Brotto, Gentile and Vitale (SPEC 2.5).
+    """The Higher-Order Perceptron HO_p(c) of Brotto, Gentile and Vitale (theory §2.5).
 
     With instances scaled to unit p-norm, B_0 = I, v_0 = 0 and
     g(theta) = grad ||theta||_p^2 / 2, the margin of x_t is
@@ -691,7 +691,7 @@ class HigherOrderPerceptron(_OnlineClassifier):
         space), as the paper and Theorem 1 assume; new instances are scaled
         the same way by ``decision_function``. False uses the data as given.
     kernel : {"linear", "poly", "rbf"}, default="linear"
-        Mercer kernel (SPEC 1.7); a non-linear kernel needs p = 2.
+        Mercer kernel (theory §1.7); a non-linear kernel needs p = 2.
     degree, gamma, coef0
         Kernel parameters, scikit-learn's names and defaults (``gamma="scale"``
         is 1 / (n_features X.var()) on the data of ``fit``; ``"auto"`` and None
@@ -767,7 +767,7 @@ class PNormPerceptron(_OnlineClassifier):
 
     theta_1 = 0; the margin of x_t is g(theta) . x_t with
     g(theta) = grad ||theta||_p^2 / 2; a mistake adds y_t x_t to theta
-    (SPEC 2.5 with c = 0). With ``p=2`` it is the Perceptron.
+    (theory §2.5 with c = 0). With ``p=2`` it is the Perceptron.
 
     Parameters
     ----------

@@ -74,7 +74,7 @@ class VotedHypothesis:
 
     v_1 = 0 and v_{j+1} = v_j + y_{i_j} x_{i_j}, where x_{i_j} is the j-th
     mistaken instance; c_j is the number of trials v_j survived, its birth
-    trial included (paper 001, Fig. 1; SPEC 2.2). The vectors are kept
+    trial included (paper 001, Fig. 1; theory §2.2). The vectors are kept
     implicitly, as the mistaken instances in order.
 
     Attributes
@@ -228,7 +228,7 @@ class HigherOrderKernelHypothesis(KernelHypothesis):
 
 @dataclass(frozen=True, eq=False)
 class SecondOrderHypothesis:
-    """Final primal Second-Order Perceptron (paper 003, Fig. 2 and 3).
+    """Final primal Second-Order Perceptron (paper 003, Figs. 3 and 4).
 
     ``decision_function`` returns the SO margin of x as if it were the next
     trial, v^T (a I + X_m X_m^T + x x^T)^{-1} x = (w . x) / (1 + x^T A^{-1} x),
@@ -277,7 +277,7 @@ class SecondOrderKernelHypothesis(KernelHypothesis):
 
 @dataclass(frozen=True, eq=False)
 class PseudoinverseHypothesis:
-    """Final Second-Order Perceptron with the pseudoinverse (paper 003, Fig. 4).
+    """Final Second-Order Perceptron with the pseudoinverse (paper 003, Fig. 5).
 
     The span of the mistaken instances has an orthonormal basis Q (in the
     kernel's feature space); the coordinates of x are p = ``transform`` K(``basis``, x)

@@ -32,9 +32,9 @@ def run_online(
     X : array-like of shape (n_samples, n_features) or scipy.sparse matrix
         Instances; sparse input is accepted by the linear (primal) forms.
     y : array-like of shape (n_samples,)
-        Labels: any two distinct values, mapped to -1/+1 in sorted order (SPEC 1.6).
+        Labels: any two distinct values, mapped to -1/+1 in sorted order (theory §1.6).
     epochs : int, default=1
-        Number of passes over the rows of X (SPEC 1.2).
+        Number of passes over the rows of X (theory §1.2).
     shuffle : bool, default=False
         Present each epoch in a fresh permutation drawn from
         ``numpy.random.default_rng(seed)``.

@@ -1,17 +1,17 @@
-"""Plain-NumPy reference implementations, written straight from ../shared/SPEC.md.
+"""Plain-NumPy reference implementations, written straight from the papers (and docs/theory.md).
 
 Slow and obvious on purpose: every jitted loop of the package is compared with
 one of these. Each function takes X (dense ndarray), y in {-1, +1}, and the
 presented order (rows of X, one per trial; ``presented_sequence`` draws it
-as SPEC 1.2 says), and mirrors the paper's pseudo-code line by line. A margin
-of exactly zero is a mistake (SPEC 1.1).
+as theory §1.2 says), and mirrors the paper's pseudo-code line by line. A margin
+of exactly zero is a mistake (theory §1.1).
 """
 
 import numpy as np
 
 
 def kernel(name, a, b, degree=3, gamma=1.0, coef0=1.0):
-    """SPEC 1.7: linear a.b, poly (gamma a.b + coef0)^degree, rbf exp(-gamma ||a-b||^2)."""
+    """theory §1.7: linear a.b, poly (gamma a.b + coef0)^degree, rbf exp(-gamma ||a-b||^2)."""
     if name == "linear":
         return float(a @ b)
     if name == "poly":
@@ -20,7 +20,7 @@ def kernel(name, a, b, degree=3, gamma=1.0, coef0=1.0):
 
 
 def perceptron(X, y, order, w=None):
-    """SPEC 2.1: w_1 = 0; on y_t w.x_t <= 0, w <- w + y_t x_t.
+    """theory §2.1: w_1 = 0; on y_t w.x_t <= 0, w <- w + y_t x_t.
 
     Returns (mistake_trials, w, margins).
     """
@@ -36,7 +36,7 @@ def perceptron(X, y, order, w=None):
 
 
 def kernel_perceptron(X, y, order, kernel_name="rbf", **kernel_params):
-    """SPEC 2.1, kernel form: f = sum over mistakes of y_i K(x_i, .).
+    """theory §2.1, kernel form: f = sum over mistakes of y_i K(x_i, .).
 
     Returns (mistake_trials, support_rows, dual_coef, margins).
     """
@@ -173,7 +173,7 @@ def kernel_ballseptron(X, y, order, r, kernel_name="rbf", **kernel_params):
 
 
 def second_order(X, y, order, a):
-    """SPEC 2.4 / paper 003 Fig. 2: margin_t = v^T (a I + S S^T)^{-1} x_t, S = [X_k, x_t].
+    """theory §2.4 / paper 003 Fig. 3: margin_t = v^T (a I + S S^T)^{-1} x_t, S = [X_k, x_t].
 
     Solves the n x n system directly at every trial. Returns (mistake_trials,
     w = (a I + X_m X_m^T)^{-1} v_m, margins).
@@ -199,9 +199,9 @@ def _kernel_matrix(X, kernel_name, kernel_params):
 
 
 def second_order_gram(X, y, order, a=None, c=None, kernel_name="linear", **kernel_params):
-    """SPEC 2.4 dual form: margin_t = y~^T (a I + G_t)^{-1} G_t[:, last], G_t the Gram of S_t.
+    """theory §2.4 dual form: margin_t = y~^T (a I + G_t)^{-1} G_t[:, last], G_t the Gram of S_t.
 
-    Fixed ``a`` (paper 003 Fig. 2 and Theorem 2) or, with ``c``, the adaptive
+    Fixed ``a`` (paper 003 Fig. 3 and Theorem 2) or, with ``c``, the adaptive
     a_k = c R^2 k, k = mistakes so far + 1, R^2 = max K(x_t, x_t) (Fig. 3).
     Returns (mistake_trials, support_rows, alpha = (a I + G_m)^{-1} y_m with the
     final a, margins, a_k of every mistake and the final one).
@@ -231,7 +231,7 @@ def second_order_gram(X, y, order, a=None, c=None, kernel_name="linear", **kerne
 
 
 def second_order_pinv(X, y, order, span_tol=1e-9, rcond=1e-10):
-    """SPEC 2.4 / paper 003 Fig. 4: margin_t = v^T (S S^T)^+ x_t, with numpy.linalg.pinv.
+    """theory §2.4 / paper 003 Fig. 5: margin_t = v^T (S S^T)^+ x_t, with numpy.linalg.pinv.
 
     x_t is outside the span of the past mistakes when the least-squares
     residual of x_t on them has ||r||^2 > span_tol ||x_t||^2; the margin is then
@@ -263,7 +263,7 @@ def second_order_pinv(X, y, order, span_tol=1e-9, rcond=1e-10):
 
 def second_order_pinv_gram(X, y, order, span_tol=1e-9, rcond=1e-10, kernel_name="linear",
                            **kernel_params):
-    """SPEC 2.4 pseudoinverse, dual form: margin_t = y~^T G_t^+ G_t[:, last].
+    """theory §2.4 pseudoinverse, dual form: margin_t = y~^T G_t^+ G_t[:, last].
 
     x_t is outside the span (in feature space) when
     K(x_t, x_t) - g^T G_k^+ g > span_tol K(x_t, x_t), g = K(X_k, x_t); the
@@ -289,7 +289,7 @@ def second_order_pinv_gram(X, y, order, span_tol=1e-9, rcond=1e-10, kernel_name=
 
 
 def pnorm_link(theta, p):
-    """SPEC 2.5: g(theta)_i = sign(theta_i) |theta_i|^(p-1) / ||theta||_p^(p-2); g(0) = 0."""
+    """theory §2.5: g(theta)_i = sign(theta_i) |theta_i|^(p-1) / ||theta||_p^(p-2); g(0) = 0."""
     norm = np.sum(np.abs(theta) ** p) ** (1.0 / p)
     if norm == 0:
         return np.zeros_like(theta)
@@ -404,7 +404,7 @@ def higher_order_dual(X, y, order, c=0.4, sparse=False, normalize=True, kernel_n
 
 
 def presented_sequence(n_samples, epochs, shuffle=False, seed=None):
-    """SPEC 1.2: rows 0..n-1 of X, ``epochs`` times; with ``shuffle``, each epoch a fresh
+    """theory §1.2: rows 0..n-1 of X, ``epochs`` times; with ``shuffle``, each epoch a fresh
     permutation drawn from one ``numpy.random.default_rng(seed)``. Trial t shows row order[t]."""
     rng = np.random.default_rng(seed)
     order = []

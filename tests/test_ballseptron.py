@@ -1,4 +1,4 @@
-"""The Ballseptron (SPEC 2.3, paper 004 Fig. 2) against its references."""
+"""The Ballseptron (theory §2.3, paper 004 Fig. 2) against its references."""
 
 import numpy as np
 import pytest

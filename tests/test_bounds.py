@@ -377,7 +377,7 @@ def test_second_order_rows(noisy, variant, name):
     assert tight.quantities["u_energy"] == pytest.approx(
         float(np.sum((X[run.mistake_rows] @ u) ** 2)))
     assert ("derived" in tight.source) == (variant != "inverse")
-    # As stated (SPEC 4.1) D runs over all T trials; tightened (SPEC 4.2) over the mistakes.
+    # As stated (theory §4.1) D runs over all T trials; tightened (theory §4.2) over the mistakes.
     losses = hinge_losses(X, y, u, 0.1)
     fixed = evaluate(run, X, y, u=u, gamma=0.1)
     assert fixed.row(name).quantities["D"] == pytest.approx(losses[run.sample_index].sum())

@@ -1,4 +1,4 @@
-"""Validity of every bound (SPEC 4.4): on random sequences the run's mistakes never exceed it.
+"""Validity of every bound (theory §4.4): on random sequences the run's mistakes never exceed it.
 
 Each family draws sequences (separable or noisy, 1-5 epochs, 2-50 features,
 unit-norm rows or not, in order or shuffled), a comparator u (the target,

@@ -74,7 +74,7 @@ def test_record_invariants(algorithm):
         assert np.all(np.diff(trials) > 0)
         assert trials.size == 0 or (trials[0] >= 0 and trials[-1] < run.n_trials)
     assert np.intersect1d(run.mistake_trials, run.margin_error_trials).size == 0
-    # SPEC 1.1: a trial is a mistake iff y_t * margin_t <= 0.
+    # theory §1.1: a trial is a mistake iff y_t * margin_t <= 0.
     y_shown = Y[run.sample_index]
     np.testing.assert_array_equal(np.flatnonzero(y_shown * run.margins <= 0), run.mistake_trials)
     assert run.mistake_trials[0] == 0

@@ -41,7 +41,7 @@ def test_parse_value_reads_bools_none_and_numbers(text, expected):
 
 
 def test_run_json_forwards_bool_params_and_counts_the_reference_mistakes(capsys):
-    # pnorm_perceptron with p=2 and normalize=false is the classic Perceptron (SPEC 2.1).
+    # pnorm_perceptron with p=2 and normalize=false is the classic Perceptron (theory §2.1).
     argv = ["run", "--algorithm", "pnorm_perceptron", "--param", "p=2", "--param",
             "normalize=false", "--epochs", "2", "--json"]
     assert main(argv) == 0

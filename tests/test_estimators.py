@@ -25,12 +25,14 @@ ESTIMATORS = [
 RUNS = [
     (Perceptron(), ("perceptron", {})),
     (KernelPerceptron(gamma=0.5), ("perceptron", {"kernel": "poly", "gamma": 0.5})),
-    (KernelPerceptron(kernel="rbf"), ("perceptron", {"kernel": "rbf"})),
+    (KernelPerceptron(kernel="rbf", gamma="auto"),
+     ("perceptron", {"kernel": "rbf", "gamma": "auto"})),
     (VotedPerceptron(), ("voted_perceptron", {})),
     (VotedPerceptron(kernel="rbf", gamma=0.3),
      ("voted_perceptron", {"kernel": "rbf", "gamma": 0.3})),
     (Ballseptron(r=0.2), ("ballseptron", {"r": 0.2})),
-    (Ballseptron(kernel="poly", degree=2), ("ballseptron", {"kernel": "poly", "degree": 2})),
+    (Ballseptron(kernel="poly", degree=2, gamma="auto"),
+     ("ballseptron", {"kernel": "poly", "degree": 2, "gamma": "auto"})),
 ]
 
 
@@ -206,7 +208,7 @@ def test_scikit_learn_perceptron_is_an_oracle(epochs, sparse):
 def test_scikit_learn_also_counts_a_zero_margin_as_a_mistake(epochs, sparse):
     """On {-1, 0, 1}-valued data exact zero margins are frequent, not only at w = 0.
 
-    Our rule updates when y * margin <= 0 (SPEC 1.1); scikit-learn's perceptron
+    Our rule updates when y * margin <= 0 (theory §1.1); scikit-learn's perceptron
     loss (Hinge with threshold 0) updates when y * margin <= 0 as well. Each
     zero-margin update adds a non-zero y x to w, so a rule that skipped them
     would end with other weights; the weights agree exactly.
@@ -230,7 +232,7 @@ def test_scikit_learn_also_counts_a_zero_margin_as_a_mistake(epochs, sparse):
     ids=repr,
 )
 def test_labels_are_read_as_numpy_unique_reads_them(y):
-    """run_online finds two labels without a sort (SPEC 1.6); it must agree with np.unique."""
+    """run_online finds two labels without a sort (theory §1.6); it must agree with np.unique."""
     y = np.asarray(y)
     expected = np.unique(y)
     X = np.random.default_rng(0).standard_normal((y.shape[0], 3))

@@ -1,4 +1,4 @@
-"""The Higher-Order Perceptron HO_p(c) and the p-norm Perceptron against paper 000 (SPEC 2.5).
+"""The Higher-Order Perceptron HO_p(c) and the p-norm Perceptron against paper 000 (theory §2.5).
 
 Every form is compared with ``reference.higher_order``, which multiplies the
 explicit n x n matrix B as in paper 000 Figure 1: mistake trials identical,
@@ -353,8 +353,8 @@ def test_check_estimator(estimator, check):
 @pytest.mark.parametrize("estimator, algorithm, params", [
     (HigherOrderPerceptron(c=0.6, p=7.0, sparse=True), "higher_order",
      {"c": 0.6, "p": 7.0, "sparse": True}),
-    (HigherOrderPerceptron(kernel="poly", degree=2), "higher_order",
-     {"kernel": "poly", "degree": 2}),
+    (HigherOrderPerceptron(kernel="poly", degree=2, gamma="auto"), "higher_order",
+     {"kernel": "poly", "degree": 2, "gamma": "auto"}),
     (PNormPerceptron(p=4.0, normalize=False), "pnorm_perceptron", {"p": 4.0, "normalize": False}),
 ])
 def test_estimators_are_run_online(estimator, algorithm, params):

@@ -1,4 +1,4 @@
-"""The Perceptron's jitted loops against the plain-NumPy reference (SPEC 2.1)."""
+"""The Perceptron's jitted loops against the plain-NumPy reference (theory §2.1)."""
 
 import numpy as np
 import pytest
@@ -19,7 +19,7 @@ def test_primal_matches_reference(epochs, shuffle, sparse):
                      shuffle=shuffle, seed=3, record_margins=True)
     order = presented_sequence(len(y), epochs, shuffle, 3)
     mistakes, w, margins = perceptron(X, y, order)
-    np.testing.assert_array_equal(run.sample_index, order)  # SPEC 1.2
+    np.testing.assert_array_equal(run.sample_index, order)  # theory §1.2
     np.testing.assert_array_equal(run.mistake_trials, mistakes)
     np.testing.assert_allclose(run.weights, w, rtol=0, atol=1e-10)
     np.testing.assert_allclose(run.margins, margins, rtol=0, atol=1e-10)

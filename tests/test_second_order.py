@@ -1,4 +1,4 @@
-"""The Second-Order Perceptron's jitted loops against direct plain-NumPy references (SPEC 2.4)."""
+"""The Second-Order Perceptron's jitted loops against direct plain-NumPy references (theory §2.4)."""
 
 import doctest
 
@@ -367,7 +367,7 @@ def test_check_estimator(estimator, check):
 def test_estimator_fit_and_partial_fit_are_runs(variant, kernel):
     X, y = noisy_separable(n_samples=100, n_features=5, seed=7)
     X = unit_rows(X)
-    params = {"variant": variant, "kernel": kernel, "c": 0.2, "a": 0.3}
+    params = {"variant": variant, "kernel": kernel, "c": 0.2, "a": 0.3, "gamma": None}
     est = SecondOrderPerceptron(**params, epochs=2, shuffle=True, random_state=3).fit(X, y)
     run = run_online("second_order", X, y, epochs=2, shuffle=True, seed=3, **params)
     np.testing.assert_array_equal(est.run_.mistake_trials, run.mistake_trials)

@@ -1,4 +1,4 @@
-"""The voted Perceptron (SPEC 2.2, paper 001 Fig. 1 and sec. 5) against its reference."""
+"""The voted Perceptron (theory §2.2, paper 001 Fig. 1 and sec. 5) against its reference."""
 
 from functools import cache
 
@@ -153,7 +153,7 @@ def test_random_is_seeded():
 
 
 def test_survival_counts_continue_the_last_vector():
-    # SPEC 2.2: a correct trial adds to c_k, a mistake starts c_{k+1} = 1.
+    # theory §2.2: a correct trial adds to c_k, a mistake starts c_{k+1} = 1.
     np.testing.assert_array_equal(survival_counts(np.array([0, 3, 4]), 6, np.array([0])),
                                   [0, 3, 1, 2])
     np.testing.assert_array_equal(survival_counts(np.array([2]), 5, np.array([0, 3, 1, 2])),

@@ -1,4 +1,4 @@
-"""The Ballseptron of Shalev-Shwartz & Singer (SPEC 2.3), primal and kernel forms.
+"""The Ballseptron of Shalev-Shwartz & Singer (theory §2.3), primal and kernel forms.
 
 Paper 004, Fig. 2, with radius r >= 0 and w_1 = 0:
 
@@ -15,7 +15,7 @@ a^2 ||w||^2 + 2 a y (w.x) + K(x, x) (one extra kernel value); the dense loop
 recomputes ||w||^2 while it updates w. ``r = 0`` is the Perceptron exactly.
 
 Registered as ``"ballseptron"`` with the radius ``r`` (default 0.1, r >= 0),
-the kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0`` (SPEC 1.7)
+the kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0`` (theory §1.7)
 and ``form``. Mistakes and margin errors are recorded separately
 (``mistake_trials``, ``margin_error_trials``); the kernel form keeps every
 updated instance as a support vector with its effective coefficient

@@ -52,7 +52,7 @@ entry per mistake of this run, in trial order):
     r_k = 1 - rho_k (y_t g(x_t) . v_{k-1} + g(x_t) . x_t), the coefficient of
     the proof of paper 000 Thm 1: B_k v_k = B_{k-1} v_{k-1} + r_k y_t B_{k-1} x_t.
     For p = 2 and unit instances this is 1 - rho_k (1 + y_t v_{k-1} . x_t)
-    (SPEC 4.2).
+    (theory §4.2).
 ``matrix_updates``
     Number of mistakes of this run with rho_k > 0 (paper 000 Table 3).
 ``normalized``

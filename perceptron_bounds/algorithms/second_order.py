@@ -1,17 +1,17 @@
-"""The Second-Order Perceptron (SO): fixed a, adaptive a_k, pseudoinverse (SPEC 2.4).
+"""The Second-Order Perceptron (SO): fixed a, adaptive a_k, pseudoinverse (theory §2.4).
 
 Let X_k hold the k mistaken instances so far, v_k = sum of y_i x_i over them
 and S_t = [X_k, x_t] (the current instance included). On trial t
 
-* ``variant="inverse"`` (paper 003, Fig. 2):
+* ``variant="inverse"`` (paper 003, Fig. 3):
   margin_t = v_k^T (a I + S_t S_t^T)^{-1} x_t;
-* ``variant="adaptive"`` (paper 003, Fig. 3): the same with a = a_k = c R^2 k,
+* ``variant="adaptive"`` (paper 003, Fig. 4): the same with a = a_k = c R^2 k,
   k = (mistakes so far) + 1, R = max_t ||x_t|| (sec. 4.1, Theorem 3);
-* ``variant="pinv"`` (paper 003, Fig. 4): margin_t = v_k^T (S_t S_t^T)^+ x_t,
+* ``variant="pinv"`` (paper 003, Fig. 5): margin_t = v_k^T (S_t S_t^T)^+ x_t,
   which is exactly 0 when x_t is outside the span of the past mistakes
   (sec. 4.2, Theorem 4).
 
-A trial is a mistake iff y_t margin_t <= 0 (SPEC 1.1); on a mistake
+A trial is a mistake iff y_t margin_t <= 0 (theory §1.1); on a mistake
 v_{k+1} = v_k + y_t x_t and X_{k+1} = S_t.
 
 Forms (``form="primal" | "dual" | "auto"``; a non-linear kernel needs the dual):
@@ -43,7 +43,7 @@ Forms (``form="primal" | "dual" | "auto"``; a non-linear kernel needs the dual):
   space); then the margin is 0 and a new basis direction e / ||e|| is added, for
   which C^{-1} grows in O(r) (the old block is unchanged).
 
-Record (what the second-order bounds read, SPEC 3): ``run.params`` holds a, c,
+Record (what the second-order bounds read, theory §3): ``run.params`` holds a, c,
 span_tol, the kernel and the form used; ``X[run.mistake_rows]`` is X_m; the
 hypothesis (``SecondOrderHypothesis``, ``SecondOrderKernelHypothesis`` or
 ``PseudoinverseHypothesis``) holds the final state a warm start continues
@@ -61,8 +61,8 @@ mistakes, a basis of the span.
 References
 ----------
 N. Cesa-Bianchi, A. Conconi and C. Gentile, "A second-order Perceptron
-algorithm", SIAM J. Computing 34 (2005) (paper 003): Fig. 2 and Theorem 1
-(basic form), Theorem 2 (dual form), Fig. 3 and Theorem 3 (adaptive a), Fig. 4
+algorithm", SIAM J. Computing 34 (2005) (paper 003): Fig. 3 and Theorem 1
+(basic form), Theorem 2 (dual form), Fig. 4 and Theorem 3 (adaptive a), Fig. 5
 and Theorem 4 (pseudoinverse).
 """
 
@@ -103,7 +103,7 @@ VARIANTS = ("inverse", "adaptive", "pinv")
 # ---------------------------------------------------------------- shared loop helpers
 
 
-# ---------------------------------------------------------------- fixed a (Fig. 2)
+# ---------------------------------------------------------------- fixed a (Fig. 3)
 
 
 @jit
@@ -209,7 +209,7 @@ def _so_inverse_dual_loop(X, y, order, kdiag, S, alpha, m_inv, k, a, cache, fill
     return mistakes[:m].copy(), S, alpha, m_inv, k
 
 
-# ---------------------------------------------------------------- adaptive a_k (Fig. 3)
+# ---------------------------------------------------------------- adaptive a_k (Fig. 4)
 
 
 @jit
@@ -295,7 +295,7 @@ def _so_adaptive_dual_loop(X, y, order, kdiag, S, ys, gram, k, c_r2, cache, fill
     return mistakes[:m].copy(), S, ys, gram, k
 
 
-# ---------------------------------------------------------------- pseudoinverse (Fig. 4)
+# ---------------------------------------------------------------- pseudoinverse (Fig. 5)
 
 
 @jit
@@ -472,7 +472,7 @@ def _squared_radius(kdiag, previous) -> float:
 
 
 def _fit_inverse(data, order, params, margins, previous):
-    """Fixed a (Fig. 2): primal inverse with Sherman-Morrison or dual partitioned inverse."""
+    """Fixed a (Fig. 3): primal inverse with Sherman-Morrison or dual partitioned inverse."""
     a = params["a"]
     if params["form"] == "primal":
         if previous is None:
@@ -496,7 +496,7 @@ def _fit_inverse(data, order, params, margins, previous):
 
 
 def _fit_adaptive(data, order, params, margins, previous):
-    """a_k = c R^2 k (Fig. 3): a fresh Cholesky factor of a_k I + X_k X_k^T (or G_k) per mistake."""
+    """a_k = c R^2 k (Fig. 4): a fresh Cholesky factor of a_k I + X_k X_k^T (or G_k) per mistake."""
     kernel = kernel_of(params)
     kdiag = kernel.diagonal(data.X)
     r2 = _squared_radius(kdiag, previous)
@@ -546,7 +546,7 @@ def _fit_adaptive(data, order, params, margins, previous):
 
 
 def _fit_pinv(data, order, params, margins, previous):
-    """Pseudoinverse (Fig. 4): an orthonormal basis of the mistakes' span and C^{-1} in it."""
+    """Pseudoinverse (Fig. 5): an orthonormal basis of the mistakes' span and C^{-1} in it."""
     tol = params["span_tol"]
     kernel = kernel_of(params)
     h = None if previous is None else previous.hypothesis

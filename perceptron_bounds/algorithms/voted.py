@@ -1,6 +1,6 @@
-"""The voted (and averaged) Perceptron of Freund & Schapire (SPEC 2.2), primal and kernel forms.
+"""The voted (and averaged) Perceptron of Freund & Schapire (theory §2.2), primal and kernel forms.
 
-Training is exactly the Perceptron (SPEC 2.1): the same loops run, and the
+Training is exactly the Perceptron (theory §2.1): the same loops run, and the
 prediction vectors v_1 = 0, v_2, ..., v_{k+1} with their survival counts
 c_1, ..., c_{k+1} follow from the mistake trials. A correct trial adds one to
 the count of the current vector; a mistake at trial t creates
@@ -10,7 +10,7 @@ is a :class:`~perceptron_bounds.hypothesis.VotedHypothesis`, whose
 001 sec. 5: ``vote``, ``average``, ``last``, ``random`` (and ``normalize``).
 
 Registered as ``"voted_perceptron"`` with the parameters of ``"perceptron"``:
-``kernel``, ``degree``, ``gamma``, ``coef0`` (SPEC 1.7) and ``form``
+``kernel``, ``degree``, ``gamma``, ``coef0`` (theory §1.7) and ``form``
 (``"primal"``, ``"dual"`` or ``"auto"``). ``OnlineRun.state`` holds
 ``counts`` (c_1..c_{k+1}, int64, summing to the number of trials) and
 ``norms_sq`` (||v_1||^2..||v_{k+1}||^2). A warm start continues the count of

@@ -51,7 +51,7 @@ def ballseptron_d1(R, gamma, D1, *, exact=False):
         Sum of the hinge losses l_t.
     exact : bool, default=False
         Return the exact positive root of the proof's quadratic in sqrt(m)
-        instead, ((R + sqrt(R^2 + 4 gamma D1)) / (2 gamma))^2 (SPEC 4.2), which
+        instead, ((R + sqrt(R^2 + 4 gamma D1)) / (2 gamma))^2 (theory §4.2), which
         is never larger.
 
     Returns
@@ -100,7 +100,7 @@ def ballseptron_corrected(R, gamma, D, r, margin_errors, loss="d2", *, exact=Fal
     loss : {"d2", "d1"}, default="d2"
     exact : bool, default=False
         Return the largest m solving the proof's inequality with the run's
-        eps~ (SPEC 4.2) instead of the stated closed form; see Notes.
+        eps~ (theory §4.2) instead of the stated closed form; see Notes.
 
     Returns
     -------

@@ -73,7 +73,7 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto", target=None) -
     u : ndarray of shape (n_features,), optional
         The comparator; scaled to unit norm. Linear-kernel runs only.
     gamma : float, optional
-        The margin; searched per bound when None (SPEC 4.3).
+        The margin; searched per bound when None (theory §4.3).
     comparator : {"auto", "target", "svm"}, default="auto"
         How u is chosen when not given: ``"target"`` the data's known target,
         ``"svm"`` normalised SVM directions over C in ``search.SVM_C`` (the best
@@ -85,8 +85,8 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto", target=None) -
     Returns
     -------
     BoundReport
-        One row per bound and variant (``"stated"``, SPEC 4.1; ``"tightened"``,
-        SPEC 4.2); a bound whose conditions fail is reported with its reason.
+        One row per bound and variant (``"stated"``, theory §4.1; ``"tightened"``,
+        theory §4.2); a bound whose conditions fail is reported with its reason.
 
     Notes
     -----
@@ -240,7 +240,7 @@ def _first_order_specs(ctx, comp) -> list[_Spec]:
         if ball:
             common.update(r=r, margin_errors=eps)
         tight = variant == "tightened"
-        suffix = " + SPEC 4.2" if tight else ""
+        suffix = " + theory §4.2" if tight else ""
         for name in names:
             spec = _first_order_spec(name, profile, R, r, eps, tight, ball, ball_conditions,
                                      common)
@@ -325,7 +325,7 @@ def _second_order_specs(ctx, comp) -> list[_Spec]:
         scale = max(ctx.radius(ctx.rows_all), float(profile.margins[-1]) if profile.size else 0.0)
         quantities = _so_quantities(profile, scope, energy, extra)
         specs.append(_Spec(name, variant_name,
-                           source + (" + SPEC 4.2" if variant_name == "tightened" else ""),
+                           source + (" + theory §4.2" if variant_name == "tightened" else ""),
                            _so_value(bound, profile), profile, scale, [], quantities, reason))
     return specs
 
@@ -365,7 +365,7 @@ def _higher_order_specs(ctx, comp) -> list[_Spec]:
         if variant == "stated":
             if params["rho"] is None:
                 c = 1.0 - params["c"]
-                what = f"c' = 1 - c = {c:.6g} (schedule rho_k = c/k, SPEC 4.2)"
+                what = f"c' = 1 - c = {c:.6g} (schedule rho_k = c/k, theory §4.2)"
                 slack = rho * (1.0 + np.abs(yvx)) - (1.0 - c)
                 if spec_reason is None and slack.size and slack.max() > 1e-12:
                     spec_reason = (f"rho_k <= (1 - c')/(1 + |v.x|) fails at mistake "
@@ -377,7 +377,7 @@ def _higher_order_specs(ctx, comp) -> list[_Spec]:
         else:
             c = hop_c_run(run)
             what = f"c_run = min_k min(r_k, 2 - r_k) = {c:.6g}"
-            source = "000 Thm 1 + SPEC 4.2"
+            source = "000 Thm 1 + theory §4.2"
         if spec_reason is None and not c > 0.0:
             spec_reason = f"{what} <= 0"
         alpha = float(hop_alpha(c)) if c > 0 else np.inf

@@ -23,7 +23,7 @@ def novikoff(R, gamma):
     Parameters
     ----------
     R : float or ndarray
-        Radius, max ||x_t|| over the trials (SPEC 1.5).
+        Radius, max ||x_t|| over the trials (theory §1.5).
     gamma : float or ndarray
         Margin gamma > 0.
 
@@ -37,7 +37,7 @@ def novikoff(R, gamma):
     Paper 001, Theorem 1 (Block, Novikoff): if a unit u has
     y_t u.x_t >= gamma on every trial, the Perceptron makes at most
     (R / gamma)^2 mistakes. The proof only uses the mistaken trials, so R and
-    the separation condition may be restricted to them (SPEC 4.2).
+    the separation condition may be restricted to them (theory §4.2).
 
     Examples
     --------
@@ -71,7 +71,7 @@ def freund_schapire(R, gamma, D2):
     Paper 001, Theorem 2, with no condition on u (unit) or gamma > 0; the same
     bound is the Ballseptron's Theorem 1 (paper 004, eq. 3 and Thm 1, under
     0 < gamma <= R and 0 <= r < (sqrt(2) - 1) gamma). The 004 proof only uses
-    the update trials, so R and D2 may be taken over them (SPEC 4.2); the
+    the update trials, so R and D2 may be taken over them (theory §4.2); the
     bound is already the exact root of the proof's quadratic in sqrt(m).
 
     Examples

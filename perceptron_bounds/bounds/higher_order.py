@@ -47,7 +47,7 @@ def higher_order_bound(alpha, D, gamma):
     Conditions (Theorem 1, stated for p = 2): ||x_t|| = 1 and
     0 <= rho_k <= (1 - c)/(1 + |v_{k-1}.x_t|) with c in (0, 1]. The proof
     only needs c <= r_k <= 2 - c with r_k = 1 - rho_k (1 + y_t v_{k-1}.x_t)
-    (SPEC 4.2), and the value is the exact root of its quadratic in sqrt(m):
+    (theory §4.2), and the value is the exact root of its quadratic in sqrt(m):
     gamma m - alpha sqrt(m) - alpha D <= 0. With c = 1 (alpha = 1, rho = 0) it
     is the Perceptron's bound on D1 in exact form.
 

@@ -1,4 +1,4 @@
-"""The quantities the bounds use, computed on the trials of an ``OnlineRun`` (SPEC 4).
+"""The quantities the bounds use, computed on the trials of an ``OnlineRun`` (theory §4).
 
 * hinge losses l_t = max(0, gamma - y_t u.x_t) and their sums D1, D2 over
   a set of trials (all trials, the mistaken ones, the update trials), as
@@ -52,7 +52,7 @@ def hinge_losses(X, y, u, gamma):
 
     Notes
     -----
-    SPEC 4: D1 = sum l_t, D2 = sqrt(sum l_t^2) (paper 001 sec. 2, paper 004 eq. 2, 4).
+    theory §4: D1 = sum l_t, D2 = sqrt(sum l_t^2) (paper 001 sec. 2, paper 004 eq. 2, 4).
 
     Examples
     --------
@@ -202,8 +202,8 @@ def run_quantities(run, X, y, u, gamma, trials="all") -> dict:
     gamma : float
         Margin gamma > 0.
     trials : {"all", "mistakes", "updates"}, default="all"
-        All T presented trials (SPEC 4.1), the mistaken ones, or the update
-        trials: mistakes plus the Ballseptron's margin errors (SPEC 4.2).
+        All T presented trials (theory §4.1), the mistaken ones, or the update
+        trials: mistakes plus the Ballseptron's margin errors (theory §4.2).
 
     Returns
     -------
@@ -277,7 +277,7 @@ def hop_transformed_hinge(run, X, y, u, gamma) -> float:
 
 
 def hop_c_run(run) -> float:
-    """c_run = min_k min(r_k, 2 - r_k) of a Higher-Order run (SPEC 4.2).
+    """c_run = min_k min(r_k, 2 - r_k) of a Higher-Order run (theory §4.2).
 
     r_k = 1 - rho_k (1 + y_t v_{k-1}.x_t) is recorded by the run
     (``run.state["r"]``). The proof of paper 000, Thm 1 needs only

@@ -1,4 +1,4 @@
-"""Choosing the comparator u and the margin gamma of a bound (SPEC 4.3).
+"""Choosing the comparator u and the margin gamma of a bound (theory §4.3).
 
 Every bound holds for every unit u and every gamma > 0 meeting its
 conditions, so its tightest value is an optimisation. The comparators are

@@ -7,7 +7,7 @@ on gamma).
 
 Notation: for a unit u and gamma > 0, D = sum of the hinge losses
 max(0, gamma - y_t u.x_t) (over all trials as printed, over the mistaken
-trials in the proofs, SPEC 4.2); lambda_i the eigenvalues of X_m X_m^T
+trials in the proofs, theory §4.2); lambda_i the eigenvalues of X_m X_m^T
 (equal to the nonzero eigenvalues of the m x m Gram of the mistakes);
 u_energy = u^T X_m X_m^T u = sum over mistakes of (u.x_t)^2 (in a kernel
 space: sum of f(x_t)^2 for f of unit norm, paper 003 Cor. 1).
@@ -101,11 +101,11 @@ def second_order_adaptive_bound(eigenvalues, c, R, m, u_energy, D, gamma):
 
     Notes
     -----
-    Paper 003, Theorem 3 (algorithm of Fig. 3). The additive term printed in
+    Paper 003, Theorem 3 (algorithm of Fig. 4). The additive term printed in
     our copy of the paper is unreadable; this form follows the proof outline
     (the extra terms of the increasing a_k sum to at most
     sum_{k<=m} 1/(c k) <= (1 + ln m)/c) and is checked numerically by the
-    package's property tests: it is a **derived** form (SPEC 4.1).
+    package's property tests: it is a **derived** form (theory §4.1).
 
     Examples
     --------
@@ -140,8 +140,8 @@ def second_order_pinv_bound(eigenvalues, lambda_star, u_energy, D, gamma):
 
     Notes
     -----
-    Paper 003, Theorem 4 (algorithm of Fig. 4); the printed statement is
-    unreadable in our copy, so this is a **derived** form (SPEC 4.1). It
+    Paper 003, Theorem 4 (algorithm of Fig. 5); the printed statement is
+    unreadable in our copy, so this is a **derived** form (theory §4.1). It
     follows from the potential v_k^T (X_k X_k^T)^+ v_k: a mistake whose
     instance leaves the span of the past ones adds at most 1, one inside it
     adds at most ln(det+ ratio), and a rank increase multiplies det+ (the

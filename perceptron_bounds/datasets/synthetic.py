@@ -1,4 +1,4 @@
-"""Seeded synthetic data sets of the papers (SPEC sec. 5).
+"""Seeded synthetic data sets of the papers (theory §5).
 
 Every generator takes ``seed`` (None or a non-negative int) and draws from
 ``numpy.random.default_rng(seed)`` only, so the same seed gives the same data.
