@@ -5,10 +5,9 @@ algorithm and returns an :class:`OnlineRun`, and the scikit-learn estimators
 (imported lazily, so that ``import perceptron_bounds`` stays fast).
 """
 
+from ._version import __version__  # noqa: F401  (the package version)
 from .online import run_online
 from .run import OnlineRun, load_run
-
-__version__ = "0.1.0"
 
 _ESTIMATORS = ("Perceptron", "KernelPerceptron", "VotedPerceptron", "Ballseptron",
                "SecondOrderPerceptron", "HigherOrderPerceptron", "PNormPerceptron")
@@ -22,3 +21,7 @@ def __getattr__(name):
 
         return getattr(estimators, name)
     raise AttributeError(f"module 'perceptron_bounds' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted({*globals(), *__all__})

@@ -59,6 +59,7 @@ from dataclasses import fields, is_dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ._version import __version__
 from .hypothesis import (
     HigherOrderHypothesis,
     HigherOrderKernelHypothesis,
@@ -170,7 +171,7 @@ def save_run(run, path) -> str:
     encoder = _Encoder()
     record = {f.name: encoder.encode(getattr(run, f.name), (f.name,)) for f in fields(run)}
     header = {"format": FORMAT, "format_version": FORMAT_VERSION,
-              "package_version": _package_version(), "run": record}
+              "package_version": __version__, "run": record}
     text = json.dumps(header, allow_nan=False, ensure_ascii=False)
     _write_atomically(target, {HEADER: np.array(text), **encoder.arrays})
     return target
@@ -241,13 +242,6 @@ def read_run(path) -> dict:
                 f"{name!r} is not a saved run: damaged or truncated archive "
                 f"({type(err).__name__}: {detail})"
             ) from err
-
-
-def _package_version() -> str:
-    # The version lives in the package's __init__, which imports this module.
-    from . import __version__
-
-    return __version__
 
 
 class _Encoder:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 
-from .. import __version__
+from .._version import __version__
 from .._validation import did_you_mean
 from . import algorithms, compare, figure, run
 from ._common import Parser, UsageError
