@@ -1,4 +1,4 @@
-"""Kernels: gamma "scale"/"auto" as scikit-learn's SVC, and the kernel-row cache of every dual form."""
+"""Kernels: gamma "scale"/"auto" as SVC's, and the kernel-row cache of every dual form."""
 
 import numpy as np
 import pytest
@@ -37,7 +37,7 @@ def test_gamma_none_is_auto():
 
 
 def test_bad_gamma_strings_are_one_line_errors():
-    with pytest.raises(ValueError, match="gamma must be one of 'scale', 'auto'.*did you mean 'scale'"):
+    with pytest.raises(ValueError, match="one of 'scale', 'auto'.*did you mean 'scale'"):
         make_kernel("rbf", gamma="scal", n_features=3, X=X)
     with pytest.raises(ValueError, match="gamma='scale' needs the data X"):
         make_kernel("rbf", gamma="scale", n_features=3)

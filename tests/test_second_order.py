@@ -1,4 +1,4 @@
-"""The Second-Order Perceptron's jitted loops against direct plain-NumPy references (theory §2.4)."""
+"""The Second-Order Perceptron's jitted loops against plain-NumPy references (theory §2.4)."""
 
 import doctest
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import sys
 
-from .._version import __version__
 from .._validation import did_you_mean
+from .._version import __version__
 from . import algorithms, compare, figure, run
 from ._common import Parser, UsageError
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import os
 
-from .._version import __version__
 from .._validation import check_bool, check_int
+from .._version import __version__
 from ..datasets import make_hop_artificial, make_separable
 from ..plots import plot_epochs_curve, plot_noise_curve, plot_radius_curve, plot_sop_toy
 from ..plots.style import add_caption
