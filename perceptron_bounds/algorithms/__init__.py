@@ -4,6 +4,7 @@ Importing this package registers every algorithm with ``run_online``;
 :func:`available` lists their names.
 """
 
+from ..registry import Algorithm, LoopResult, available, get, register
 from . import (
     ballseptron,  # noqa: F401  (registers "ballseptron")
     higher_order,  # noqa: F401  (registers "higher_order")
@@ -13,6 +14,5 @@ from . import (
     voted,  # noqa: F401  (registers "voted_perceptron")
 )
 from ._common import FORMS
-from ._registry import Algorithm, LoopResult, available, get, register
 
 __all__ = ["FORMS", "Algorithm", "LoopResult", "available", "get", "register"]

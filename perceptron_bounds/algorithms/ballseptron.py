@@ -53,8 +53,8 @@ from ..kernels import (
     kernel_row_dot,
     kernel_value,
 )
+from ..registry import Algorithm, LoopResult, register
 from ._common import resolve_kernel_form, support_buffers
-from ._registry import Algorithm, LoopResult, register
 
 # Fig. 2's three cases.
 NO_UPDATE, MISTAKE, MARGIN_ERROR = 0, 1, 2

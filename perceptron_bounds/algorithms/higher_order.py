@@ -109,8 +109,8 @@ from .._linalg import (
 from .._validation import check_bool, check_finite, check_real, loop_arrays
 from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
 from ..kernels import KERNEL_DEFAULTS, kernel_cache, kernel_of, kernel_row
+from ..registry import Algorithm, LoopResult, register
 from ._common import check_dual_input, check_form, resolve_kernel
-from ._registry import Algorithm, LoopResult, register
 from .pnorm import link, link_into
 
 # form="auto" runs the primal form for p = 2 up to this many features (its A is n x n; a

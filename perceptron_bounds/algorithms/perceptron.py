@@ -24,8 +24,8 @@ from ..kernels import (
     kernel_of,
     kernel_row_dot,
 )
+from ..registry import Algorithm, LoopResult, register
 from ._common import resolve_kernel_form, support_buffers
-from ._registry import Algorithm, LoopResult, register
 
 
 @jit

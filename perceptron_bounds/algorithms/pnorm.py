@@ -31,7 +31,7 @@ from .._jit import jit
 from .._linalg import csr_dot, dense_dot, normalize_rows, row_axpy
 from .._validation import check_bool, check_real, loop_arrays
 from ..hypothesis import HigherOrderHypothesis
-from ._registry import Algorithm, LoopResult, register
+from ..registry import Algorithm, LoopResult, register
 
 
 @jit

@@ -93,8 +93,8 @@ from ..hypothesis import (
     SecondOrderKernelHypothesis,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_cache, kernel_of, kernel_row
+from ..registry import Algorithm, LoopResult, register
 from ._common import check_form, resolve_kernel_form, support_buffers
-from ._registry import Algorithm, LoopResult, register
 
 VARIANTS = ("inverse", "adaptive", "pinv")
 

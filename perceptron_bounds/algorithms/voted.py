@@ -43,8 +43,8 @@ import scipy.sparse as sp
 
 from ..hypothesis import VotedHypothesis
 from ..kernels import KERNEL_DEFAULTS, kernel_of
+from ..registry import Algorithm, LoopResult, register
 from ._common import resolve_kernel_form
-from ._registry import Algorithm, LoopResult, register
 from .perceptron import fit_dual, fit_primal
 
 

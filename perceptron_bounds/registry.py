@@ -1,4 +1,11 @@
-"""The table of registered algorithms behind ``run_online``."""
+"""The table of registered algorithms behind ``run_online``.
+
+A base module: the algorithm modules register themselves here when
+:mod:`perceptron_bounds.algorithms` is imported (the package's ``__init__``
+does so), and ``run_online`` and ``OnlineRun.hypothesis_at`` look them up by
+name, so the record of a run can replay its algorithm without importing the
+algorithms above it.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import did_you_mean
+from ._validation import did_you_mean
 
 _EMPTY = np.empty(0, dtype=np.int64)
 
