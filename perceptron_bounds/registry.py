@@ -56,6 +56,13 @@ class Algorithm:
         same algorithm and parameters) when it is not None.
     summary : str
         One line for listings.
+    matrix : callable (result: LoopResult, params: dict, rows) -> ndarray or None, optional
+        The n x n matrix that sets a second-order algorithm apart from the
+        Perceptron (the Second-Order A_k of theory §2.4, the Higher-Order
+        B_k^T B_k of theory §2.5), in the state ``result`` of a run from the zero
+        state with the resolved ``params``; ``rows`` are the rows of X (as
+        given) of its update trials, in order. None where the form keeps no such
+        matrix. ``OnlineRun.hypothesis_at`` reports it as ``Snapshot.matrix``.
     """
 
     name: str
@@ -63,6 +70,7 @@ class Algorithm:
     resolve: Callable
     fit: Callable
     summary: str = ""
+    matrix: Callable | None = None
 
 
 _REGISTRY: dict[str, Algorithm] = {}

@@ -1,18 +1,24 @@
-"""The record of one online run (SPEC 3).
+"""The record of one online run (theory §3) and the states it passed through.
 
 Every algorithm returns an :class:`OnlineRun`. The bounds, plots and
 experiments read it and never re-run the algorithm behind the user's back.
+The one exception is asked for by name: :meth:`OnlineRun.hypothesis_at` (and
+:meth:`OnlineRun.snapshots`) replays the deterministic record on a prefix of
+its presented sequence to give the state after each update, a
+:class:`Snapshot`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ._validation import check_X
+from ._validation import Data, check_int, check_labels, check_X
 from .persistence import read_run, save_run
+from .registry import get
 
 _EMPTY = np.empty(0, dtype=np.int64)
 
@@ -23,8 +29,93 @@ def _freeze(value):
     return value
 
 
+class _Scoring:
+    """Scores and labels of a record's ``hypothesis`` (its ``n_features`` and ``classes``)."""
+
+    @property
+    def weights(self) -> np.ndarray | None:
+        """Primal weight vector of the hypothesis, or None for a non-linear kernel."""
+        return getattr(self.hypothesis, "weights", None)
+
+    @property
+    def support_vectors(self) -> np.ndarray | None:
+        """Support vectors of the hypothesis, one row each; None when it keeps none."""
+        return getattr(self.hypothesis, "support_vectors", None)
+
+    @property
+    def dual_coef(self) -> np.ndarray | None:
+        """Coefficients of the support vectors in the hypothesis; None when it keeps none."""
+        return getattr(self.hypothesis, "dual_coef", None)
+
+    def decision_function(self, X, **options) -> np.ndarray:
+        """Real-valued scores of the hypothesis on the rows of X.
+
+        ``options`` are passed to the hypothesis (e.g. ``method="vote"`` for the
+        voted Perceptron).
+        """
+        X = check_X(X, n_features=self.n_features, accept_sparse=True)
+        return self.hypothesis.decision_function(X, **options)
+
+    def predict(self, X, **options) -> np.ndarray:
+        """Labels (original values) predicted by the hypothesis; score 0 gives classes[0]."""
+        scores = self.decision_function(X, **options)
+        return self.classes[(scores > 0).astype(np.intp)]
+
+
 @dataclass(frozen=True, eq=False)
-class OnlineRun:
+class Snapshot(_Scoring):
+    """The state of a run after its k-th update, from :meth:`OnlineRun.hypothesis_at`.
+
+    ``decision_function``, ``predict``, ``weights``, ``support_vectors`` and
+    ``dual_coef`` read the hypothesis as those of :class:`OnlineRun` read the
+    final one (``predict`` gives the original labels).
+
+    Attributes
+    ----------
+    k : int
+        Number of updates made so far (mistakes and margin errors, theory §1.4),
+        0 .. ``run.n_updates``.
+    trial : int
+        0-based trial of the k-th update (theory §1.3); -1 for k = 0, the zero
+        state before any trial.
+    hypothesis : object
+        The hypothesis after the k-th update: the final hypothesis ``run_online``
+        gives on the presented sequence up to ``trial``. For k = 0 it scores 0
+        everywhere.
+    classes : ndarray of shape (2,)
+        The run's original label values.
+    n_features : int
+        The run's number of features.
+    matrix : ndarray of shape (n_features, n_features) or None
+        What sets a second-order algorithm apart from the Perceptron. Second-Order
+        Perceptron, primal form: A_k = a I + X_k X_k^T over the k mistaken
+        instances X_k (theory §2.4), with the fixed a, with a_{k+1} = c R^2 (k + 1)
+        for ``variant="adaptive"`` (the a of the next trial) and without the
+        a I term for ``variant="pinv"``. Higher-Order Perceptron, primal and
+        implicit forms: A_k = B_k^T B_k (theory §2.5), in the space of the
+        instances as the algorithm used them (unit p-norm with ``normalize=True``).
+        None for dual (kernel) forms and other algorithms.
+    r : float or None
+        The Ballseptron's radius (theory §2.3); None for other algorithms.
+    """
+
+    k: int
+    trial: int
+    hypothesis: Any
+    classes: np.ndarray
+    n_features: int
+    matrix: np.ndarray | None = None
+    r: float | None = None
+
+    def __post_init__(self):
+        _freeze(self.matrix)
+
+    def __repr__(self) -> str:
+        return f"Snapshot(k={self.k}, trial={self.trial})"
+
+
+@dataclass(frozen=True, eq=False)
+class OnlineRun(_Scoring):
     """Immutable, picklable record of an online run.
 
     Attributes
@@ -39,12 +130,12 @@ class OnlineRun:
     classes : ndarray of shape (2,)
         Original label values; ``classes[1]`` is the positive class.
     epochs, shuffle, seed
-        How the presented sequence was drawn (SPEC 1.2); ``seed`` is the seed
+        How the presented sequence was drawn (theory §1.2); ``seed`` is the seed
         actually used, drawn from the OS when none was given with ``shuffle=True``.
     sample_index : ndarray of int64, shape (n_trials,)
         Row of X shown at each trial.
     mistake_trials : ndarray of int64
-        Sorted 0-based trial indices where ``y_t * margin_t <= 0`` (SPEC 1.1).
+        Sorted 0-based trial indices where ``y_t * margin_t <= 0`` (theory §1.1).
     margin_error_trials : ndarray of int64
         Trials that were not mistakes but still caused an update (the
         Ballseptron's margin errors); empty for other algorithms.
@@ -103,38 +194,140 @@ class OnlineRun:
         return np.union1d(self.mistake_trials, self.margin_error_trials)
 
     @property
+    def n_updates(self) -> int:
+        """Number of update trials (mistakes and margin errors): ``len(run.update_trials)``."""
+        return int(self.update_trials.shape[0])
+
+    @property
     def mistake_rows(self) -> np.ndarray:
         """Row of X shown at each mistaken trial: ``X[run.mistake_rows]`` is X_m."""
         return self.sample_index[self.mistake_trials]
 
-    @property
-    def weights(self) -> np.ndarray | None:
-        """Final primal weight vector, or None for a non-linear kernel."""
-        return getattr(self.hypothesis, "weights", None)
+    def hypothesis_at(self, k, X, y) -> Snapshot:
+        """The state after the run's k-th update, replayed from the record.
 
-    @property
-    def support_vectors(self) -> np.ndarray | None:
-        """Support vectors of the final hypothesis, one row each; None when it keeps none."""
-        return getattr(self.hypothesis, "support_vectors", None)
+        The run is deterministic given its presented sequence (theory §1.2):
+        the algorithm is run again from the zero state on the prefix
+        ``sample_index[: t + 1]`` of that sequence, t the trial of the k-th
+        update, with the run's resolved parameters and the whole of X (so
+        that quantities taken over X, such as the R of the adaptive
+        Second-Order Perceptron, are those of the run).
 
-    @property
-    def dual_coef(self) -> np.ndarray | None:
-        """Coefficients of the support vectors in the final hypothesis; None when it keeps none."""
-        return getattr(self.hypothesis, "dual_coef", None)
+        Parameters
+        ----------
+        k : int
+            Number of updates, 0 .. ``n_updates`` (mistakes and margin errors
+            both count, theory §1.4); 0 is the zero state, ``n_updates`` the
+            final hypothesis.
+        X : array-like of shape (n_samples, n_features) or scipy.sparse matrix
+            The data the run was made on.
+        y : array-like of shape (n_samples,)
+            Its labels, as given to the run.
 
-    def decision_function(self, X, **options) -> np.ndarray:
-        """Real-valued scores of the final hypothesis on the rows of X.
+        Returns
+        -------
+        Snapshot
+            Its hypothesis is the final hypothesis of ``run_online`` on the
+            sequence up to the k-th update; for k = ``n_updates`` it scores as
+            the run's own.
 
-        ``options`` are passed to the hypothesis (e.g. ``method="vote"`` for the
-        voted Perceptron).
+        Raises
+        ------
+        TypeError, ValueError
+            Before any replay: k not an integer in [0, n_updates]; a run that
+            continued an earlier one (its starting state is not recorded); X
+            with another number of features or rows than the run's data (each
+            epoch shows every row), y of another length or with labels not in
+            ``classes``, or data the run's form cannot take. After the replay:
+            X and y on which the algorithm does not update on the recorded
+            trials (not the run's data).
+
+        See Also
+        --------
+        snapshots : every state in turn, the data checked once.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from perceptron_bounds import run_online
+        >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
+        >>> y = ["yes", "yes", "no", "no"]
+        >>> run = run_online("perceptron", X, y, epochs=2)
+        >>> run.n_updates, run.update_trials.tolist()
+        (2, [0, 1])
+        >>> first = run.hypothesis_at(1, X, y)
+        >>> first, first.weights.tolist(), first.predict(X).tolist()
+        (Snapshot(k=1, trial=0), [1.0, 0.0], ['yes', 'no', 'no', 'no'])
+        >>> [snapshot.weights.tolist() for snapshot in run.snapshots(X, y)]
+        [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]
         """
-        X = check_X(X, n_features=self.n_features, accept_sparse=True)
-        return self.hypothesis.decision_function(X, **options)
+        k = check_int("k", k, low=0, high=self.n_updates)
+        return self._replayer(X, y)(k)
 
-    def predict(self, X, **options) -> np.ndarray:
-        """Labels (original values) predicted by the final hypothesis; score 0 gives classes[0]."""
-        scores = self.decision_function(X, **options)
-        return self.classes[(scores > 0).astype(np.intp)]
+    def snapshots(self, X, y, steps: Iterable[int] | None = None) -> Iterator[Snapshot]:
+        """The states after the updates ``steps`` (default: all, k = 0 .. ``n_updates``).
+
+        Each is :meth:`hypothesis_at` for its k, but X, y and ``steps`` are
+        checked once, when this is called, and the snapshots are replayed one
+        by one as the iterator is read.
+
+        Parameters
+        ----------
+        X, y
+            The run's data, as for :meth:`hypothesis_at`.
+        steps : iterable of int, optional
+            Update counts k, each in [0, n_updates], in the order wanted.
+
+        Returns
+        -------
+        iterator of Snapshot
+        """
+        if steps is None:
+            steps = range(self.n_updates + 1)
+        steps = [check_int("steps[i]", k, low=0, high=self.n_updates) for k in steps]
+        replay = self._replayer(X, y)
+        return (replay(k) for k in steps)
+
+    def _replayer(self, X, y):
+        """Check X and y against the record; return the function k -> Snapshot."""
+        if self.warm_started:
+            raise ValueError(
+                "this run continued an earlier one (a warm start): the state it started from "
+                "is not recorded, so its updates cannot be replayed; replay the earlier run and "
+                "this one's trials from the zero state instead"
+            )
+        algorithm = get(self.algorithm)
+        X = check_X(X, n_features=self.n_features)
+        n_rows = int(self.sample_index.max()) + 1
+        if X.shape[0] != n_rows:
+            raise ValueError(
+                f"X has {X.shape[0]} rows, but the run was made on {n_rows} (every epoch shows "
+                "every row): pass the run's X"
+            )
+        y_pm, classes = check_labels(y, X.shape[0], self.classes)
+        data = Data(X, y_pm, classes)
+        algorithm.resolve(dict(self.params), data)  # X suits the run's form and kernel
+        updates = self.update_trials
+        radius = self.params["r"] if self.algorithm == "ballseptron" else None
+
+        def replay(k: int) -> Snapshot:
+            trial = int(updates[k - 1]) if k else -1
+            order = np.array(self.sample_index[: trial + 1])
+            result = algorithm.fit(data, order, self.params, np.empty(0), None)
+            replayed = np.union1d(result.mistake_trials, result.margin_error_trials)
+            if not np.array_equal(replayed, updates[:k]):
+                first = int(np.setxor1d(replayed, updates[:k])[0])
+                did, does = ("did", "not") if first in updates else ("did not", "")
+                raise ValueError(
+                    f"X and y are not the data of this run: the run {did} update on trial "
+                    f"{first}, its replay on them does {does}".rstrip()
+                )
+            matrix = (None if algorithm.matrix is None
+                      else algorithm.matrix(result, self.params, X[order[replayed]]))
+            return Snapshot(k, trial, result.hypothesis, self.classes, self.n_features,
+                            matrix, radius)
+
+        return replay
 
     def save(self, path) -> str:
         """Write the run to one ``.npz`` file, without pickle (``load_run`` reads it back).

@@ -547,6 +547,26 @@ def _fit_dual(data, order, params, margins, previous) -> LoopResult:
     return LoopResult(trials, hypothesis, state=state)
 
 
+def _matrix(result, params, rows) -> np.ndarray | None:
+    """A_k = B_k^T B_k of the linear forms (theory §2.5); None for the dual form.
+
+    The primal form keeps A_k itself (``state["A"]``). The implicit form keeps
+    the factors of B_k = (I - rho_1 x_1 g(x_1)^T) ... (I - rho_a x_a g(x_a)^T),
+    one per mistake with rho > 0 (x_i as the loop used it, normalised when
+    ``normalize=True``), from which B_k is multiplied out. ``rows`` is unused.
+    """
+    if params["form"] == "dual":
+        return None
+    if params["form"] == "primal":
+        return result.state["A"]
+    factors = result.state["factors"]
+    B = np.eye(factors.shape[1])
+    for x, gx, rho in zip(factors, link(factors, params["p"]), result.state["factor_rho"],
+                          strict=True):
+        B -= rho * np.outer(B @ x, gx)
+    return B.T @ B
+
+
 def _fit(data, order, params, margins, previous) -> LoopResult:
     if params["form"] == "dual":
         return _fit_dual(data, order, params, margins, previous)
@@ -560,6 +580,7 @@ HIGHER_ORDER = register(
                   "normalize": True, **KERNEL_DEFAULTS},
         resolve=_resolve,
         fit=_fit,
+        matrix=_matrix,
         summary="Higher-Order Perceptron HO_p(c) (Brotto-Gentile-Vitale): primal, dual, implicit",
     )
 )

@@ -70,6 +70,7 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
+import scipy.sparse
 
 from .._jit import jit
 from .._linalg import (
@@ -579,6 +580,23 @@ def _fit_pinv(data, order, params, margins, previous):
 _FITS = {"inverse": _fit_inverse, "adaptive": _fit_adaptive, "pinv": _fit_pinv}
 
 
+def _matrix(result, params, rows) -> np.ndarray | None:
+    """A_k = a I + X_k X_k^T of the primal forms (theory §2.4), X_k the k mistaken ``rows``.
+
+    ``a`` is the fixed a (``variant="inverse"``), the a_{k+1} = c R^2 (k + 1)
+    the next trial uses (``"adaptive"``, the last entry of ``state["a_k"]``),
+    or 0 (``"pinv"``, whose prediction takes the pseudoinverse of X_k X_k^T).
+    None for the dual form, which keeps the Gram matrix of the mistakes instead.
+    """
+    if params["form"] != "primal":
+        return None
+    a = {"inverse": params["a"], "pinv": 0.0}.get(params["variant"])
+    if a is None:
+        a = float(result.state["a_k"][-1])
+    X_k = rows.toarray() if scipy.sparse.issparse(rows) else rows
+    return a * np.eye(X_k.shape[1]) + X_k.T @ X_k
+
+
 def _fit(data, order, params, margins, previous) -> LoopResult:
     return _FITS[params["variant"]](data, order, params, margins, previous)
 
@@ -610,6 +628,7 @@ SECOND_ORDER = register(
                   **KERNEL_DEFAULTS, "form": "auto"},
         resolve=_resolve,
         fit=_fit,
+        matrix=_matrix,
         summary="Second-Order Perceptron (Cesa-Bianchi, Conconi, Gentile): fixed a, "
                 "adaptive a_k or pseudoinverse; primal or kernel form",
     )
