@@ -6,13 +6,15 @@
   hinge loss and c_run, spectra, lambda*;
 * :mod:`.transformed`: the Higher-Order bound's transformed sequence;
 * :mod:`.search`: comparators u (target, SVM) and the gamma search;
-* :func:`evaluate` and its :class:`BoundReport`.
+* :func:`evaluate` and its :class:`BoundReport`;
+* :func:`bounds_over_time`: each bound on every prefix of a run (:mod:`.over_time`).
 """
 
 from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
 from .evaluate import evaluate
 from .first_order import freund_schapire, novikoff
 from .higher_order import higher_order_bound, hop_alpha
+from .over_time import BoundCurves, bounds_over_time
 from .quantities import (
     HingeProfile,
     RunData,
@@ -32,6 +34,7 @@ from .second_order import (
 from .transformed import transformed_instances, transformed_margins
 
 __all__ = [
+    "BoundCurves",
     "BoundReport",
     "BoundRow",
     "HingeProfile",
@@ -39,6 +42,7 @@ __all__ = [
     "ballseptron_beta",
     "ballseptron_corrected",
     "ballseptron_d1",
+    "bounds_over_time",
     "evaluate",
     "freund_schapire",
     "higher_order_bound",
