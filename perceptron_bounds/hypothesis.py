@@ -141,6 +141,8 @@ class VotedHypothesis:
         method = check_choice("method", method, VOTE_METHODS)
         normalize = check_bool("normalize", normalize)
         seed = check_seed(seed)
+        if self.labels.shape[0] == 0:  # v_1 = 0 alone, the zero state: every method scores 0
+            return np.zeros(X.shape[0])
         scale = self._scale(normalize)
         if method == "last":
             last = (LinearHypothesis(self.weights) if self.weights is not None
