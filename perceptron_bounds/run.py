@@ -79,9 +79,14 @@ class Snapshot(_Scoring):
         0-based trial of the k-th update (theory §1.3); -1 for k = 0, the zero
         state before any trial.
     hypothesis : object
-        The hypothesis after the k-th update: the final hypothesis ``run_online``
-        gives on the presented sequence up to ``trial``. For k = 0 it scores 0
-        everywhere.
+        The hypothesis in force from the k-th update to the next: the final
+        hypothesis ``run_online`` gives on the trials of the presented sequence
+        before the (k + 1)-th update (on all of them for k = ``run.n_updates``,
+        so that the last snapshot scores as the run). Every algorithm but the
+        voted Perceptron changes only on updates (theory §1.4), so this is also
+        its final hypothesis on the trials up to ``trial``; the voted
+        Perceptron's newest vector gains one survival count per trial in
+        between (theory §2.2). For k = 0 it scores 0 everywhere.
     classes : ndarray of shape (2,)
         The run's original label values.
     n_features : int
@@ -208,10 +213,13 @@ class OnlineRun(_Scoring):
 
         The run is deterministic given its presented sequence (theory §1.2):
         the algorithm is run again from the zero state on the prefix
-        ``sample_index[: t + 1]`` of that sequence, t the trial of the k-th
-        update, with the run's resolved parameters and the whole of X (so
-        that quantities taken over X, such as the R of the adaptive
-        Second-Order Perceptron, are those of the run).
+        ``sample_index[:t]`` of that sequence, t the trial of the (k + 1)-th
+        update (the whole sequence for k = ``n_updates``), with the run's
+        resolved parameters and the whole of X (so that quantities taken over
+        X, such as the R of the adaptive Second-Order Perceptron, are those of
+        the run). Its state is then the one the k-th update left (theory §1.4);
+        only the voted Perceptron's survival counts grow on the trials in
+        between (see :class:`Snapshot`).
 
         Parameters
         ----------
@@ -227,9 +235,8 @@ class OnlineRun(_Scoring):
         Returns
         -------
         Snapshot
-            Its hypothesis is the final hypothesis of ``run_online`` on the
-            sequence up to the k-th update; for k = ``n_updates`` it scores as
-            the run's own.
+            Its hypothesis is the final hypothesis of ``run_online`` on that
+            prefix; for k = ``n_updates`` it scores as the run's own.
 
         Raises
         ------
@@ -312,7 +319,8 @@ class OnlineRun(_Scoring):
 
         def replay(k: int) -> Snapshot:
             trial = int(updates[k - 1]) if k else -1
-            order = np.array(self.sample_index[: trial + 1])
+            stop = int(updates[k]) if k < updates.shape[0] else self.n_trials
+            order = np.array(self.sample_index[:stop])
             result = algorithm.fit(data, order, self.params, np.empty(0), None)
             replayed = np.union1d(result.mistake_trials, result.margin_error_trials)
             if not np.array_equal(replayed, updates[:k]):
