@@ -1,5 +1,6 @@
-"""Synthetic generators of the papers and loaders for data files."""
+"""Synthetic generators of the papers, loaders for data files, and ``add_bias``."""
 
+from .features import add_bias
 from .loaders import load_data
 from .synthetic import (
     Dataset,
@@ -13,6 +14,7 @@ from .synthetic import (
 __all__ = [
     "Dataset",
     "TrainTest",
+    "add_bias",
     "load_data",
     "make_dominant_eigen",
     "make_hop_artificial",
