@@ -65,6 +65,50 @@ class KernelHypothesis:
         return out
 
 
+@dataclass(frozen=True, eq=False)
+class PrototypeHypothesis:
+    """One prototype per class (theory §2.6): f_r(x) = w^r . x, r = 0, ..., K - 1.
+
+    ``weights`` has shape (K, n_features), row r the prototype w^r of class
+    ``classes[r]`` (paper 004 sec. 4). ``decision_function`` returns the (n, K)
+    scores; the prediction is the class of the largest, the smallest index on ties.
+    """
+
+    weights: np.ndarray
+
+    def decision_function(self, X) -> np.ndarray:
+        return np.asarray(X @ self.weights.T, dtype=np.float64)
+
+
+@dataclass(frozen=True, eq=False)
+class PrototypeKernelHypothesis:
+    """Prototypes in a kernel's feature space: f_r(x) = sum_j a_rj K(s_j, x).
+
+    The K prototypes share one support list s_j = ``support_vectors[j]``
+    (theory §2.6, kernel form); a_rj = ``dual_coef[r, j]``, shape (K, n_support).
+    ``decision_function`` returns the (n, K) scores.
+    """
+
+    support_vectors: np.ndarray
+    dual_coef: np.ndarray
+    kernel: Kernel
+
+    @property
+    def weights(self) -> np.ndarray | None:
+        """Primal prototypes dual_coef @ support_vectors (K, n_features); None if not linear."""
+        if not self.kernel.is_linear:
+            return None
+        return self.dual_coef @ self.support_vectors
+
+    def decision_function(self, X) -> np.ndarray:
+        out = np.zeros((X.shape[0], self.dual_coef.shape[0]))
+        if self.dual_coef.shape[1] == 0:
+            return out
+        for rows in kernel_blocks(X, self.dual_coef.shape[1]):
+            out[rows] = self.kernel.gram(X[rows], self.support_vectors) @ self.dual_coef.T
+        return out
+
+
 VOTE_METHODS = ("vote", "average", "last", "random")
 
 

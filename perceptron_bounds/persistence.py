@@ -65,6 +65,8 @@ from .hypothesis import (
     HigherOrderKernelHypothesis,
     KernelHypothesis,
     LinearHypothesis,
+    PrototypeHypothesis,
+    PrototypeKernelHypothesis,
     PseudoinverseHypothesis,
     SecondOrderHypothesis,
     SecondOrderKernelHypothesis,
@@ -79,7 +81,7 @@ HEADER = "header.json"
 _HYPOTHESES = (
     LinearHypothesis, KernelHypothesis, VotedHypothesis, HigherOrderHypothesis,
     HigherOrderKernelHypothesis, SecondOrderHypothesis, SecondOrderKernelHypothesis,
-    PseudoinverseHypothesis,
+    PseudoinverseHypothesis, PrototypeHypothesis, PrototypeKernelHypothesis,
 )
 # The only classes a file may name.
 _DATACLASSES = {cls.__name__: cls for cls in (*_HYPOTHESES, Kernel)}

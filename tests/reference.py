@@ -411,3 +411,95 @@ def presented_sequence(n_samples, epochs, shuffle=False, seed=None):
     for _ in range(epochs):
         order.extend(rng.permutation(n_samples) if shuffle else range(n_samples))
     return np.array(order, dtype=np.int64)
+
+
+def _native(X, y, order, r, kernel, n_classes):
+    """Paper 004 sec. 4 with radius r (r = 0: the Perceptron's eq. (18) alone), theory §2.6.
+
+    Linear (``kernel`` None): the prototypes are the rows of W. With a
+    ``kernel`` callable K(a, b): w^q = sum_j A[q, j] phi(x_{support[j]}), and
+    ||w^y - w^{y~}||^2 = (A[y] - A[y~]) G (A[y] - A[y~]) with the supports' Gram G.
+    """
+    n_classes = int(np.max(y)) + 1 if n_classes is None else n_classes
+    W = np.zeros((n_classes, X.shape[1]))
+    support, A, G = [], np.zeros((n_classes, 0)), np.zeros((0, 0))
+    out = {name: [] for name in ("mistakes", "margin_errors", "true_class", "runner_up",
+                                 "gap_norm", "margins")}
+    for t, i in enumerate(order):
+        x, label = X[i], y[i]
+        # s_q = w^q . x_t
+        if kernel is None:
+            s = W @ x
+        else:
+            s = A @ np.array([kernel(X[j], x) for j in support])
+        out["margins"].append(s)
+        # y~ = argmax_{q != y_t} s_q, the smallest index on ties
+        others = [q for q in range(n_classes) if q != label]
+        runner = others[int(np.argmax(s[others]))]
+        # ||w^y - w^{y~}||
+        if kernel is None:
+            d = np.linalg.norm(W[label] - W[runner])
+        else:
+            diff = A[label] - A[runner]
+            d = np.sqrt(max(diff @ G @ diff, 0.0))
+        if s[label] <= s[runner]:
+            # a multiclass mistake: the update of eq. (18) with x_t
+            out["mistakes"].append(t)
+            c = 0.0
+        elif s[label] - s[runner] <= r * d:
+            # a margin error: the update of eq. (18) with x_hat = x + r (w^{y~} - w^y) / d
+            out["margin_errors"].append(t)
+            c = r / d
+        else:
+            continue
+        out["true_class"].append(label)
+        out["runner_up"].append(runner)
+        out["gap_norm"].append(d)
+        if kernel is None:
+            x_hat = x + c * (W[runner] - W[label])
+            W[label] = W[label] + x_hat
+            W[runner] = W[runner] - x_hat
+        else:
+            # w^y + x_hat = w^y + c (w^{y~} - w^y) + x: mix the coefficient rows, append x
+            shift = c * (A[runner] - A[label])
+            A[label] = A[label] + shift
+            A[runner] = A[runner] - shift
+            column = np.zeros((n_classes, 1))
+            column[label], column[runner] = 1.0, -1.0
+            A = np.hstack([A, column])
+            row = np.array([kernel(X[j], x) for j in support])
+            G = np.block([[G, row[:, None]], [row[None, :], kernel(x, x)]])
+            support.append(i)
+    indices = ("mistakes", "margin_errors", "true_class", "runner_up")
+    result = {name: np.array(values, dtype=np.int64 if name in indices else float)
+              for name, values in out.items()}
+    result["margins"] = result["margins"].reshape(len(order), n_classes)
+    if kernel is None:
+        result["weights"] = W
+    else:
+        result["support"] = np.array(support, dtype=np.int64)
+        result["dual_coef"] = A
+    return result
+
+
+def native_perceptron(X, y, order, kernel=None, n_classes=None):
+    """Native multiclass Perceptron, paper 004 eq. (18) with the runner-up y~ (theory §2.6).
+
+    Prototypes w^q = 0; on s_y <= max_{q != y} s_q (a tie is a mistake),
+    w^y += x and w^{y~} -= x. ``y`` holds class indices 0..K-1. Returns a dict:
+    ``mistakes``, ``margin_errors`` (empty), ``true_class``, ``runner_up``,
+    ``gap_norm`` (||w^y - w^{y~}|| before each update), ``margins`` (T, K), and
+    ``weights`` (K, n) or, with a ``kernel``, ``support`` (rows of X) and
+    ``dual_coef`` (K, S).
+    """
+    return _native(X, y, order, 0.0, kernel, n_classes)
+
+
+def native_ballseptron(X, y, order, r, kernel=None, n_classes=None):
+    """Native multiclass Ballseptron, paper 004 sec. 4, eqs. (18)-(19) (theory §2.6).
+
+    As :func:`native_perceptron`; a trial with s_y > s_{y~} but
+    s_y - s_{y~} <= r ||w^y - w^{y~}|| is a margin error, updated with
+    x_hat = x + r (w^{y~} - w^y) / ||w^{y~} - w^y||.
+    """
+    return _native(X, y, order, r, kernel, n_classes)

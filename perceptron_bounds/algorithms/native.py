@@ -1,0 +1,339 @@
+"""Native multiclass Perceptron and Ballseptron: one prototype per class (theory §2.6).
+
+Paper 004, sec. 4, with K classes, radius r >= 0 and prototypes
+w^0 = ... = w^{K-1} = 0. On a trial with instance x and true class y, the
+scores are s_q = w^q . x (before the trial's update) and the runner-up is
+y~ = argmax_{q != y} s_q, the smallest index on ties. Then, with
+d = ||w^y - w^{y~}||:
+
+* if s_y <= s_{y~}: a multiclass **mistake** (a tie is one, theory §2.6),
+  w^y <- w^y + x and w^{y~} <- w^{y~} - x (paper 004, eq. (18), with the
+  runner-up in place of the predicted class);
+* elif s_y - s_{y~} <= r d: a **margin error**, the same update with the
+  pseudo-instance x_hat = x + r (w^{y~} - w^y) / d, the point of the ball of
+  radius r around x that minimises (w^y - w^{y~}) . x (eq. (19) and the text
+  after it);
+* else nothing changes.
+
+The native Perceptron is the case r = 0 (0 < s_y - s_{y~} <= 0 cannot hold),
+so both algorithms run the same loops; with r = 0 they are the Perceptron's
+rule exactly. The sum of the prototypes stays 0.
+
+**d = 0.** w^y = w^{y~} gives s_y = s_{y~}, a tie and so a mistake: every
+fresh run makes a mistake on its first trial, as the binary Ballseptron does
+with w = 0. The margin-error test s_y - s_{y~} <= r d is only reached when
+s_y > s_{y~}; there a d that rounds to 0 (which exact arithmetic rules out)
+fails it, as the binary test y w.x / ||w|| > r passes with +inf, so x_hat never
+divides by 0.
+
+**The prototypes' Gram matrix** G[a, b] = w^a . w^b (K x K) is kept up to date,
+so d^2 = G[y, y] + G[y~, y~] - 2 G[y, y~] costs O(1). An update by v (x or
+x_hat), w^y += v and w^{y~} -= v, changes G through p_q = w^q . v and
+||v||^2, which come from the scores: p_q = s_q and ||v||^2 = K(x, x) for a
+mistake; with c = r / d, p_q = s_q + c (G[q, y~] - G[q, y]) and
+||v||^2 = K(x, x) + 2 c (s_{y~} - s_y) + r^2 for a margin error. An update
+thus costs O(K) and the one kernel value K(x, x).
+
+Forms
+-----
+* ``primal``: the prototypes as the rows of W (K, n), dense or CSR rows
+  (the 4-array convention of :mod:`perceptron_bounds._linalg`). A margin
+  error mixes two prototypes, w^y <- (1 - c) w^y + c w^{y~} + x and
+  w^{y~} <- c w^y + (1 - c) w^{y~} - x, in O(n) even for CSR rows.
+* ``dual``: a support list shared by the K prototypes, w^q = sum_j A[q, j]
+  phi(s_j), with the coefficient matrix A (K x S, held transposed, one row
+  per support, so that a support is appended as a row). Every update appends
+  x once, with +1 for class y and -1 for y~; a margin error first applies the
+  row operation above to rows y and y~ of A. The kernel values of x against
+  the supports come from the kernel-row cache
+  (:func:`perceptron_bounds.kernels.kernel_row`).
+
+State
+-----
+``LoopResult.state`` (``OnlineRun.state``) holds, one entry per update trial
+(``run.update_trials``: mistakes and margin errors, in trial order):
+
+* ``"true_class"``: y, the class index (int64);
+* ``"runner_up"``: y~ (int64);
+* ``"margin_error"``: True for a margin error, False for a mistake (bool);
+* ``"gap_norm"``: d = ||w^y - w^{y~}|| before the update (float64);
+
+and ``"gram"``: the final prototypes' Gram matrix G (K x K), which a warm
+start continues (so that a warm start is the run over the concatenated
+sequence, bit for bit).
+
+References
+----------
+S. Shalev-Shwartz and Y. Singer, "A new perspective on an old Perceptron
+algorithm", COLT 2005, sec. 4, eqs. (18)-(19) (paper 004).
+
+Examples
+--------
+>>> import numpy as np
+>>> from perceptron_bounds._validation import Data
+>>> from perceptron_bounds.algorithms.native import fit_native_perceptron
+>>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
+>>> data = Data(X, np.array([0, 1, 2]), np.array(["a", "b", "c"]))
+>>> order = np.array([0, 1, 2, 0, 1, 2])
+>>> result = fit_native_perceptron(data, order, {"form": "primal"}, np.empty(0), None)
+>>> result.mistake_trials.tolist(), result.state["runner_up"].tolist()
+([0, 1, 2], [1, 0, 0])
+>>> result.hypothesis.decision_function(X).argmax(axis=1).tolist()
+[0, 1, 2]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit
+from .._linalg import append_row, csr_dot, dense_dot, grow_vector, rows_buffer
+from .._validation import loop_arrays
+from ..hypothesis import PrototypeHypothesis, PrototypeKernelHypothesis
+from ..kernels import kernel_cache, kernel_of, kernel_row, kernel_value
+from ..registry import LoopResult
+
+NO_UPDATE, MISTAKE, MARGIN_ERROR = 0, 1, 2
+
+
+@jit
+def _case(s, y, G, r):
+    """The trial's case, runner-up y~, d = ||w^y - w^{y~}|| and c = r/d (0 unless a margin error).
+
+    y~ = argmax_{q != y} s_q, the smallest index on ties.
+    """
+    runner_up = -1
+    for q in range(s.shape[0]):
+        if q != y and (runner_up < 0 or s[q] > s[runner_up]):
+            runner_up = q
+    d = np.sqrt(max(G[y, y] + G[runner_up, runner_up] - 2.0 * G[y, runner_up], 0.0))
+    gap = s[y] - s[runner_up]
+    if gap <= 0.0:
+        return MISTAKE, runner_up, d, 0.0
+    if gap <= r * d:
+        return MARGIN_ERROR, runner_up, d, r / d
+    return NO_UPDATE, runner_up, d, 0.0
+
+
+@jit
+def _update_gram(G, s, a, b, c, vv, p):
+    """G after w^a += v, w^b -= v, where v = x + c (w^b - w^a), s_q = w^q . x, vv = ||v||^2.
+
+    ``p`` is scratch of length K, filled with p_q = w^q . v.
+    """
+    n_classes = s.shape[0]
+    for q in range(n_classes):
+        p[q] = s[q] + c * (G[q, b] - G[q, a])
+    gab = G[a, b] - p[a] + p[b] - vv
+    G[a, a] += 2.0 * p[a] + vv
+    G[b, b] += vv - 2.0 * p[b]
+    G[a, b] = gab
+    G[b, a] = gab
+    for q in range(n_classes):
+        if q != a and q != b:
+            G[q, a] += p[q]
+            G[a, q] = G[q, a]
+            G[q, b] -= p[q]
+            G[b, q] = G[q, b]
+
+
+@jit
+def _native_primal_loop(X, data, indices, indptr, y, order, r, W, G, margins):
+    """Native Ballseptron (r = 0: Perceptron) over dense or CSR rows; W and G updated in place.
+
+    Returns (update trials, their cases, true classes, runners-up, gap norms d).
+    """
+    n_trials = order.shape[0]
+    n_classes = W.shape[0]
+    record = margins.shape[0] > 0
+    csr = indptr.shape[0] > 0
+    updates = np.empty(n_trials, dtype=np.int64)
+    cases = np.empty(n_trials, dtype=np.int64)
+    true_class = np.empty(n_trials, dtype=np.int64)
+    runner_up = np.empty(n_trials, dtype=np.int64)
+    gaps = np.empty(n_trials)
+    s = np.empty(n_classes)
+    p = np.empty(n_classes)
+    u = 0
+    for t in range(n_trials):
+        i = order[t]
+        for q in range(n_classes):
+            s[q] = csr_dot(W[q], data, indices, indptr, i) if csr else dense_dot(W[q], X, i)
+        if record:
+            margins[t] = s
+        a = y[i]
+        case, b, d, c = _case(s, a, G, r)
+        if case == NO_UPDATE:
+            continue
+        updates[u] = t
+        cases[u] = case
+        true_class[u] = a
+        runner_up[u] = b
+        gaps[u] = d
+        u += 1
+        if csr:
+            vv = 0.0
+            for pos in range(indptr[i], indptr[i + 1]):
+                vv += data[pos] * data[pos]
+        else:
+            vv = dense_dot(X[i], X, i)
+        if case == MARGIN_ERROR:
+            vv += 2.0 * c * (s[b] - s[a]) + r * r
+            for j in range(W.shape[1]):
+                delta = c * (W[b, j] - W[a, j])
+                W[a, j] += delta
+                W[b, j] -= delta
+        _update_gram(G, s, a, b, c, vv, p)
+        if csr:
+            for pos in range(indptr[i], indptr[i + 1]):
+                W[a, indices[pos]] += data[pos]
+                W[b, indices[pos]] -= data[pos]
+        else:
+            for j in range(W.shape[1]):
+                W[a, j] += X[i, j]
+                W[b, j] -= X[i, j]
+    return (updates[:u].copy(), cases[:u].copy(), true_class[:u].copy(), runner_up[:u].copy(),
+            gaps[:u].copy())
+
+
+@jit
+def _native_dual_loop(X, y, order, r, S, C, k, G, code, degree, gamma, coef0, cache, filled,
+                      cache_cap, margins):
+    """Kernel native Ballseptron (r = 0: Perceptron): w^q = sum_{j<k} C[j, q] K(S[j], .).
+
+    Every update appends x_t to the support list S with the row e_y - e_{y~}
+    of C; G is updated in place. Returns (update trials, their cases, true
+    classes, runners-up, gap norms d, S, C, k) with the buffers possibly regrown.
+    """
+    n_trials = order.shape[0]
+    n_classes = G.shape[0]
+    record = margins.shape[0] > 0
+    updates = np.empty(n_trials, dtype=np.int64)
+    cases = np.empty(n_trials, dtype=np.int64)
+    true_class = np.empty(n_trials, dtype=np.int64)
+    runner_up = np.empty(n_trials, dtype=np.int64)
+    gaps = np.empty(n_trials)
+    s = np.empty(n_classes)
+    p = np.empty(n_classes)
+    e = np.empty(n_classes)
+    kvals = np.empty(C.shape[0])
+    u = 0
+    for t in range(n_trials):
+        i = order[t]
+        x = X[i]
+        kvals = grow_vector(kvals, k)
+        cache = kernel_row(S, k, X, i, cache, filled, cache_cap, code, degree, gamma, coef0,
+                           kvals)
+        s[:] = 0.0
+        for j in range(k):
+            kj = kvals[j]
+            for q in range(n_classes):
+                s[q] += C[j, q] * kj
+        if record:
+            margins[t] = s
+        a = y[i]
+        case, b, d, c = _case(s, a, G, r)
+        if case == NO_UPDATE:
+            continue
+        updates[u] = t
+        cases[u] = case
+        true_class[u] = a
+        runner_up[u] = b
+        gaps[u] = d
+        u += 1
+        vv = kernel_value(x, x, code, degree, gamma, coef0)
+        if case == MARGIN_ERROR:
+            vv += 2.0 * c * (s[b] - s[a]) + r * r
+            for j in range(k):
+                delta = c * (C[j, b] - C[j, a])
+                C[j, a] += delta
+                C[j, b] -= delta
+        _update_gram(G, s, a, b, c, vv, p)
+        e[:] = 0.0
+        e[a] = 1.0
+        e[b] = -1.0
+        S = append_row(S, k, x)
+        C = append_row(C, k, e)
+        k += 1
+    return (updates[:u].copy(), cases[:u].copy(), true_class[:u].copy(), runner_up[:u].copy(),
+            gaps[:u].copy(), S, C, k)
+
+
+def _fit(data, order, params, r, margins, previous) -> LoopResult:
+    """Run the native loops of the resolved ``params``'s form with radius ``r`` (0: Perceptron)."""
+    n_classes = data.classes.shape[0]
+    if margins.size == 0:
+        margins = np.empty((0, n_classes))
+    G = np.zeros((n_classes, n_classes)) if previous is None else np.array(previous.state["gram"])
+    if params["form"] == "primal":
+        W = (np.zeros((n_classes, data.n_features)) if previous is None
+             else np.array(previous.weights))
+        updates, cases, true_class, runner_up, gaps = _native_primal_loop(
+            *loop_arrays(data.X), data.y, order, r, W, G, margins
+        )
+        hypothesis = PrototypeHypothesis(W)
+    else:
+        kernel = kernel_of(params)
+        if previous is None:
+            S, C, k = np.empty((16, data.n_features)), np.empty((16, n_classes)), 0
+        else:
+            S, C = rows_buffer(previous.support_vectors), rows_buffer(previous.dual_coef.T)
+            k = previous.support_vectors.shape[0]
+        cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
+        updates, cases, true_class, runner_up, gaps, S, C, k = _native_dual_loop(
+            data.X, data.y, order, r, S, C, k, G, *kernel.loop_args(), cache, filled, cache_cap,
+            margins,
+        )
+        hypothesis = PrototypeKernelHypothesis(S[:k].copy(), np.ascontiguousarray(C[:k].T), kernel)
+    margin_error = cases == MARGIN_ERROR
+    return LoopResult(
+        updates[~margin_error],
+        hypothesis,
+        margin_error_trials=updates[margin_error],
+        state={"true_class": true_class, "runner_up": runner_up, "margin_error": margin_error,
+               "gap_norm": gaps, "gram": G},
+    )
+
+
+def fit_native_perceptron(data, order, params, margins, previous) -> LoopResult:
+    """The native multiclass Perceptron (paper 004 sec. 4, eq. (18); theory §2.6).
+
+    Prototypes w^q = 0; on a multiclass mistake (s_y <= max_{q != y} s_q)
+    w^y += x and w^{y~} -= x, y~ the runner-up. The ``fit_native`` hook of
+    ``"perceptron"``.
+
+    Parameters
+    ----------
+    data : Data
+        Validated data whose ``y`` holds int64 class indices 0..K-1 and
+        ``classes`` the K labels.
+    order : ndarray of int64, shape (T,)
+        The presented sequence (rows of X).
+    params : dict
+        The resolved parameters of ``"perceptron"`` (``form``, and the kernel's
+        for the dual form).
+    margins : ndarray of shape (T, K) or empty
+        Filled with the scores s_q of every trial when not empty.
+    previous : OnlineRun or None
+        A native run of the same algorithm and parameters to continue (warm start).
+
+    Returns
+    -------
+    LoopResult
+        Multiclass mistake trials, a :class:`~perceptron_bounds.hypothesis.PrototypeHypothesis`
+        (primal) or :class:`~perceptron_bounds.hypothesis.PrototypeKernelHypothesis`
+        (dual), and the state of the module docstring.
+    """
+    return _fit(data, order, params, 0.0, margins, previous)
+
+
+def fit_native_ballseptron(data, order, params, margins, previous) -> LoopResult:
+    """The native multiclass Ballseptron (paper 004 sec. 4, eqs. (18)-(19); theory §2.6).
+
+    As :func:`fit_native_perceptron`, and on a trial that is no mistake but has
+    s_y - s_{y~} <= r ||w^y - w^{y~}|| (a margin error), the same update with
+    x_hat = x + r (w^{y~} - w^y) / ||w^{y~} - w^y||. The ``fit_native`` hook of
+    ``"ballseptron"``; ``params`` holds its radius ``r``. The LoopResult
+    also holds the margin-error trials.
+    """
+    return _fit(data, order, params, params["r"], margins, previous)
