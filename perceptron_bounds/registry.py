@@ -63,6 +63,23 @@ class Algorithm:
         state with the resolved ``params``; ``rows`` are the rows of X (as
         given) of its update trials, in order. None where the form keeps no such
         matrix. ``OnlineRun.hypothesis_at`` reports it as ``Snapshot.matrix``.
+    fit_ovr : callable (data, order, params, margins, previous) -> list of LoopResult, optional
+        One-vs-rest in one pass over the trials (theory §2.6). ``data.y`` holds
+        the int64 class indices 0..K-1 of ``data.classes`` (K labels),
+        ``margins`` is a (T, K) float64 array to fill with every class's
+        margin (always given: the multiclass mistakes are read from it), and
+        ``previous`` is the previous multiclass ``OnlineRun`` (one-vs-rest, same
+        classes) or None. Result k must be exactly ``fit`` on the binary
+        problem "class k (+1) against the rest (-1)" on the same ``order``,
+        continued from ``previous.class_runs[k]``: the same mistake trials,
+        the same state bit for bit. Without it ``run_online`` loops ``fit``
+        over the K binary problems.
+    fit_native : callable (data, order, params, margins, previous) -> LoopResult, optional
+        The algorithm's own multiclass form (theory §2.6), ``multiclass="native"``;
+        ``data`` as for ``fit_ovr``, ``margins`` (T, K) or empty (no
+        ``record_margins``), ``previous`` a native multiclass ``OnlineRun`` or
+        None. The result's ``mistake_trials`` are the multiclass mistakes and
+        its hypothesis scores (n, K).
     """
 
     name: str
@@ -71,6 +88,8 @@ class Algorithm:
     fit: Callable
     summary: str = ""
     matrix: Callable | None = None
+    fit_ovr: Callable | None = None
+    fit_native: Callable | None = None
 
 
 _REGISTRY: dict[str, Algorithm] = {}
