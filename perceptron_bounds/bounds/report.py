@@ -1,4 +1,8 @@
-"""The result of :func:`perceptron_bounds.bounds.evaluate`: one row per bound and variant."""
+"""The result of :func:`perceptron_bounds.bounds.evaluate`: one row per bound and variant.
+
+A binary or native multiclass run gets a :class:`BoundReport`; a one-vs-rest
+run a :class:`MulticlassBoundReport`, one report per class and their sums.
+"""
 
 from __future__ import annotations
 
@@ -26,12 +30,13 @@ class BoundRow:
         ``novikoff``, ``freund_schapire``, ``ballseptron_d1``,
         ``ballseptron_corrected_d2``, ``ballseptron_corrected_d1``,
         ``second_order``, ``second_order_adaptive``, ``second_order_pinv`` or
-        ``higher_order``.
+        ``higher_order``; in a one-vs-rest sum also ``smallest_per_class``.
     variant : str
-        ``"stated"`` (SPEC 4.1) or ``"tightened"`` (SPEC 4.2).
+        ``"stated"`` (theory §4.1) or ``"tightened"`` (theory §4.2); ``"any"`` for
+        ``smallest_per_class``.
     source : str
         Paper and theorem, e.g. ``"001 Thm 2"``; ``"derived"`` is appended for the
-        forms SPEC 4.1 marks so.
+        forms the theory page marks so (theory §4.1, §4.5).
     applies : bool
         Whether the theorem's conditions hold for some gamma (or the given one).
     reason : str or None
@@ -43,7 +48,8 @@ class BoundRow:
     mistakes : int
         The run's mistakes m.
     comparator : str or None
-        How u was chosen (``"given"``, ``"target"``, ``"svm C=..."``, ``"kernel svm C=..."``).
+        How u was chosen (``"given"``, ``"target"``, ``"svm C=..."``, ``"kernel svm C=..."``,
+        ``"crammer-singer svm C=..."``, ``"per class"`` for a one-vs-rest sum).
     quantities : dict
         The quantities the value was computed from (R, D1, D2, margin_errors, alpha, ...).
     """
@@ -94,6 +100,19 @@ class BoundReport:
 
     ``str(report)`` is an aligned table; :meth:`to_records` and :meth:`to_json`
     convert it for scripts.
+
+    Attributes
+    ----------
+    algorithm, params
+        The run's.
+    n_trials, mistakes, margin_errors : int
+        The run's counts; the rows bound ``mistakes``.
+    rows : tuple of BoundRow
+    notes : tuple of str
+        How the comparator was chosen, and why no bound applies when none does.
+    multiclass : str or None
+        ``"native"`` for a native multiclass run (its bounds through Kesler's
+        construction, theory §4.5), None for a binary run.
     """
 
     algorithm: str
@@ -103,6 +122,12 @@ class BoundReport:
     margin_errors: int
     rows: tuple
     notes: tuple = ()
+    multiclass: str | None = None
+
+    @property
+    def holds(self) -> bool:
+        """True when every applicable row holds (mistakes <= value)."""
+        return all(row.holds for row in self.rows if row.applies)
 
     def to_records(self) -> list[dict]:
         """One dict per row (see :meth:`BoundRow.to_record`), with the algorithm's name."""
@@ -111,9 +136,10 @@ class BoundReport:
     def to_json(self, **kwargs) -> str:
         """The report as JSON: algorithm, params, counts, notes and the records."""
         payload = {
-            "algorithm": self.algorithm, "params": self.params, "n_trials": self.n_trials,
-            "mistakes": self.mistakes, "margin_errors": self.margin_errors,
-            "notes": list(self.notes), "bounds": self.to_records(),
+            "algorithm": self.algorithm, "params": self.params, "multiclass": self.multiclass,
+            "n_trials": self.n_trials, "mistakes": self.mistakes,
+            "margin_errors": self.margin_errors, "notes": list(self.notes),
+            "bounds": self.to_records(),
         }
         return json.dumps(_jsonable(payload), **kwargs)
 
@@ -125,14 +151,15 @@ class BoundReport:
         raise KeyError(f"no row {name!r} ({variant}) in the report of {self.algorithm!r}")
 
     def __str__(self) -> str:
-        head = (f"{self.algorithm}: {self.mistakes} mistakes in {self.n_trials} trials"
+        mode = f" ({self.multiclass} multiclass)" if self.multiclass else ""
+        head = (f"{self.algorithm}{mode}: {self.mistakes} mistakes in {self.n_trials} trials"
                 + (f", {self.margin_errors} margin errors" if self.margin_errors else ""))
         columns = ("bound", "variant", "value", "gamma", "mistakes/bound", "holds", "source")
         table = [columns]
         for row in self.rows:
             if row.applies:
                 cells = (row.name, row.variant, f"{row.value:.6g}", f"{row.gamma:.4g}",
-                         f"{row.ratio:.3g}", "yes" if row.holds else "NO", row.source)
+                         f"{row.ratio:.3g}", _yes(row.holds), row.source)
             else:
                 cells = (row.name, row.variant, "-", "-", "-", "-",
                          f"{row.source}; not applicable: {row.reason}")
@@ -140,6 +167,124 @@ class BoundReport:
         lines = [head, *aligned(table, ragged_last=True)]
         lines.extend(f"note: {note}" for note in self.notes)
         return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class MulticlassBoundReport:
+    """The bounds of a one-vs-rest run: every binary bound per class, and their sums.
+
+    Class k's run is the binary run "class k against the rest" (theory §2.6);
+    :attr:`class_reports` holds its :class:`BoundReport`, each bound at the class's
+    own best comparator and margin. Each summed row adds one bound (name and
+    variant) over the classes: a bound on the run's :attr:`corrections`, the
+    binary mistakes summed over the classes, and hence on its multiclass
+    mistakes, which never exceed them (theory §4.5).
+
+    ``str(report)`` is one table: a row per bound and variant, a column per
+    class and the sum. :meth:`to_records` and :meth:`to_json` convert it.
+
+    Attributes
+    ----------
+    algorithm, params
+        The run's.
+    classes : tuple
+        The K labels; ``class_reports[k]`` is that of ``classes[k]``.
+    n_trials : int
+    mistakes : int
+        The run's multiclass mistakes.
+    corrections : int
+        The class runs' mistakes, summed; what the summed rows bound.
+    rows : tuple of BoundRow
+        The summed rows (``mistakes`` = :attr:`corrections`, ``gamma`` None: each
+        class has its own). The quantities hold ``class_values`` and
+        ``class_gammas``; the row ``smallest_per_class`` (variant ``"any"``) adds
+        each class's smallest applicable bound, named in ``class_bounds``.
+    class_reports : tuple of BoundReport
+    notes : tuple of str
+    multiclass : str
+        ``"ovr"``.
+    """
+
+    algorithm: str
+    params: dict
+    classes: tuple
+    n_trials: int
+    mistakes: int
+    corrections: int
+    rows: tuple
+    class_reports: tuple
+    notes: tuple = ()
+    multiclass: str = "ovr"
+
+    @property
+    def holds(self) -> bool:
+        """True when every applicable row holds, summed and per class."""
+        return (all(row.holds for row in self.rows if row.applies)
+                and all(report.holds for report in self.class_reports))
+
+    def row(self, name: str, variant: str = "stated") -> BoundRow:
+        """The summed row of bound ``name`` in ``variant``; KeyError if there is none."""
+        for row in self.rows:
+            if row.name == name and row.variant == variant:
+                return row
+        raise KeyError(f"no summed row {name!r} ({variant}) in the report of "
+                       f"{self.algorithm!r} one-vs-rest")
+
+    def class_report(self, label) -> BoundReport:
+        """The :class:`BoundReport` of class ``label`` against the rest."""
+        for value, report in zip(self.classes, self.class_reports, strict=True):
+            if value == label:
+                return report
+        raise KeyError(f"no class {label!r}; the classes are {list(self.classes)}")
+
+    def to_records(self) -> list[dict]:
+        """One dict per row: the summed rows (``"class"`` None), then each class's rows.
+
+        Each record is :meth:`BoundRow.to_record` with ``algorithm``, ``multiclass``
+        and ``class`` (the label of the class, None for a sum over the classes).
+        """
+        head = {"algorithm": self.algorithm, "multiclass": self.multiclass}
+        records = [{**head, "class": None, **row.to_record()} for row in self.rows]
+        for label, report in zip(self.classes, self.class_reports, strict=True):
+            records.extend({**head, "class": label, **row.to_record()} for row in report.rows)
+        return records
+
+    def to_json(self, **kwargs) -> str:
+        """The report as JSON: algorithm, params, classes, counts, notes and the records."""
+        payload = {
+            "algorithm": self.algorithm, "params": self.params, "multiclass": self.multiclass,
+            "classes": list(self.classes), "n_trials": self.n_trials,
+            "mistakes": self.mistakes, "corrections": self.corrections,
+            "class_mistakes": [report.mistakes for report in self.class_reports],
+            "notes": list(self.notes), "bounds": self.to_records(),
+        }
+        return json.dumps(_jsonable(payload), **kwargs)
+
+    def __str__(self) -> str:
+        head = (f"{self.algorithm} one-vs-rest over {len(self.classes)} classes: "
+                f"{self.mistakes} multiclass mistakes, {self.corrections} corrections (binary "
+                f"mistakes summed over the classes) in {self.n_trials} trials")
+        labels = [f"class {label}" for label in self.classes]
+        table = [("bound", "variant", *labels, "sum", "corrections/sum", "holds", "source"),
+                 ("(mistakes)", "", *(str(r.mistakes) for r in self.class_reports),
+                  str(self.corrections), "", "", "")]
+        for row in self.rows:
+            values = row.quantities.get("class_values", [None] * len(self.classes))
+            cells = [row.name, row.variant, *("-" if v is None else f"{v:.4g}" for v in values)]
+            if row.applies:
+                cells += [f"{row.value:.6g}", f"{row.ratio:.3g}", _yes(row.holds), row.source]
+            else:
+                cells += ["-", "-", "-", f"{row.source}; not applicable: {row.reason}"]
+            table.append(tuple(cells))
+        lines = [head, *aligned(table, ragged_last=True)]
+        lines.append("each class's bound is at its own comparator and margin: "
+                     "report.class_reports[k] has them")
+        lines.extend(f"note: {note}" for note in self.notes)
+        return "\n".join(lines)
+
+
+def _yes(holds: bool) -> str:
+    return "yes" if holds else "NO"
 
 
 def aligned(table, *, ragged_last: bool = False) -> list[str]:

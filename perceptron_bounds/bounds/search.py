@@ -6,6 +6,11 @@ the given u, the data's known target, or linear SVM directions over a range
 of C (kernel SVM functions of unit RKHS norm for kernel runs); gamma is
 searched per bound over the sorted positive margins y u.x and a log grid,
 then refined between the neighbours of the best candidate.
+
+The bounds of a native multiclass run (theory §4.5) compare with K prototypes
+u^1..u^K of unit Frobenius norm, sum_r ||u^r||^2 = 1: the given or the data's
+target (a K x n matrix), scikit-learn's Crammer-Singer multiclass linear SVM, or
+for kernel runs K one-vs-rest kernel SVM functions scaled together.
 """
 
 from __future__ import annotations
@@ -33,13 +38,17 @@ GRID_DECADES = 6
 class Comparator:
     """A unit-norm comparator: u in input space, or f = sum_i coef_i K(support_i, .).
 
+    A multiclass comparator (theory §4.5) holds K prototypes of unit Frobenius
+    norm: ``u`` of shape (K, n), or ``coef`` of shape (n_support, K), column r
+    the expansion of f^r, with sum_r ||f^r||_K^2 = 1.
+
     Attributes
     ----------
     label : str
         How it was chosen.
     kernel : Kernel
     u : ndarray or None
-        The unit vector (linear kernel).
+        The unit vector (linear kernel), or the (K, n) prototypes.
     support, coef : ndarray or None
         The expansion of f (non-linear kernel), scaled so that ||f||_K = 1.
     """
@@ -51,8 +60,10 @@ class Comparator:
     coef: np.ndarray | None = None
 
     def values(self, Z) -> np.ndarray:
-        """u.z (or f(z)) for every row z of Z."""
+        """u.z (or f(z)) for every row z of Z; shape (rows, K), u^r.z, for K prototypes."""
         if self.u is not None:
+            if self.u.ndim == 2:
+                return np.asarray(Z @ self.u.T, dtype=np.float64)
             return np.asarray(Z @ self.u, dtype=np.float64).ravel()
         return self.kernel.gram(Z, self.support) @ self.coef
 
@@ -73,6 +84,106 @@ def unit_comparator(u, n_features: int, label: str, kernel: Kernel) -> Comparato
     return Comparator(label, kernel, u=u / norm)
 
 
+def unit_prototypes(U, n_classes: int, n_features: int, label: str,
+                    kernel: Kernel) -> Comparator:
+    """Validate K prototypes (a finite nonzero K x n matrix), scaled to unit Frobenius norm.
+
+    The multiclass bounds (theory §4.5) ask for sum_r ||u^r||^2 = 1; row r of
+    ``U`` is the prototype of class ``classes[r]``.
+    """
+    if not kernel.is_linear:
+        raise ValueError(
+            f"u is a matrix of prototypes in the input space, but the run uses the "
+            f"{kernel.name!r} kernel; kernel runs are compared with kernel SVMs: pass u=None "
+            "and comparator='svm'"
+        )
+    U = np.asarray(U, dtype=np.float64)
+    if U.shape != (n_classes, n_features):
+        raise ValueError(f"u must have shape ({n_classes}, {n_features}) (one prototype per "
+                         f"class), got {U.shape}")
+    norm = float(np.linalg.norm(U))
+    if not np.isfinite(norm) or norm == 0.0:
+        raise ValueError(f"u must be a finite nonzero matrix, got Frobenius norm {norm}")
+    return Comparator(label, kernel, u=U / norm)
+
+
+def crammer_singer_comparators(X, y, n_classes: int, kernel: Kernel,
+                               seed: int = 0) -> list[Comparator]:
+    """Multiclass SVM prototypes of unit Frobenius norm, one set per C in ``SVM_C``.
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n, d)
+    y : ndarray of int64, shape (n,)
+        Class indices 0 .. n_classes - 1.
+    n_classes : int
+        K; a class absent from the rows fitted gets a zero prototype.
+    kernel : Kernel
+    seed : int, default=0
+        Seed of the subset of rows fitted (``SVM_ROWS`` / ``KERNEL_SVM_ROWS``).
+
+    Returns
+    -------
+    list of Comparator
+        Empty when fewer than two classes are present.
+
+    Notes
+    -----
+    Linear kernel: ``LinearSVC(multi_class="crammer_singer", fit_intercept=False)``,
+    whose K x d ``coef_`` maximises the multiclass margin min_{r != y}(u^y - u^r).x of
+    theory §4.5; with two classes present scikit-learn returns one row w, taken as
+    the prototypes (-w/2, w/2). Other kernels: for each class a one-vs-rest
+    ``SVC(kernel="precomputed")``, intercept dropped, the K functions scaled together
+    to sum_r ||f^r||_K^2 = 1. Every set of prototypes of unit norm is a valid
+    comparator; the choice only affects how tight the bounds get.
+    """
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.svm import SVC, LinearSVC
+
+    out = []
+    Xs, ys = _svm_rows(X, y, kernel, seed)
+    present = np.unique(ys)
+    if present.shape[0] < 2:
+        return out
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        if kernel.is_linear:
+            for C in SVM_C:
+                svm = LinearSVC(C=C, multi_class="crammer_singer", fit_intercept=False,
+                                max_iter=2000).fit(Xs, ys)
+                coef = np.asarray(svm.coef_, dtype=np.float64)
+                if present.shape[0] == 2:
+                    coef = np.vstack([-coef[0] / 2.0, coef[0] / 2.0])
+                U = np.zeros((n_classes, X.shape[1]))
+                U[present] = coef
+                norm = float(np.linalg.norm(U))
+                if norm > 0:
+                    out.append(Comparator(f"crammer-singer svm C={C:g}", kernel, u=U / norm))
+            return out
+        G = kernel.gram(Xs, Xs)
+        for C in SVM_C:
+            coef = np.zeros((Xs.shape[0], n_classes))
+            for k in present:
+                svc = SVC(C=C, kernel="precomputed").fit(G, np.where(ys == k, 1.0, -1.0))
+                coef[svc.support_, k] = np.asarray(svc.dual_coef_, dtype=np.float64).ravel()
+            norm_sq = float(np.sum(coef * (G @ coef)))
+            keep = np.flatnonzero(np.any(coef != 0.0, axis=1))
+            if norm_sq > 0:
+                out.append(Comparator(f"kernel svm one-vs-rest C={C:g}", kernel,
+                                      support=Xs[keep], coef=coef[keep] / np.sqrt(norm_sq)))
+    return out
+
+
+def _svm_rows(X, y, kernel: Kernel, seed: int):
+    """The rows an SVM is fitted on: all, or a seeded subset of ``SVM_ROWS`` (linear) or
+    ``KERNEL_SVM_ROWS`` (kernel) rows."""
+    rows = np.arange(X.shape[0])
+    limit = SVM_ROWS if kernel.is_linear else KERNEL_SVM_ROWS
+    if rows.shape[0] > limit:
+        rows = np.sort(np.random.default_rng(seed).choice(rows, limit, replace=False))
+    return X[rows], y[rows]
+
+
 def svm_comparators(X, y, kernel: Kernel, seed: int = 0) -> list[Comparator]:
     """Normalised SVM directions, one per C in ``SVM_C`` (no intercept in the bounds).
 
@@ -86,13 +197,9 @@ def svm_comparators(X, y, kernel: Kernel, seed: int = 0) -> list[Comparator]:
     from sklearn.svm import SVC, LinearSVC
 
     out = []
-    rows = np.arange(X.shape[0])
-    limit = SVM_ROWS if kernel.is_linear else KERNEL_SVM_ROWS
-    if rows.shape[0] > limit:
-        rows = np.sort(np.random.default_rng(seed).choice(rows, limit, replace=False))
-    if np.unique(y[rows]).shape[0] < 2:
+    Xs, ys = _svm_rows(X, y, kernel, seed)
+    if np.unique(ys).shape[0] < 2:
         return out
-    Xs, ys = X[rows], y[rows]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         if kernel.is_linear:
