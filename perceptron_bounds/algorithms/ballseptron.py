@@ -55,6 +55,7 @@ from ..kernels import (
 )
 from ..registry import Algorithm, LoopResult, register
 from ._common import resolve_kernel_form, support_buffers
+from .ovr import fit_ballseptron_ovr
 
 # Fig. 2's three cases.
 NO_UPDATE, MISTAKE, MARGIN_ERROR = 0, 1, 2
@@ -249,6 +250,7 @@ BALLSEPTRON = register(
         defaults={**KERNEL_DEFAULTS, "form": "auto", "r": 0.1},
         resolve=_resolve,
         fit=_fit,
+        fit_ovr=fit_ballseptron_ovr,
         summary="Shalev-Shwartz & Singer's Ballseptron (margin errors within radius r)",
     )
 )

@@ -26,6 +26,7 @@ from ..kernels import (
 )
 from ..registry import Algorithm, LoopResult, register
 from ._common import resolve_kernel_form, support_buffers
+from .ovr import fit_perceptron_ovr
 
 
 @jit
@@ -140,6 +141,7 @@ PERCEPTRON = register(
         defaults={**KERNEL_DEFAULTS, "form": "auto"},
         resolve=resolve_kernel_form,
         fit=_fit,
+        fit_ovr=fit_perceptron_ovr,
         summary="Rosenblatt's Perceptron (FO), primal or kernel form",
     )
 )

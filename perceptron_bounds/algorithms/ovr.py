@@ -1,0 +1,444 @@
+"""One-vs-rest for the Perceptron family in one pass over the trials (theory §2.6).
+
+With K classes, binary problem k is "class k (+1) against the rest (-1)":
+y^k_t = +1 if y_t = k, else -1. The loops here run the K binary Perceptrons
+(theory §2.1) or Ballseptrons (theory §2.3) side by side on the same presented
+sequence, each trial read once for all K of them, and hand back K results that
+are, bit for bit, what the binary ``fit`` gives on problem k alone: the same
+mistake (and margin-error) trials, the same margins, the same weights or
+support vectors and dual coefficients, the same ||w||^2. They are the
+``fit_ovr`` hooks of ``"perceptron"``, ``"ballseptron"`` and, through the
+Perceptron's, ``"voted_perceptron"``.
+
+Forms
+-----
+* ``primal``: a K x n weight matrix W, row k the binary run's w; a trial reads
+  x_t once and computes the K scores w^k . x_t, each summed exactly as the
+  binary loop sums it (dense rows, or CSR rows where the Ballseptron keeps
+  w^k = scale_k v^k).
+* ``dual``: one support list shared by the K problems. A trial on which any
+  class updates (a mistake, or a Ballseptron margin error) appends x_t once,
+  with a coefficient matrix C (held as S x K, one row per support, so that a
+  support is appended as a row) whose row holds y^k_t (divided by scale_k, the
+  Ballseptron's global scale factor of class k) for the classes that updated
+  and 0 for the others. One row of kernel values K(s_j, x_t), through the
+  kernel-row cache (:func:`perceptron_bounds.kernels.kernel_row`), serves
+  all K scores.
+
+Exactness
+---------
+The binary dual loops sum coef_j K(s_j, x_t) one support at a time in the
+order of the supports (:func:`perceptron_bounds.kernels.kernel_row_dot`).
+Here score k runs over the shared supports in the same order, one support at
+a time (the loop over supports is outside the loop over classes, so no sum is
+reassociated); a support that is not class k's adds 0 * K(s_j, x_t) = +-0,
+which leaves the sum unchanged (a sum that starts at +0 is never -0). Class
+k's supports are its own, in order and with multiplicity, so every partial
+sum is the binary one. A Ballseptron class that folds its scale factor into
+its coefficients multiplies its own (nonzero) entries only. The primal loops
+compute each score with the binary loop's own dot product.
+
+Warm start
+----------
+``previous`` is a one-vs-rest run; class k continues from its binary run
+``previous.class_runs[k]`` as the binary ``fit`` would. In the dual form the
+K support lists are merged into one shared list that keeps each class's
+supports in its order (a row shared by several lists, bit for bit, is merged
+once where the order allows: :func:`merged_supports`).
+
+References
+----------
+Y. Freund and R. E. Schapire, "Large margin classification using the
+Perceptron algorithm", Machine Learning 37 (1999), sec. 5 (paper 001);
+S. Shalev-Shwartz and Y. Singer, "A new perspective on an old Perceptron
+algorithm", COLT 2005, Fig. 2 (paper 004).
+
+Examples
+--------
+>>> import numpy as np
+>>> from perceptron_bounds._validation import Data
+>>> from perceptron_bounds.algorithms.ovr import fit_perceptron_ovr
+>>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
+>>> data = Data(X, np.array([0, 1, 2]), np.array(["a", "b", "c"]))
+>>> order = np.array([0, 1, 2, 0, 1, 2])
+>>> results = fit_perceptron_ovr(data, order, {"form": "primal"}, np.empty((6, 3)), None)
+>>> [r.mistake_trials.tolist() for r in results]
+[[0, 1, 2], [0, 1, 2], [0, 1, 2, 5]]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit
+from .._linalg import append_row, capacity, csr_dot, dense_dot, grow_vector, rows_buffer
+from .._validation import Data
+from ..hypothesis import KernelHypothesis, LinearHypothesis
+from ..kernels import kernel_cache, kernel_of, kernel_row, kernel_value
+from ..registry import LoopResult
+
+# The cases of paper 004, Fig. 2 (the Perceptron has the first two only).
+NO_UPDATE, MISTAKE, MARGIN_ERROR = 0, 1, 2
+
+# A class's scale factor is folded into its coefficients when it leaves
+# [_TINY, 1/_TINY] in absolute value, as the binary Ballseptron's is.
+_TINY = 1e-100
+
+
+def class_labels(y_index: np.ndarray, k: int) -> np.ndarray:
+    """Labels of binary problem k, "class k against the rest": +1.0 where y = k, -1.0 elsewhere."""
+    return np.where(y_index == k, 1.0, -1.0)
+
+
+def class_data(data: Data, k: int) -> Data:
+    """The binary data of problem k (classes [-1, 1]) from ``data`` with class indices."""
+    return Data(data.X, class_labels(data.y, k), np.array([-1, 1]))
+
+
+@jit
+def _record(events, u, t, k, case):
+    """events[u] = (trial t, class k, case), growing the (capacity, 3) buffer when full."""
+    if u == events.shape[0]:
+        grown = np.empty((capacity(u + 1), 3), dtype=np.int64)
+        grown[:u] = events[:u]
+        events = grown
+    events[u, 0] = t
+    events[u, 1] = k
+    events[u, 2] = case
+    return events
+
+
+@jit
+def _case(signed_margin, norm_sq, r, ball):
+    """Paper 004, Fig. 2's case for y w.x = ``signed_margin``, and a of w <- a w + y x.
+
+    A mistake (y w.x <= 0) has a = 1. With ``ball`` (the Ballseptron), a
+    margin error (y w.x / ||w|| <= r) has a = 1 - r/||w||; the Perceptron has none.
+    """
+    if signed_margin <= 0.0:
+        return MISTAKE, 1.0
+    if not ball:
+        return NO_UPDATE, 1.0
+    norm = np.sqrt(norm_sq)
+    if signed_margin / norm > r:
+        return NO_UPDATE, 1.0
+    return MARGIN_ERROR, 1.0 - r / norm
+
+
+@jit
+def _in_range(scale):
+    """True when a scale factor may stay unfolded: _TINY <= |scale| <= 1/_TINY."""
+    return _TINY <= abs(scale) <= 1.0 / _TINY
+
+
+@jit
+def _ovr_primal_loop(X, y, order, r, ball, W, norm_sq, margins):
+    """K binary Perceptrons (Ballseptrons with ``ball``) over dense rows; W (K x n) in place.
+
+    Row k of W is class k's w; ``norm_sq[k]`` ends as its ||w||^2, recomputed
+    after each update as the binary dense loop does. Returns the updates as
+    rows (trial, class, case).
+    """
+    n_trials = order.shape[0]
+    n_classes, n = W.shape
+    events = np.empty((16, 3), dtype=np.int64)
+    u = 0
+    for k in range(n_classes):
+        w = W[k]
+        nsq = 0.0
+        for j in range(n):
+            nsq += w[j] * w[j]
+        norm_sq[k] = nsq
+    for t in range(n_trials):
+        i = order[t]
+        for k in range(n_classes):
+            w = W[k]
+            s = dense_dot(w, X, i)
+            margins[t, k] = s
+            yk = 1.0 if y[i] == k else -1.0
+            case, a = _case(yk * s, norm_sq[k], r, ball)
+            if case == NO_UPDATE:
+                continue
+            events = _record(events, u, t, k, case)
+            u += 1
+            if ball:
+                nsq = 0.0
+                for j in range(n):
+                    w[j] = a * w[j] + yk * X[i, j]
+                    nsq += w[j] * w[j]
+                norm_sq[k] = nsq
+            else:
+                for j in range(n):
+                    w[j] += yk * X[i, j]
+    return events[:u].copy()
+
+
+@jit
+def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, margins):
+    """K binary Perceptrons (Ballseptrons with ``ball``) over CSR rows, w^k = scale_k V[k].
+
+    ``norm_sq`` holds the classes' ||w||^2 (updated by the binary CSR loop's
+    recurrence); V ends as W. Returns the updates as rows (trial, class, case).
+    """
+    n_trials = order.shape[0]
+    n_classes = V.shape[0]
+    scale = np.ones(n_classes)
+    events = np.empty((16, 3), dtype=np.int64)
+    u = 0
+    for t in range(n_trials):
+        i = order[t]
+        start, end = indptr[i], indptr[i + 1]
+        for k in range(n_classes):
+            v = V[k]
+            s = csr_dot(v, data, indices, indptr, i) * scale[k]
+            margins[t, k] = s
+            yk = 1.0 if y[i] == k else -1.0
+            case, a = _case(yk * s, norm_sq[k], r, ball)
+            if case == NO_UPDATE:
+                continue
+            events = _record(events, u, t, k, case)
+            u += 1
+            if ball:
+                product = scale[k] * a
+                if _in_range(product):
+                    scale[k] = product
+                else:
+                    v *= product
+                    scale[k] = 1.0
+                xx = 0.0
+                for p in range(start, end):
+                    xx += data[p] * data[p]
+                norm_sq[k] = max(a * a * norm_sq[k] + 2.0 * a * yk * s + xx, 0.0)
+            c = yk / scale[k]
+            for p in range(start, end):
+                v[indices[p]] += c * data[p]
+    for k in range(n_classes):
+        V[k] *= scale[k]
+    return events[:u].copy()
+
+
+@jit
+def _ovr_dual_loop(X, y, order, r, ball, S, C, m, scale, norm_sq, code, degree, gamma, coef0,
+                   cache, filled, cache_cap, margins):
+    """K binary kernel Perceptrons (Ballseptrons with ``ball``) over one shared support list.
+
+    w^k = scale[k] sum_{j<m} C[j, k] K(S[j], .). A trial on which any class
+    updates appends x_t once; C's new row holds y^k / scale[k] for the classes
+    that updated, 0 for the others. Kernel values come through the
+    kernel-row cache. Returns (updates as rows (trial, class, case), S, C, m)
+    with the buffers possibly regrown; ``scale`` and ``norm_sq`` are updated
+    in place.
+    """
+    n_trials = order.shape[0]
+    n_classes = C.shape[1]
+    events = np.empty((16, 3), dtype=np.int64)
+    u = 0
+    scores = np.empty(n_classes)
+    zeros = np.zeros(n_classes)
+    values = np.empty(16)
+    for t in range(n_trials):
+        i = order[t]
+        x = X[i]
+        values = grow_vector(values, m)
+        cache = kernel_row(S, m, X, i, cache, filled, cache_cap, code, degree, gamma, coef0,
+                           values)
+        scores[:] = 0.0
+        for j in range(m):
+            kj = values[j]
+            row = C[j]
+            for k in range(n_classes):
+                scores[k] += row[k] * kj
+        appended = False
+        kxx = 0.0
+        for k in range(n_classes):
+            s = scores[k] * scale[k]
+            margins[t, k] = s
+            yk = 1.0 if y[i] == k else -1.0
+            case, a = _case(yk * s, norm_sq[k], r, ball)
+            if case == NO_UPDATE:
+                continue
+            events = _record(events, u, t, k, case)
+            u += 1
+            if not appended:
+                S = append_row(S, m, x)
+                C = append_row(C, m, zeros)
+                m += 1
+                appended = True
+                if ball:
+                    kxx = kernel_value(x, x, code, degree, gamma, coef0)
+            if ball:
+                product = scale[k] * a
+                if _in_range(product):
+                    scale[k] = product
+                else:
+                    for j in range(m):
+                        if C[j, k] != 0.0:
+                            C[j, k] *= product
+                    scale[k] = 1.0
+                norm_sq[k] = max(a * a * norm_sq[k] + 2.0 * a * yk * s + kxx, 0.0)
+            C[m - 1, k] = yk / scale[k]
+    return events[:u].copy(), S, C, m
+
+
+def merged_supports(runs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One support list for the K dual runs ``runs``, keeping each run's supports in order.
+
+    Returns (S, C, member): the rows, the coefficient matrix (one row per
+    support, column k holding run k's coefficient where ``member[:, k]``, 0
+    elsewhere) and the membership. Restricted to column k, the list is run k's
+    supports and coefficients in order and with multiplicity, so the shared
+    loop scores class k exactly as run k would. The merge is greedy: each step
+    takes the first remaining support of some runs, the row (bit for bit) that
+    heads the most of them (the lowest class on ties), once for all of those
+    runs.
+    """
+    supports = [np.asarray(run.support_vectors) for run in runs]
+    coefs = [np.asarray(run.dual_coef, dtype=np.float64) for run in runs]
+    keys = [[row.tobytes() for row in S] for S in supports]
+    heads = [0] * len(runs)
+    rows, coef_rows, member_rows = [], [], []
+    while True:
+        waiting: dict[bytes, list[int]] = {}
+        for k, key in enumerate(keys):
+            if heads[k] < len(key):
+                waiting.setdefault(key[heads[k]], []).append(k)
+        if not waiting:
+            break
+        classes = max(waiting.values(), key=len)
+        coef_row, member_row = np.zeros(len(runs)), np.zeros(len(runs), dtype=bool)
+        for k in classes:
+            coef_row[k] = coefs[k][heads[k]]
+            member_row[k] = True
+        rows.append(supports[classes[0]][heads[classes[0]]])
+        coef_rows.append(coef_row)
+        member_rows.append(member_row)
+        for k in classes:
+            heads[k] += 1
+    n_features = supports[0].shape[1]
+    return (np.array(rows, dtype=np.float64).reshape(-1, n_features),
+            np.array(coef_rows).reshape(-1, len(runs)),
+            np.array(member_rows, dtype=bool).reshape(-1, len(runs)))
+
+
+def _class_runs(previous, n_classes: int):
+    """The K binary runs to continue (None for a fresh run)."""
+    if previous is None:
+        return None
+    runs = tuple(previous.class_runs)
+    if len(runs) != n_classes:
+        raise ValueError(f"the warm start has {len(runs)} class runs, the data {n_classes} classes")
+    return runs
+
+
+def _fit_primal(data, order, r, ball, margins, runs):
+    """Primal loops; returns (events, hypotheses, ||w||^2 per class)."""
+    n_classes = data.classes.shape[0]
+    if runs is None:
+        W = np.zeros((n_classes, data.n_features))
+    else:
+        W = np.array([np.array(run.weights, dtype=np.float64) for run in runs])
+    if data.sparse:
+        X = data.X
+        # As the binary CSR loop: ||w||^2 of the starting weights by NumPy's dot.
+        norm_sq = np.array([float(w @ w) for w in (np.array(row) for row in W)])
+        events = _ovr_primal_csr_loop(X.data, X.indices, X.indptr, data.y, order, r, ball, W,
+                                      norm_sq, margins)
+    else:
+        norm_sq = np.empty(n_classes)
+        events = _ovr_primal_loop(data.X, data.y, order, r, ball, W, norm_sq, margins)
+    return events, [LinearHypothesis(W[k].copy()) for k in range(n_classes)], norm_sq
+
+
+def _fit_dual(data, order, params, r, ball, margins, runs):
+    """Dual loop over one shared support list; returns (events, hypotheses, ||w||^2 per class)."""
+    n_classes = data.classes.shape[0]
+    kernel = kernel_of(params)
+    if runs is None:
+        S, C, m = np.empty((16, data.n_features)), np.zeros((16, n_classes)), 0
+        member = np.zeros((0, n_classes), dtype=bool)
+        norm_sq = np.zeros(n_classes)
+    else:
+        S0, C0, member = merged_supports(runs)
+        S, C, m = rows_buffer(S0), rows_buffer(C0), S0.shape[0]
+        norm_sq = np.array([float(run.state.get("norm_sq", 0.0)) for run in runs])
+    scale = np.ones(n_classes)
+    cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
+    events, S, C, m = _ovr_dual_loop(
+        data.X, data.y, order, r, ball, S, C, m, scale, norm_sq, *kernel.loop_args(), cache,
+        filled, cache_cap, margins,
+    )
+    # The q-th support appended was x_t on the q-th distinct update trial, for the classes
+    # that updated on it.
+    trials, index = np.unique(events[:, 0], return_inverse=True)
+    new = np.zeros((trials.shape[0], n_classes), dtype=bool)
+    new[index.ravel(), events[:, 1]] = True
+    member = np.concatenate((member, new))
+    hypotheses = [
+        KernelHypothesis(S[:m][member[:, k]], C[:m, k][member[:, k]] * scale[k], kernel)
+        for k in range(n_classes)
+    ]
+    return events, hypotheses, norm_sq
+
+
+def _fit_ovr(data, order, params, r, ball, margins, previous) -> list[LoopResult]:
+    n_classes = data.classes.shape[0]
+    if margins.shape != (order.shape[0], n_classes):
+        margins = np.empty((order.shape[0], n_classes))
+    runs = _class_runs(previous, n_classes)
+    if params["form"] == "primal":
+        events, hypotheses, norm_sq = _fit_primal(data, order, r, ball, margins, runs)
+    else:
+        events, hypotheses, norm_sq = _fit_dual(data, order, params, r, ball, margins, runs)
+    results = []
+    for k in range(n_classes):
+        mine = events[events[:, 1] == k]
+        trials, cases = mine[:, 0], mine[:, 2]
+        if ball:
+            results.append(LoopResult(trials[cases == MISTAKE], hypotheses[k],
+                                      margin_error_trials=trials[cases == MARGIN_ERROR],
+                                      state={"norm_sq": float(norm_sq[k])}))
+        else:
+            results.append(LoopResult(trials.copy(), hypotheses[k]))
+    return results
+
+
+def fit_perceptron_ovr(data, order, params, margins, previous) -> list[LoopResult]:
+    """One-vs-rest Perceptron (theory §2.1, §2.6): the K binary runs in one pass.
+
+    The ``fit_ovr`` hook of ``"perceptron"``; ``"voted_perceptron"`` trains with it.
+
+    Parameters
+    ----------
+    data : Data
+        Validated data whose ``y`` holds int64 class indices 0..K-1 and
+        ``classes`` the K labels.
+    order : ndarray of int64, shape (T,)
+        The presented sequence (rows of X).
+    params : dict
+        The resolved parameters of ``"perceptron"`` (``form``, and the kernel's).
+    margins : ndarray of shape (T, K)
+        Filled with every class's margin w^k . x_t, before the trial's update.
+    previous : OnlineRun or None
+        A one-vs-rest run to continue; class k continues ``previous.class_runs[k]``.
+
+    Returns
+    -------
+    list of LoopResult
+        K results; result k is, bit for bit, the binary ``fit`` of
+        ``"perceptron"`` on "class k (+1) against the rest (-1)" with the same
+        ``order`` and ``previous.class_runs[k]``: its mistake trials and a
+        ``LinearHypothesis`` (primal) or ``KernelHypothesis`` over its own
+        supports, in order (dual).
+    """
+    return _fit_ovr(data, order, params, 0.0, False, margins, previous)
+
+
+def fit_ballseptron_ovr(data, order, params, margins, previous) -> list[LoopResult]:
+    """One-vs-rest Ballseptron (theory §2.3, §2.6): the K binary runs in one pass.
+
+    As :func:`fit_perceptron_ovr`, for ``"ballseptron"`` with its radius
+    ``params["r"]``: result k also holds the margin-error trials of class k
+    and ``state["norm_sq"]``, its final ||w||^2, each exactly as the binary
+    ``fit`` gives them. The ``fit_ovr`` hook of ``"ballseptron"``.
+    """
+    return _fit_ovr(data, order, params, params["r"], True, margins, previous)
