@@ -1,5 +1,12 @@
-"""Figure helpers: they take results, return a matplotlib Figure (``mistakes_vs_bounds``: its
-Axes) and never call plt.show()."""
+"""Figure helpers: they take results (or a run and its data), return a matplotlib Figure
+(``mistakes_vs_bounds`` and the teaching plots: their Axes; ``animate_run``: a FuncAnimation)
+and never call plt.show()."""
 
 from .bounds import mistakes_vs_bounds  # noqa: F401
 from .curves import plot_epochs_curve, plot_noise_curve, plot_radius_curve, plot_sop_toy  # noqa: F401
+from .teaching import (  # noqa: F401
+    animate_run,
+    plot_mistakes_over_time,
+    plot_run_2d,
+    save_animation,
+)
