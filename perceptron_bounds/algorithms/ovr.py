@@ -63,7 +63,7 @@ Examples
 >>> order = np.array([0, 1, 2, 0, 1, 2])
 >>> results = fit_perceptron_ovr(data, order, {"form": "primal"}, np.empty((6, 3)), None)
 >>> [r.mistake_trials.tolist() for r in results]
-[[0, 1, 2], [0, 1, 2], [0, 1, 2, 5]]
+[[0, 1, 2, 4], [0, 1, 2, 3], [0, 1]]
 """
 
 from __future__ import annotations
@@ -382,8 +382,9 @@ def _fit_dual(data, order, params, r, ball, margins, runs):
 
 def _fit_ovr(data, order, params, r, ball, margins, previous) -> list[LoopResult]:
     n_classes = data.classes.shape[0]
-    if margins.shape != (order.shape[0], n_classes):
-        margins = np.empty((order.shape[0], n_classes))
+    if margins.shape != (order.shape[0], n_classes):  # the loops write every entry
+        raise ValueError(f"margins must have shape (T, K) = {(order.shape[0], n_classes)}, got "
+                         f"{margins.shape}")
     runs = _class_runs(previous, n_classes)
     if params["form"] == "primal":
         events, hypotheses, norm_sq = _fit_primal(data, order, r, ball, margins, runs)

@@ -45,6 +45,7 @@ from ..hypothesis import VotedHypothesis
 from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, register
 from ._common import resolve_kernel_form
+from .ovr import class_data, fit_perceptron_ovr
 from .perceptron import fit_dual, fit_primal
 
 
@@ -91,13 +92,28 @@ def _stack(previous, new):
 def _fit(data, order, params, margins, previous) -> LoopResult:
     # The margins at the mistakes give ||v_j|| by recurrence: record them always.
     scores = margins if margins.shape[0] else np.empty(order.shape[0])
-    kernel = kernel_of(params)
     if params["form"] == "primal":
         w0 = np.zeros(data.n_features) if previous is None else previous.weights
         trials, weights = fit_primal(data, order, scores, w0)
     else:
         trials, final = fit_dual(data, order, params, scores, previous)
         weights = final.weights
+    return _voted(data, order, kernel_of(params), trials, scores, weights, previous)
+
+
+def _fit_ovr(data, order, params, margins, previous) -> list[LoopResult]:
+    """One-vs-rest: the Perceptron's one-pass loops, then each class's vectors and counts."""
+    results = fit_perceptron_ovr(data, order, params, margins, previous)
+    kernel = kernel_of(params)
+    return [
+        _voted(class_data(data, k), order, kernel, result.mistake_trials, margins[:, k],
+               result.hypothesis.weights, None if previous is None else previous.class_runs[k])
+        for k, result in enumerate(results)
+    ]
+
+
+def _voted(data, order, kernel, trials, scores, weights, previous) -> LoopResult:
+    """The voted Perceptron's result from the Perceptron's mistake trials and margins."""
     rows = order[trials]
     labels = data.y[rows]
     X_m = data.X[rows]
@@ -119,12 +135,82 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     return LoopResult(trials, hypothesis, state={"counts": counts, "norms_sq": norms_sq})
 
 
+
+def _binary_runs(run) -> tuple:
+    """The binary runs behind ``run``: its class runs (one-vs-rest), or the run itself (binary)."""
+    if getattr(run, "multiclass", None) == "native":
+        raise ValueError("SupVec and Mistake count the binary runs of a one-vs-rest run; "
+                         "got a native multiclass run")
+    class_runs = getattr(run, "class_runs", None)
+    return (run,) if class_runs is None else tuple(class_runs)
+
+
+def supvec_count(run) -> int:
+    """Paper 001's "SupVec": the number of instances on which any class made a mistake.
+
+    "The number of 'support vectors,' that is, the total number of instances
+    that actually are used in computing scores [...], the size of the union
+    of all instances on which a mistake occurred during training" (paper 001,
+    sec. 5, Tables 1-3): the distinct rows of X (by index) presented on a
+    mistake trial of any of the K binary runs ``run.class_runs`` of a
+    one-vs-rest run (of ``run`` itself for a binary run).
+
+    Parameters
+    ----------
+    run : OnlineRun
+        A one-vs-rest or binary run from the zero state (typically of
+        ``"voted_perceptron"``; any Perceptron-family run is counted alike).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        For a warm-started run (the rows of the earlier batches are not in its
+        record) or a native multiclass run (it has no binary runs).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds import run_online
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
+    >>> run = run_online("voted_perceptron", X, [1, 1, -1, -1], epochs=2)
+    >>> supvec_count(run), mistake_count(run)
+    (2, 2)
+    """
+    runs = _binary_runs(run)
+    if run.warm_started:
+        raise ValueError("supvec_count needs a run from the zero state: a warm-started run's "
+                         "record does not hold the rows of the earlier batches")
+    rows = np.concatenate([r.sample_index[r.mistake_trials] for r in runs])
+    return int(np.unique(rows).shape[0])
+
+
+def mistake_count(run) -> int:
+    """Paper 001's "Mistake": the total number of training mistakes over the K binary runs.
+
+    "The total number of mistakes made during training for the 10 different
+    labels" (paper 001, sec. 5): sum_k m_k over the binary runs
+    ``run.class_runs`` of a one-vs-rest run (the papers' training corrections,
+    theory §2.6), ``run.mistakes`` for a binary run. A warm-started run counts
+    its own trials only, as ``run.mistakes`` does.
+
+    Raises
+    ------
+    ValueError
+        For a native multiclass run (it has no binary runs).
+    """
+    return int(sum(r.mistakes for r in _binary_runs(run)))
+
 VOTED_PERCEPTRON = register(
     Algorithm(
         name="voted_perceptron",
         defaults={**KERNEL_DEFAULTS, "form": "auto"},
         resolve=resolve_kernel_form,
         fit=_fit,
+        fit_ovr=_fit_ovr,
         summary="Freund & Schapire's voted/averaged Perceptron, primal or kernel form",
     )
 )
