@@ -55,6 +55,7 @@ from ..kernels import (
 )
 from ..registry import Algorithm, LoopResult, register
 from ._common import resolve_kernel_form, support_buffers
+from .native import fit_native_ballseptron
 from .ovr import fit_ballseptron_ovr
 
 # Fig. 2's three cases.
@@ -251,6 +252,7 @@ BALLSEPTRON = register(
         resolve=_resolve,
         fit=_fit,
         fit_ovr=fit_ballseptron_ovr,
+        fit_native=fit_native_ballseptron,
         summary="Shalev-Shwartz & Singer's Ballseptron (margin errors within radius r)",
     )
 )

@@ -26,6 +26,7 @@ from ..kernels import (
 )
 from ..registry import Algorithm, LoopResult, register
 from ._common import resolve_kernel_form, support_buffers
+from .native import fit_native_perceptron
 from .ovr import fit_perceptron_ovr
 
 
@@ -142,6 +143,7 @@ PERCEPTRON = register(
         resolve=resolve_kernel_form,
         fit=_fit,
         fit_ovr=fit_perceptron_ovr,
+        fit_native=fit_native_perceptron,
         summary="Rosenblatt's Perceptron (FO), primal or kernel form",
     )
 )
