@@ -27,9 +27,12 @@ class Data:
     X : ndarray of shape (n_samples, n_features) or scipy.sparse.csr_matrix
         float64, C-contiguous when dense; CSR with int64 ``indices``/``indptr``.
     y : ndarray of shape (n_samples,)
-        Labels mapped to -1.0 / +1.0 (SPEC 1.6).
-    classes : ndarray of shape (2,)
-        The original label values, sorted; ``classes[1]`` maps to +1.
+        Binary: labels mapped to -1.0 / +1.0 (theory §1.6). Multiclass (the
+        ``fit_ovr`` and ``fit_native`` hooks): int64 class indices 0..K-1
+        (theory §2.6).
+    classes : ndarray of shape (2,) or (K,)
+        The original label values, sorted; binary: ``classes[1]`` maps to +1;
+        multiclass: index k is ``classes[k]``.
     """
 
     X: np.ndarray | sp.csr_matrix
@@ -189,13 +192,8 @@ def check_finite(values: np.ndarray, name: str) -> None:
             raise ValueError(f"{name} contains infinity")
 
 
-def check_labels(y, n_samples: int, classes=None) -> tuple[np.ndarray, np.ndarray]:
-    """Map labels to -1/+1 (SPEC 1.6) and return ``(y_pm, classes)``.
-
-    ``classes``, when given, names the two label values (useful when a batch
-    of a stream shows only one of them); otherwise they are the sorted
-    distinct values of ``y`` and there must be exactly two.
-    """
+def _check_y(y, n_samples: int) -> np.ndarray:
+    """``y`` as a 1-D array of ``n_samples`` labels without NaN or None (``ValueError`` else)."""
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"y must be 1-D, got an array of shape {y.shape}")
@@ -211,6 +209,24 @@ def check_labels(y, n_samples: int, classes=None) -> tuple[np.ndarray, np.ndarra
                 raise ValueError("y contains None")
             if isinstance(v, numbers.Real) and v != v:
                 raise ValueError("y contains NaN")
+    return y
+
+
+def _check_known(y: np.ndarray, classes: np.ndarray) -> None:
+    """``ValueError`` naming the labels of ``y`` that are not in ``classes``."""
+    unknown = np.setdiff1d(_distinct(y), classes)
+    if unknown.size:
+        raise ValueError(f"y has labels {unknown.tolist()} not in classes {classes.tolist()}")
+
+
+def check_labels(y, n_samples: int, classes=None) -> tuple[np.ndarray, np.ndarray]:
+    """Map labels to -1/+1 (theory §1.6) and return ``(y_pm, classes)``.
+
+    ``classes``, when given, names the two label values (useful when a batch
+    of a stream shows only one of them); otherwise they are the sorted
+    distinct values of ``y`` and there must be exactly two.
+    """
+    y = _check_y(y, n_samples)
     if classes is None:
         classes = _distinct(y)
         if classes.shape[0] < 2:
@@ -222,9 +238,7 @@ def check_labels(y, n_samples: int, classes=None) -> tuple[np.ndarray, np.ndarra
         classes = np.unique(np.asarray(classes))
         if classes.shape[0] != 2:
             raise ValueError(f"classes must hold two distinct labels, got {classes.tolist()}")
-        unknown = np.setdiff1d(_distinct(y), classes)
-        if unknown.size:
-            raise ValueError(f"y has labels {unknown.tolist()} not in classes {classes.tolist()}")
+        _check_known(y, classes)
     if classes.shape[0] != 2:
         shown = ", ".join(repr(c) for c in classes[:5].tolist())
         raise ValueError(
@@ -237,6 +251,45 @@ def check_labels(y, n_samples: int, classes=None) -> tuple[np.ndarray, np.ndarra
     # Arithmetic instead of np.where, which branches on a random mask (5x slower).
     y_pm = 2.0 * (y == classes[1]) - 1.0
     return y_pm, classes
+
+
+def check_class_labels(y, n_samples: int, classes=None) -> tuple[np.ndarray, np.ndarray]:
+    """Map K >= 2 labels to class indices (theory §2.6) and return ``(y_index, classes)``.
+
+    ``classes`` are the sorted distinct labels and ``y_index[i]`` (int64, 0..K-1)
+    is the k with ``classes[k] == y[i]``. ``classes``, when given, names every
+    label of the stream, including labels that ``y`` does not show (a batch of
+    a stream); otherwise they are the distinct values of ``y``. Raises a
+    one-line ``ValueError`` for fewer than two classes or a label of ``y`` not
+    in ``classes`` (and the errors of :func:`check_labels` on ``y`` itself).
+
+    Examples
+    --------
+    >>> y_index, classes = check_class_labels(["b", "c", "a", "c"], 4)
+    >>> y_index.tolist(), classes.tolist()
+    ([1, 2, 0, 2], ['a', 'b', 'c'])
+    >>> check_class_labels([3, 3], 2, classes=[1, 2, 3])[0].tolist()
+    [2, 2]
+    """
+    y = _check_y(y, n_samples)
+    if classes is None:
+        classes = _distinct(y)
+        if classes.shape[0] < 2:
+            raise ValueError(
+                f"y has a single class ({classes.tolist()[0]!r}); at least two classes are "
+                "needed (pass classes= when a batch shows only one of them)"
+            )
+    else:
+        classes = np.unique(np.asarray(classes))
+        if classes.shape[0] < 2:
+            raise ValueError(
+                f"classes must hold two distinct labels, got {classes.tolist()}; at least two "
+                "classes are needed"
+            )
+        _check_known(y, classes)
+    if classes.shape[0] == 2:  # one comparison instead of a search (the binary case)
+        return (y == classes[1]).astype(np.int64), classes
+    return np.searchsorted(classes, y).astype(np.int64, copy=False), classes
 
 
 def _distinct(y: np.ndarray) -> np.ndarray:

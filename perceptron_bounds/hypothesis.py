@@ -4,7 +4,9 @@ A hypothesis is a small picklable object holding the final state needed for
 prediction. ``decision_function`` takes validated input (see
 :func:`perceptron_bounds._validation.check_X`) and returns real scores; the
 sign is the prediction (a zero score predicts the negative class, as in
-scikit-learn).
+scikit-learn). A multiclass hypothesis (theory §2.6) returns one score per
+class, shape (n, K), and predicts the class of the largest (the smallest index
+on ties).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from ._linalg import normalize_rows
 from ._sequence import check_seed
@@ -106,6 +109,70 @@ class PrototypeKernelHypothesis:
             return out
         for rows in kernel_blocks(X, self.dual_coef.shape[1]):
             out[rows] = self.kernel.gram(X[rows], self.support_vectors) @ self.dual_coef.T
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class OneVsRestHypothesis:
+    """K binary hypotheses, class k against the rest (theory §2.6): f_k(x), k = 0, ..., K - 1.
+
+    ``hypotheses[k]`` is the final hypothesis of the binary run "class
+    ``classes[k]`` (+1) against the rest (-1)". ``decision_function`` returns
+    the (n, K) scores, column k the score of ``hypotheses[k]``; the prediction
+    is the class of the largest, the smallest index on ties.
+
+    Attributes
+    ----------
+    hypotheses : tuple
+        The K binary hypotheses, in the order of the classes.
+    """
+
+    hypotheses: tuple
+
+    @property
+    def weights(self) -> np.ndarray | None:
+        """The K primal weight vectors as rows, (K, n_features); None unless every class has one."""
+        rows = [getattr(h, "weights", None) for h in self.hypotheses]
+        return None if any(w is None for w in rows) else np.vstack(rows)
+
+    @property
+    def support_vectors(self):
+        """The union of the class hypotheses' support vectors, one row each; None if none keeps any.
+
+        Rows equal in every entry count once (the instances on which any
+        class updated, paper 001 sec. 5's "SupVec"), in the order of first
+        appearance (those of class 0 first). An ndarray, or a CSR matrix when
+        the class hypotheses keep CSR rows.
+        """
+        blocks = [sv for h in self.hypotheses
+                  if (sv := getattr(h, "support_vectors", None)) is not None]
+        if not blocks:
+            return None
+        if any(sp.issparse(block) for block in blocks):
+            stacked = sp.vstack([sp.csr_matrix(block) for block in blocks], format="csr")
+            stacked.sum_duplicates()  # sorted column indices: equal rows store equal arrays
+            keys = (
+                (stacked.indices[a:b].tobytes(), stacked.data[a:b].tobytes())
+                for a, b in zip(stacked.indptr[:-1], stacked.indptr[1:], strict=True)
+            )
+        else:
+            stacked = np.vstack(blocks)
+            keys = (row.tobytes() for row in stacked)
+        first = {}
+        for i, key in enumerate(keys):
+            first.setdefault(key, i)
+        return stacked[np.fromiter(first.values(), dtype=np.int64, count=len(first))]
+
+    def decision_function(self, X, **options) -> np.ndarray:
+        """Scores (n, K): column k is ``hypotheses[k].decision_function(X, **options)``.
+
+        ``options`` (e.g. the voted Perceptron's ``method``, ``normalize`` and
+        ``seed``) go to every class's hypothesis; the voted ``method="random"``
+        with one seed draws the same round for a test point in every class.
+        """
+        out = np.empty((X.shape[0], len(self.hypotheses)))
+        for k, hypothesis in enumerate(self.hypotheses):
+            out[:, k] = hypothesis.decision_function(X, **options)
         return out
 
 

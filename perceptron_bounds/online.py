@@ -5,9 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from ._sequence import check_seed, draw_seed, presentation_order
-from ._validation import Data, check_bool, check_int, check_labels, check_X
-from .algorithms import get
+from ._validation import Data, check_bool, check_class_labels, check_int, check_labels, check_X
+from .algorithms import available, get
+from .hypothesis import OneVsRestHypothesis
 from .run import OnlineRun
+
+MULTICLASS = ("ovr", "native")
+_BINARY_CLASSES = np.array([-1, 1])
 
 
 def run_online(
@@ -21,6 +25,7 @@ def run_online(
     record_margins: bool = False,
     classes=None,
     warm_start: OnlineRun | None = None,
+    multiclass: str | None = None,
     **params,
 ) -> OnlineRun:
     """Run an online algorithm over a presented sequence of (X, y) and record it.
@@ -32,7 +37,9 @@ def run_online(
     X : array-like of shape (n_samples, n_features) or scipy.sparse matrix
         Instances; sparse input is accepted by the linear (primal) forms.
     y : array-like of shape (n_samples,)
-        Labels: any two distinct values, mapped to -1/+1 in sorted order (theory §1.6).
+        Labels: any two distinct values, mapped to -1/+1 in sorted order (theory §1.6),
+        or any K >= 2 distinct values for a multiclass run (class k is the k-th
+        in sorted order, theory §2.6).
     epochs : int, default=1
         Number of passes over the rows of X (theory §1.2).
     shuffle : bool, default=False
@@ -43,12 +50,25 @@ def run_online(
         drawn from the OS and recorded in the run, so every run can be replayed.
     record_margins : bool, default=False
         Keep the margin of every trial in ``OnlineRun.margins``.
-    classes : array-like of two labels, optional
-        The two label values, when ``y`` may show only one of them (a batch of a stream).
+    classes : array-like of labels, optional
+        Every label value of the stream, when ``y`` may not show them all (a
+        batch of a stream): two for a binary run, K for a multiclass one.
     warm_start : OnlineRun, optional
         Continue from the final state of this run (same algorithm and parameters;
         ``form="auto"`` keeps the form it used). Trial indices of the new run
-        start again at 0.
+        start again at 0. A multiclass run continues a multiclass run of the
+        same classes and ``multiclass``: each class run its own (one-vs-rest),
+        the prototypes (native).
+    multiclass : {None, "ovr", "native"}, default=None
+        ``None``: a binary run for two classes and ``"ovr"`` for more (a warm
+        start keeps its own). ``"ovr"``: one-vs-rest, the K binary runs "class
+        k (+1) against the rest (-1)" on the same presented sequence, each
+        exactly the binary run of that problem alone, kept in ``class_runs``;
+        the scores s_r are the class runs' margins and a trial is a multiclass
+        mistake iff s_y <= max_{r != y} s_r (a tie is one, theory §2.6).
+        ``"native"``: the algorithm's own multiclass form, one prototype per
+        class (``"perceptron"`` and ``"ballseptron"``, paper 004 sec. 4).
+        Both are allowed on two classes.
     **params
         The algorithm's own parameters (e.g. ``r`` for the Ballseptron, the
         kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0``).
@@ -62,9 +82,11 @@ def run_online(
     TypeError, ValueError
         On bad input, before any trial runs: unknown algorithm or parameter,
         X not 2-D, empty, NaN, infinite or overflowing values, length mismatch,
-        one or more than two label values, epochs < 1, a parameter out of its
-        range (or, for a ``poly`` kernel, kernel values beyond 1e300 on X), a
-        warm start of another algorithm or with other parameters.
+        a single label value, epochs < 1, a parameter out of its range (or, for
+        a ``poly`` kernel, kernel values beyond 1e300 on X), a warm start of
+        another algorithm, with other parameters, classes or ``multiclass``,
+        ``multiclass`` not one of None, "ovr", "native", or "native" for an
+        algorithm without a native multiclass form.
 
     Examples
     --------
@@ -74,6 +96,15 @@ def run_online(
     >>> run = run_online("perceptron", X, [1, 1, -1, -1], epochs=2)
     >>> run.mistakes, run.mistake_trials.tolist()
     (2, [0, 1])
+
+    Three classes: one-vs-rest, one binary run per class.
+
+    >>> X3 = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
+    >>> run = run_online("perceptron", X3, ["a", "b", "c"], epochs=2)
+    >>> run.multiclass, run.mistake_trials.tolist(), run.corrections
+    ('ovr', [0, 1], 10)
+    >>> run.decision_function(X3).shape, run.predict(X3).tolist()
+    ((3, 3), ['a', 'b', 'c'])
     """
     spec = get(algorithm)
     unknown = sorted(set(params) - set(spec.defaults))
@@ -86,21 +117,36 @@ def run_online(
     shuffle = check_bool("shuffle", shuffle)
     seed = check_seed(seed)
     record_margins = check_bool("record_margins", record_margins)
+    multiclass = _check_multiclass(multiclass, spec)
     n_features = None
     if warm_start is not None:
         if not isinstance(warm_start, OnlineRun) or warm_start.algorithm != algorithm:
             got = (f"an OnlineRun of {warm_start.algorithm!r}"
                    if isinstance(warm_start, OnlineRun) else type(warm_start).__name__)
             raise ValueError(f"warm_start must be an OnlineRun of {algorithm!r}, got {got}")
+        if multiclass is None:
+            multiclass = warm_start.multiclass
+        elif multiclass != warm_start.multiclass:
+            raise ValueError(
+                f"multiclass={multiclass!r} differs from the warm start's "
+                f"multiclass={warm_start.multiclass!r}"
+            )
         n_features = warm_start.n_features
         classes = warm_start.classes if classes is None else classes
     X = check_X(X, n_features=n_features)
-    y_pm, classes = check_labels(y, X.shape[0], classes)
+    if multiclass is None and warm_start is None:
+        y_index, classes = check_class_labels(y, X.shape[0], classes)
+        if classes.shape[0] > 2:
+            multiclass = "ovr"
+    if multiclass is None:
+        y_fit, classes = check_labels(y, X.shape[0], classes)
+    else:
+        y_fit, classes = check_class_labels(y, X.shape[0], classes)
     if warm_start is not None and not np.array_equal(classes, warm_start.classes):
         raise ValueError(
             f"classes {classes.tolist()} differ from the warm start's {warm_start.classes.tolist()}"
         )
-    data = Data(X, y_pm, classes)
+    data = Data(X, y_fit, classes)
     if warm_start is None:
         resolved = spec.resolve({**spec.defaults, **params}, data)
     else:
@@ -108,24 +154,119 @@ def run_online(
     if shuffle and seed is None:
         seed = draw_seed()
     order = presentation_order(data.n_samples, epochs, shuffle, seed)
-    margins = np.empty(order.shape[0] if record_margins else 0)
-    result = spec.fit(data, order, resolved, margins, warm_start)
+    record = {"algorithm": algorithm, "params": resolved, "n_features": data.n_features,
+              "epochs": epochs, "shuffle": shuffle, "seed": seed, "sample_index": order,
+              "warm_started": warm_start is not None}
+    if multiclass == "ovr":
+        return _one_vs_rest(spec, data, order, record, record_margins, warm_start)
+    n_classes = classes.shape[0]
+    if multiclass == "native":
+        margins = np.empty((order.shape[0] if record_margins else 0, n_classes))
+        result = spec.fit_native(data, order, resolved, margins, warm_start)
+    else:
+        margins = np.empty(order.shape[0] if record_margins else 0)
+        result = spec.fit(data, order, resolved, margins, warm_start)
     return OnlineRun(
-        algorithm=algorithm,
-        params=resolved,
-        n_features=data.n_features,
+        **record,
         classes=classes,
-        epochs=epochs,
-        shuffle=shuffle,
-        seed=seed,
-        sample_index=order,
         mistake_trials=result.mistake_trials,
         margin_error_trials=result.margin_error_trials,
         margins=margins if record_margins else None,
         hypothesis=result.hypothesis,
         state=result.state,
-        warm_started=warm_start is not None,
+        multiclass=multiclass,
     )
+
+
+def _check_multiclass(multiclass, spec) -> str | None:
+    """``multiclass`` checked: None, "ovr", or "native" for an algorithm with a native form."""
+    if multiclass is not None and (not isinstance(multiclass, str)
+                                   or multiclass not in MULTICLASS):
+        raise ValueError(f"multiclass must be None, 'ovr' or 'native', got {multiclass!r}")
+    if multiclass == "native" and spec.fit_native is None:
+        native = [name for name in available() if get(name).fit_native is not None]
+        which = (f"only {', '.join(map(repr, native))} ha{'s' if len(native) == 1 else 've'} one"
+                 if native else "no registered algorithm has one yet")
+        raise ValueError(
+            f"multiclass='native' needs a native multiclass form, which {spec.name!r} lacks "
+            f"({which}); use multiclass='ovr'"
+        )
+    return multiclass
+
+
+def _one_vs_rest(spec, data: Data, order, record: dict, record_margins: bool,
+                 warm_start: OnlineRun | None) -> OnlineRun:
+    """The K binary runs "class k against the rest" and the multiclass record over them.
+
+    Through the algorithm's ``fit_ovr`` hook (one pass) when it has one, else
+    ``fit`` on each binary problem in turn; either way class run k is exactly
+    ``fit`` on y_k = +1 where y = k, -1 elsewhere, continuing
+    ``warm_start.class_runs[k]``. The (T, K) margins are always filled: the
+    multiclass mistakes are read from them.
+    """
+    n_classes = data.classes.shape[0]
+    margins = np.empty((order.shape[0], n_classes))
+    previous = (None,) * n_classes if warm_start is None else warm_start.class_runs
+    if spec.fit_ovr is not None:
+        results = spec.fit_ovr(data, order, record["params"], margins, warm_start)
+    else:
+        results = []
+        column = np.empty(order.shape[0])
+        for k in range(n_classes):
+            y_k = 2.0 * (data.y == k) - 1.0
+            binary = Data(data.X, y_k, _BINARY_CLASSES)
+            results.append(spec.fit(binary, order, record["params"], column, previous[k]))
+            margins[:, k] = column
+    class_runs = tuple(
+        OnlineRun(
+            **record,
+            classes=_BINARY_CLASSES.copy(),
+            mistake_trials=result.mistake_trials,
+            margin_error_trials=result.margin_error_trials,
+            margins=np.ascontiguousarray(margins[:, k]) if record_margins else None,
+            hypothesis=result.hypothesis,
+            state=result.state,
+        )
+        for k, result in enumerate(results)
+    )
+    return OnlineRun(
+        **record,
+        classes=data.classes,
+        mistake_trials=multiclass_mistakes(margins, data.y[order]),
+        margins=margins if record_margins else None,
+        hypothesis=OneVsRestHypothesis(tuple(run.hypothesis for run in class_runs)),
+        multiclass="ovr",
+        class_runs=class_runs,
+    )
+
+
+def multiclass_mistakes(scores: np.ndarray, y_index: np.ndarray) -> np.ndarray:
+    """Trials t with s_{t, y_t} <= max_{r != y_t} s_{t, r}: the multiclass mistakes (theory §2.6).
+
+    Parameters
+    ----------
+    scores : ndarray of shape (T, K)
+        The class scores of each trial, before its update.
+    y_index : ndarray of int64, shape (T,)
+        The true class of each trial.
+
+    Returns
+    -------
+    ndarray of int64
+        The mistaken trials, sorted; a tie with another class is a mistake.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> scores = np.array([[0.0, 0.0, 0.0], [2.0, 1.0, -1.0], [1.0, 3.0, 3.0]])
+    >>> multiclass_mistakes(scores, np.array([0, 0, 1])).tolist()
+    [0, 2]
+    """
+    trials = np.arange(scores.shape[0])
+    own = scores[trials, y_index]
+    others = scores.copy()
+    others[trials, y_index] = -np.inf
+    return np.flatnonzero(own <= others.max(axis=1)).astype(np.int64)
 
 
 def _resolve_warm(spec, given: dict, data: Data, warm_start: OnlineRun) -> dict:

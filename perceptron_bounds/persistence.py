@@ -18,6 +18,12 @@ and read by :func:`numpy.load` with ``allow_pickle=False``:
   ``package_version`` and ``run``, every field of the record with its scalars
   written out and each array replaced by the name of its entry.
 
+Format version 2 adds the multiclass record (theory §2.6): its fields
+``multiclass`` and ``class_runs``, the K binary records of a one-vs-rest run
+nested in the header (their arrays under ``class_runs/<k>/...``). A binary
+record leaves both out and is written as version 1, which older versions of
+the package read; version 1 files load with both None.
+
 In ``run``, None, bools, ints, finite floats and strings are JSON values; every
 other value is a JSON object with one tag naming its kind:
 
@@ -36,6 +42,7 @@ dict (string keys)                            ``{"dict": {...}}``
 ``scipy.sparse`` CSR matrix or array          ``{"sparse": class name, "shape": [r, c],
                                               "data": ..., "indices": ..., "indptr": ...}``
 hypothesis, ``Kernel``                        ``{"dataclass": class name, "fields": {...}}``
+a nested record (a class run)                 ``{"record": {field: ..., ...}}``
 ============================================  ======================================
 
 A class is named by a file, never imported from it: loading accepts only the
@@ -65,6 +72,7 @@ from .hypothesis import (
     HigherOrderKernelHypothesis,
     KernelHypothesis,
     LinearHypothesis,
+    OneVsRestHypothesis,
     PrototypeHypothesis,
     PrototypeKernelHypothesis,
     PseudoinverseHypothesis,
@@ -75,13 +83,17 @@ from .hypothesis import (
 from .kernels import Kernel
 
 FORMAT = "perceptron_bounds.OnlineRun"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 HEADER = "header.json"
 
-_HYPOTHESES = (
+# The hypotheses of a binary run (and of each class of a one-vs-rest run).
+_BINARY_HYPOTHESES = (
     LinearHypothesis, KernelHypothesis, VotedHypothesis, HigherOrderHypothesis,
     HigherOrderKernelHypothesis, SecondOrderHypothesis, SecondOrderKernelHypothesis,
-    PseudoinverseHypothesis, PrototypeHypothesis, PrototypeKernelHypothesis,
+    PseudoinverseHypothesis,
+)
+_HYPOTHESES = (
+    *_BINARY_HYPOTHESES, PrototypeHypothesis, PrototypeKernelHypothesis, OneVsRestHypothesis,
 )
 # The only classes a file may name.
 _DATACLASSES = {cls.__name__: cls for cls in (*_HYPOTHESES, Kernel)}
@@ -92,6 +104,7 @@ _TAG_KEYS = {
     "array": ("array", "writeable", "object"), "scalar": ("scalar",), "float": ("float",),
     "tuple": ("tuple",), "list": ("list",), "dict": ("dict",),
     "sparse": ("sparse", "shape", *_SPARSE_PARTS), "dataclass": ("dataclass", "fields"),
+    "record": ("record",),
 }
 _OPTIONAL_KEYS = ("writeable", "object")
 _NONE = type(None)
@@ -102,8 +115,11 @@ _FIELD_TYPES = {
     "epochs": (int,), "shuffle": (bool,), "seed": (int, _NONE), "sample_index": (np.ndarray,),
     "mistake_trials": (np.ndarray,), "hypothesis": _HYPOTHESES,
     "margin_error_trials": (np.ndarray,), "margins": (np.ndarray, _NONE), "state": (dict,),
-    "warm_started": (bool,),
+    "warm_started": (bool,), "multiclass": (str, _NONE), "class_runs": (tuple, _NONE),
 }
+# Fields of format version 2, left out of a binary record (both None).
+_MULTICLASS_FIELDS = ("multiclass", "class_runs")
+_MULTICLASS = ("ovr", "native")
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 _NPY_MAGIC = b"\x93NUMPY"
 _PICKLE_PROTOCOL = 0x80
@@ -163,7 +179,7 @@ def save_run(run, path) -> str:
     ['classes', 'header.json', 'hypothesis/weights', 'margin_error_trials',
      'mistake_trials', 'sample_index']
     """
-    if not is_dataclass(run) or [f.name for f in fields(run)] != list(_FIELD_TYPES):
+    if not _is_record(run):
         raise TypeError(f"run must be an OnlineRun, got {type(run).__name__}")
     if not isinstance(path, str | os.PathLike):
         raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
@@ -171,32 +187,36 @@ def save_run(run, path) -> str:
     if not target.endswith(".npz"):
         target += ".npz"
     encoder = _Encoder()
-    record = {f.name: encoder.encode(getattr(run, f.name), (f.name,)) for f in fields(run)}
-    header = {"format": FORMAT, "format_version": FORMAT_VERSION,
+    record = encoder.record(run, ())
+    header = {"format": FORMAT, "format_version": 1 if run.multiclass is None else FORMAT_VERSION,
               "package_version": __version__, "run": record}
     text = json.dumps(header, allow_nan=False, ensure_ascii=False)
     _write_atomically(target, {HEADER: np.array(text), **encoder.arrays})
     return target
 
 
-def read_run(path) -> dict:
+def read_run(path, make=dict):
     """The fields of the run saved at ``path``, read without unpickling anything.
 
-    ``OnlineRun(**read_run(path))`` is the saved record (what
+    ``read_run(path, OnlineRun)`` is the saved record (what
     ``perceptron_bounds.load_run`` returns).
 
     Parameters
     ----------
     path : str or os.PathLike
         The ``.npz`` file, as returned by ``save``.
+    make : callable, default=dict
+        Called with every field of a record by name to build it: the saved
+        record and each of its ``class_runs``.
 
     Returns
     -------
-    dict
+    dict or what ``make`` returns
         Every field of the record by name: its arrays equal bit for bit with
         the same dtypes (and read-only where the original's were), the
         hypothesis of the same class, so that predictions and bound reports
-        are the same.
+        are the same; a one-vs-rest run's ``class_runs`` as a tuple of records
+        built by ``make``.
 
     Raises
     ------
@@ -235,7 +255,7 @@ def read_run(path) -> dict:
         raise FileNotFoundError(f"no saved run at {name!r}: no such file{hint}") from None
     with file:
         try:
-            return _read(file)
+            return _read(file, make)
         except _NotARun as err:
             raise ValueError(f"{name!r} is not a saved run: {err}") from None
         except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, KeyError) as err:
@@ -246,6 +266,12 @@ def read_run(path) -> dict:
             ) from err
 
 
+def _is_record(value) -> bool:
+    """True for an OnlineRun, known by its fields (this module does not import its class)."""
+    return (is_dataclass(value) and not isinstance(value, type)
+            and [f.name for f in fields(value)] == list(_FIELD_TYPES))
+
+
 class _Encoder:
     """Turns values into JSON, moving their arrays into ``arrays`` under keys named by path."""
 
@@ -253,6 +279,12 @@ class _Encoder:
         self.arrays: dict[str, np.ndarray] = {}
         # id -> (array, tag); the array is kept so that its id stays its own.
         self._seen: dict[int, tuple[np.ndarray, dict]] = {}
+
+    def record(self, run, path: tuple) -> dict:
+        """The JSON of a record's fields; a binary record leaves out the multiclass fields."""
+        names = [name for name in _FIELD_TYPES
+                 if name not in _MULTICLASS_FIELDS or run.multiclass is not None]
+        return {name: self.encode(getattr(run, name), (*path, name)) for name in names}
 
     def encode(self, value, path: tuple):
         kind = type(value)
@@ -281,10 +313,12 @@ class _Encoder:
             values = {f.name: self.encode(getattr(value, f.name), (*path, f.name))
                       for f in fields(value) if f.init}
             return {"dataclass": kind.__name__, "fields": values}
+        if _is_record(value):
+            return {"record": self.record(value, path)}
         raise TypeError(
             f"cannot save {_where(path)}: a {kind.__module__}.{kind.__qualname__} is none of "
             "None, bool, int, float, str, tuple, list, dict, ndarray, NumPy scalar, CSR matrix, "
-            f"{', '.join(_DATACLASSES)}"
+            f"{', '.join(_DATACLASSES)}, OnlineRun"
         )
 
     def _array(self, array: np.ndarray, path: tuple) -> dict:
@@ -345,7 +379,7 @@ def _write_atomically(target: str, arrays: dict) -> None:
         raise
 
 
-def _read(file) -> dict:
+def _read(file, make):
     magic = file.read(6)
     if not magic.startswith(_ZIP_MAGIC):
         raise _NotARun(_what_it_is(magic))
@@ -356,19 +390,12 @@ def _read(file) -> dict:
             raise _NotARun(f"no {HEADER!r} entry (entries: {shown or 'none'})")
         entries = {key: _entry(archive, key) for key in archive.files}
     header = _header(entries.pop(HEADER))
-    record = header["run"]
-    names = list(_FIELD_TYPES)
-    _check_keys("the record", record, names)
-    decoder = _Decoder(entries)
-    values = {name: decoder.decode(record[name], name) for name in names}
-    for name, value in values.items():
-        if type(value) not in _FIELD_TYPES[name]:
-            allowed = " or ".join(kind.__name__ for kind in _FIELD_TYPES[name])
-            raise _NotARun(f"its {name} must be {allowed}, got {type(value).__name__}")
+    decoder = _Decoder(entries, make)
+    run = decoder.record(header["run"])
     unused = sorted(set(entries) - decoder.used)
     if unused:
         raise _NotARun(f"unexpected entries {', '.join(map(repr, unused))}")
-    return values
+    return run
 
 
 def _what_it_is(magic: bytes) -> str:
@@ -432,15 +459,52 @@ def _check_keys(what: str, node, names, optional=()) -> None:
 class _Decoder:
     """Rebuilds values from their JSON, taking arrays from the archive's entries."""
 
-    def __init__(self, entries: dict):
+    def __init__(self, entries: dict, make):
         self.entries = entries
+        self.make = make
         self.used: set[str] = set()
         self._arrays: dict[str, np.ndarray] = {}
+        self._records: set[int] = set()  # ids of the nested records built
         self._decoders = {
             "array": self._array, "scalar": self._scalar, "float": self._float,
             "tuple": self._tuple, "list": self._list, "dict": self._dict,
-            "sparse": self._sparse, "dataclass": self._dataclass,
+            "sparse": self._sparse, "dataclass": self._dataclass, "record": self._record,
         }
+
+    def record(self, node, where: str = ""):
+        """A record from its JSON object, its fields checked; built by ``make``.
+
+        ``where`` is empty for the saved record and names a nested one (a class
+        run, which is binary), e.g. ``class_runs/0``. The multiclass fields may
+        be left out (a binary record, or format version 1).
+        """
+        nested = bool(where)
+        what = f"the record {where}" if nested else "the record"
+        _check_keys(what, node, list(_FIELD_TYPES), optional=_MULTICLASS_FIELDS)
+        prefix = f"{where}/" if nested else ""
+        values = {name: self.decode(node[name], f"{prefix}{name}") if name in node else None
+                  for name in _FIELD_TYPES}
+        its = f"{where}'s" if nested else "its"
+        for name, value in values.items():
+            if type(value) not in _FIELD_TYPES[name]:
+                allowed = " or ".join(kind.__name__ for kind in _FIELD_TYPES[name])
+                raise _NotARun(f"{its} {name} must be {allowed}, got {type(value).__name__}")
+        multiclass, class_runs = values["multiclass"], values["class_runs"]
+        if multiclass is not None and (nested or multiclass not in _MULTICLASS):
+            allowed = "None (a class run is binary)" if nested else "None, 'ovr' or 'native'"
+            raise _NotARun(f"{its} multiclass must be {allowed}, got {multiclass!r}")
+        if (class_runs is not None) != (multiclass == "ovr"):
+            raise _NotARun(f"{its} class_runs must be given for multiclass='ovr' and only then")
+        if class_runs is not None and (
+                len(class_runs) != values["classes"].shape[0]
+                or any(id(run) not in self._records for run in class_runs)):
+            raise _NotARun(f"{its} class_runs must be one record per class")
+        hypothesis = values["hypothesis"]
+        if isinstance(hypothesis, OneVsRestHypothesis) and (
+                type(hypothesis.hypotheses) is not tuple
+                or not all(isinstance(h, _BINARY_HYPOTHESES) for h in hypothesis.hypotheses)):
+            raise _NotARun(f"{its} hypothesis must hold a tuple of binary hypotheses")
+        return self.make(**values)
 
     def decode(self, node, where: str):
         kind = type(node)
@@ -517,6 +581,11 @@ class _Decoder:
         names = [f.name for f in fields(cls) if f.init]
         _check_keys(f"{where} ({name})", node["fields"], names)
         return cls(**{n: self.decode(node["fields"][n], f"{where}/{n}") for n in names})
+
+    def _record(self, node, outer, where):
+        run = self.record(node, where)
+        self._records.add(id(run))
+        return run
 
     def _entry(self, key, where) -> np.ndarray:
         if type(key) is not str or key not in self.entries:

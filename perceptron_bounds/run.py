@@ -34,12 +34,20 @@ class _Scoring:
 
     @property
     def weights(self) -> np.ndarray | None:
-        """Primal weight vector of the hypothesis, or None for a non-linear kernel."""
+        """Primal weight vector of the hypothesis, or None for a non-linear kernel.
+
+        Multiclass: one row per class, shape (K, n_features) (the prototypes of
+        a native run, the class runs' vectors for one-vs-rest).
+        """
         return getattr(self.hypothesis, "weights", None)
 
     @property
     def support_vectors(self) -> np.ndarray | None:
-        """Support vectors of the hypothesis, one row each; None when it keeps none."""
+        """Support vectors of the hypothesis, one row each; None when it keeps none.
+
+        One-vs-rest: the union of the class runs' support vectors (equal rows
+        once, see :class:`~perceptron_bounds.hypothesis.OneVsRestHypothesis`).
+        """
         return getattr(self.hypothesis, "support_vectors", None)
 
     @property
@@ -48,7 +56,7 @@ class _Scoring:
         return getattr(self.hypothesis, "dual_coef", None)
 
     def decision_function(self, X, **options) -> np.ndarray:
-        """Real-valued scores of the hypothesis on the rows of X.
+        """Real-valued scores of the hypothesis on the rows of X: (n,), or (n, K) multiclass.
 
         ``options`` are passed to the hypothesis (e.g. ``method="vote"`` for the
         voted Perceptron).
@@ -57,8 +65,15 @@ class _Scoring:
         return self.hypothesis.decision_function(X, **options)
 
     def predict(self, X, **options) -> np.ndarray:
-        """Labels (original values) predicted by the hypothesis; score 0 gives classes[0]."""
+        """Labels (original values) predicted by the hypothesis.
+
+        Binary: ``classes[1]`` for a positive score, ``classes[0]`` otherwise
+        (score 0 included). Multiclass (scores (n, K), theory §2.6):
+        ``classes[argmax_k score_k]``, the smallest index on ties.
+        """
         scores = self.decision_function(X, **options)
+        if scores.ndim == 2:
+            return self.classes[scores.argmax(axis=1)]
         return self.classes[(scores > 0).astype(np.intp)]
 
 
@@ -121,7 +136,15 @@ class Snapshot(_Scoring):
 
 @dataclass(frozen=True, eq=False)
 class OnlineRun(_Scoring):
-    """Immutable, picklable record of an online run.
+    """Immutable, picklable record of an online run, binary or multiclass.
+
+    A multiclass run (K >= 2 classes, theory §2.6) is one record too: its
+    ``mistake_trials`` are the multiclass mistakes (s_y <= max_{r != y} s_r
+    over the scores s_r before the trial's update, a tie included), its
+    ``decision_function`` scores (n, K), its ``predict`` is the class of the
+    largest score. One-vs-rest (``multiclass="ovr"``) keeps the K binary runs
+    "class k against the rest" in ``class_runs``; the native form
+    (``multiclass="native"``) keeps the prototypes in its hypothesis.
 
     Attributes
     ----------
@@ -132,29 +155,43 @@ class OnlineRun(_Scoring):
         (e.g. ``gamma=None`` resolved to 1/n_features, ``form="auto"`` to the form used).
     n_features : int
         Number of features of the training data.
-    classes : ndarray of shape (2,)
-        Original label values; ``classes[1]`` is the positive class.
+    classes : ndarray of shape (2,) or (K,)
+        Original label values, sorted; binary: ``classes[1]`` is the positive
+        class; multiclass: class k is ``classes[k]``.
     epochs, shuffle, seed
         How the presented sequence was drawn (theory §1.2); ``seed`` is the seed
         actually used, drawn from the OS when none was given with ``shuffle=True``.
     sample_index : ndarray of int64, shape (n_trials,)
         Row of X shown at each trial.
     mistake_trials : ndarray of int64
-        Sorted 0-based trial indices where ``y_t * margin_t <= 0`` (theory §1.1).
+        Sorted 0-based trial indices where ``y_t * margin_t <= 0`` (theory §1.1);
+        multiclass: where s_y <= max_{r != y} s_r (theory §2.6).
     margin_error_trials : ndarray of int64
         Trials that were not mistakes but still caused an update (the
-        Ballseptron's margin errors); empty for other algorithms.
+        Ballseptron's margin errors, binary or native multiclass); empty for
+        other algorithms and for one-vs-rest runs (see their ``class_runs``).
     margins : ndarray of float64 or None
-        ``margin_t`` of every trial when the run was made with ``record_margins=True``.
+        ``margin_t`` of every trial when the run was made with ``record_margins=True``;
+        multiclass: shape (n_trials, K), the class scores s_r before the trial's update.
     hypothesis : object
-        Final hypothesis; ``decision_function``/``predict`` evaluate it.
+        Final hypothesis; ``decision_function``/``predict`` evaluate it. A
+        :class:`~perceptron_bounds.hypothesis.OneVsRestHypothesis` for one-vs-rest.
     state : dict
         Algorithm-specific final state and per-mistake records that bounds need
-        (documented by each algorithm).
+        (documented by each algorithm); empty for one-vs-rest (each class run
+        holds its own).
     warm_started : bool
         True when the run continued the final state of an earlier run
         (``run_online(..., warm_start=...)``, ``partial_fit``): its trials do not
         start from the zero state the mistake bounds assume.
+    multiclass : {"ovr", "native"} or None
+        How a multiclass run was made (theory §2.6); None for a binary run.
+    class_runs : tuple of OnlineRun or None
+        One-vs-rest: the K binary runs, ``class_runs[k]`` "class ``classes[k]``
+        (+1) against the rest (-1)" on the same presented sequence, with
+        classes [-1, 1], this run's parameters, seed and ``warm_started``:
+        each is the run ``run_online(algorithm, X, np.where(y == classes[k], 1, -1),
+        classes=[-1, 1], ...)`` would give. None otherwise.
     """
 
     algorithm: str
@@ -171,6 +208,8 @@ class OnlineRun(_Scoring):
     margins: np.ndarray | None = None
     state: dict = field(default_factory=dict)
     warm_started: bool = False
+    multiclass: str | None = None
+    class_runs: tuple | None = None
 
     def __post_init__(self):
         for name in ("classes", "sample_index", "mistake_trials", "margin_error_trials", "margins"):
@@ -202,6 +241,18 @@ class OnlineRun(_Scoring):
     def n_updates(self) -> int:
         """Number of update trials (mistakes and margin errors): ``len(run.update_trials)``."""
         return int(self.update_trials.shape[0])
+
+    @property
+    def corrections(self) -> int:
+        """Training corrections: the binary mistakes summed over the class runs (one-vs-rest).
+
+        Paper 001 sec. 5's "Mistake" count, the papers' "training corrections
+        summed over the categories". The multiclass mistakes for a native run,
+        the mistakes for a binary one.
+        """
+        if self.class_runs is None:
+            return self.mistakes
+        return sum(run.mistakes for run in self.class_runs)
 
     @property
     def mistake_rows(self) -> np.ndarray:
@@ -268,6 +319,7 @@ class OnlineRun(_Scoring):
         >>> [snapshot.weights.tolist() for snapshot in run.snapshots(X, y)]
         [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]
         """
+        self._check_binary("hypothesis_at")
         k = check_int("k", k, low=0, high=self.n_updates)
         return self._replayer(X, y)(k)
 
@@ -289,11 +341,25 @@ class OnlineRun(_Scoring):
         -------
         iterator of Snapshot
         """
+        self._check_binary("snapshots")
         if steps is None:
             steps = range(self.n_updates + 1)
         steps = [check_int("steps[i]", k, low=0, high=self.n_updates) for k in steps]
         replay = self._replayer(X, y)
         return (replay(k) for k in steps)
+
+    def _check_binary(self, method: str) -> None:
+        """``ValueError`` for a multiclass run: its states are not replayed yet."""
+        if self.multiclass is None:
+            return
+        per_class = (
+            f"; replay one class with run.class_runs[k].{method}(..., X, "
+            "np.where(y == run.classes[k], 1, -1))" if self.class_runs is not None else ""
+        )
+        raise ValueError(
+            f"{method} is not available for multiclass runs yet (this run is "
+            f"multiclass={self.multiclass!r}){per_class}"
+        )
 
     def _replayer(self, X, y):
         """Check X and y against the record; return the function k -> Snapshot."""
@@ -379,8 +445,10 @@ class OnlineRun(_Scoring):
         return save_run(self, path)
 
     def __repr__(self) -> str:
+        multiclass = (f", multiclass={self.multiclass!r}, n_classes={self.classes.shape[0]}"
+                      if self.multiclass is not None else "")
         return (
-            f"OnlineRun(algorithm={self.algorithm!r}, n_trials={self.n_trials}, "
+            f"OnlineRun(algorithm={self.algorithm!r}{multiclass}, n_trials={self.n_trials}, "
             f"mistakes={self.mistakes}, margin_errors={self.margin_errors})"
         )
 
@@ -429,4 +497,4 @@ def load_run(path) -> OnlineRun:
     >>> type(loaded.hypothesis).__name__, loaded.classes.dtype
     ('VotedHypothesis', dtype('<U4'))
     """
-    return OnlineRun(**read_run(path))
+    return read_run(path, OnlineRun)

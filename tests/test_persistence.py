@@ -126,12 +126,45 @@ def test_every_form_and_variant_round_trips(case, tmp_path):
     same_behaviour(run, round_trip(run, tmp_path), data, Y)
 
 
+Y3 = np.digitize(X[:, 0] + 0.3 * X[:, 1], [-0.5, 0.5])  # three classes
+# Multiclass runs (issue 11): one-vs-rest (class runs nested in the file) and native.
+MULTICLASS_CASES = {
+    "ovr-perceptron": ("perceptron", {"multiclass": "ovr"}, X),
+    "ovr-voted-rbf": ("voted_perceptron", {"kernel": "rbf"}, X),
+    "ovr-so-csr": ("second_order", {"variant": "pinv"}, XS),
+    "ovr-ho-dual": ("higher_order", {"form": "dual"}, X),
+    "native-perceptron": ("perceptron", {"multiclass": "native"}, XS),
+    "native-ballseptron-poly": ("ballseptron", {"multiclass": "native", "r": 0.1,
+                                                "kernel": "poly", "degree": 2}, X),
+}
+
+
+@pytest.mark.parametrize("case", MULTICLASS_CASES)
+def test_multiclass_runs_round_trip(case, tmp_path):
+    algorithm, params, data = MULTICLASS_CASES[case]
+    run = run_online(algorithm, data, Y3, epochs=2, record_margins=True, **params)
+    loaded = round_trip(run, tmp_path)
+    assert loaded.margins.shape == (80, 3)
+    for option in ({"method": "average", "normalize": True}, {}) if "voted" in case else ({},):
+        np.testing.assert_array_equal(loaded.decision_function(X_NEW, **option),
+                                      run.decision_function(X_NEW, **option), strict=True)
+    assert loaded.corrections == run.corrections
+    with np.load(tmp_path / "run.npz", allow_pickle=False) as archive:
+        header = json.loads(archive["header.json"].item())
+    assert header["format_version"] == persistence.FORMAT_VERSION == 2
+    if run.class_runs is not None:
+        assert all(type(r) is type(run) and r.class_runs is None for r in loaded.class_runs)
+        assert loaded.class_runs[1].sample_index is loaded.sample_index  # stored once
+
+
 def test_the_cases_cover_every_hypothesis_class():
     """A new hypothesis class must join persistence's table and these cases."""
     defined = {obj for obj in vars(hypothesis).values()
                if dataclasses.is_dataclass(obj) and obj.__module__ == hypothesis.__name__}
     made = {type(run_online(algorithm, data, Y, **params).hypothesis)
             for algorithm, params, data in CASES.values()}
+    made |= {type(run_online(algorithm, data, Y3, **params).hypothesis)
+             for algorithm, params, data in MULTICLASS_CASES.values()}
     assert made == defined
 
 
@@ -236,7 +269,7 @@ def test_save_writes_npz_paths_as_numpy_does(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.npz", "b.npz", "custom.npz"]
     with np.load(tmp_path / "a.npz", allow_pickle=False) as archive:
         header = json.loads(archive["header.json"].item())
-    assert header["format_version"] == persistence.FORMAT_VERSION
+    assert header["format_version"] == 1  # a binary record: readable by older versions
     assert header["package_version"] == perceptron_bounds.__version__
     assert header["run"]["hypothesis"]["dataclass"] == "LinearHypothesis"
 
@@ -333,8 +366,8 @@ BAD_FILES = {
                     "unexpected entries 'extra'"),
     "missing entry": (lambda p: rewritten(p, lambda h, e: e.pop("sample_index")),
                       "sample_index names entry 'sample_index', which the archive lacks"),
-    "newer format": (lambda p: rewritten(p, lambda h, e: h.update(format_version=2)),
-                     "it was written in format version 2 .*reads versions up to 1: upgrade it"),
+    "newer format": (lambda p: rewritten(p, lambda h, e: h.update(format_version=3)),
+                     "it was written in format version 3 .*reads versions up to 2: upgrade it"),
     "bad version": (lambda p: rewritten(p, lambda h, e: h.update(format_version="1")),
                     "format_version must be a positive int, got '1'"),
     "other format": (lambda p: rewritten(p, lambda h, e: h.update(format="weights")),
@@ -376,7 +409,62 @@ BAD_FILES = {
                                               **entries_of(p)[1],
                                               "classes": np.array([-1.0, 1.0], dtype=object)}),
                      "entry 'classes' holds Python objects, which would need pickle"),
+    "unknown multiclass": (lambda p: rewritten(p, lambda h, e: h["run"].update(multiclass="ovo")),
+                           "its multiclass must be None, 'ovr' or 'native', got 'ovo'"),
+    "ovr without class runs": (lambda p: rewritten(
+        p, lambda h, e: h["run"].update(multiclass="ovr", class_runs=None)),
+        "its class_runs must be given for multiclass='ovr' and only then"),
 }
+
+
+def drop_class_run(header, entries):
+    header["run"]["class_runs"]["tuple"].pop()
+
+
+def nest_multiclass(header, entries):
+    header["run"]["class_runs"]["tuple"][0]["record"]["multiclass"] = "native"
+
+
+def binary_class_run_as_hypothesis(header, entries):
+    inner = header["run"]["hypothesis"]["fields"]["hypotheses"]["tuple"]
+    inner[0] = {"dataclass": "OneVsRestHypothesis", "fields": {"hypotheses": {"tuple": []}}}
+
+
+MULTICLASS_BAD_FILES = {
+    "a class run missing": (drop_class_run, "its class_runs must be one record per class"),
+    "a nested multiclass run": (
+        nest_multiclass, "class_runs/0's multiclass must be None \\(a class run is binary\\)"),
+    "class runs of another kind": (
+        lambda h, e: h["run"].update(class_runs={"tuple": [1, 2, 3]}),
+        "its class_runs must be one record per class"),
+    "a nested field missing": (
+        lambda h, e: h["run"]["class_runs"]["tuple"][2]["record"].pop("epochs"),
+        "the record class_runs/2 has no epochs"),
+    "a nested field of the wrong type": (
+        lambda h, e: h["run"]["class_runs"]["tuple"][2]["record"].update(epochs="3"),
+        "class_runs/2's epochs must be int, got str"),
+    "a multiclass hypothesis inside": (
+        binary_class_run_as_hypothesis, "its hypothesis must hold a tuple of binary hypotheses"),
+}
+
+
+@pytest.mark.parametrize("case", MULTICLASS_BAD_FILES)
+def test_a_multiclass_file_that_is_not_a_saved_run(case, tmp_path):
+    path = run_online("perceptron", X, Y3).save(tmp_path / "run")
+    change, message = MULTICLASS_BAD_FILES[case]
+    rewritten(path, change)
+    with pytest.raises(ValueError, match=f"^{re.escape(repr(path))} is not a saved run: {message}"):
+        load_run(path)
+
+
+def test_a_version_1_file_loads_as_a_binary_run(tmp_path):
+    """Files written before issue 11 have no multiclass fields."""
+    run = run_online("ballseptron", X, Y, r=0.3)
+    path = run.save(tmp_path / "run")
+    header, _ = entries_of(path)
+    assert header["format_version"] == 1 and "multiclass" not in header["run"]
+    loaded = load_run(path)
+    assert loaded.multiclass is None and loaded.class_runs is None
 
 
 @pytest.mark.parametrize("case", BAD_FILES)
