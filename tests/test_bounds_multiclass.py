@@ -8,15 +8,20 @@ package. A failure is a bug in an algorithm, a bound or the argument of the
 theory page, never a reason to loosen the check.
 """
 
+import json
+
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from reference import native_ballseptron, native_perceptron, presented_sequence
 
+from perceptron_bounds import run_online
 from perceptron_bounds.bounds import (
+    MulticlassBoundReport,
     ballseptron_corrected,
     ballseptron_d1,
+    evaluate,
     freund_schapire,
     novikoff,
 )
@@ -25,6 +30,8 @@ from perceptron_bounds.bounds.multiclass import (
     multiclass_hinge_losses,
     multiclass_margins,
 )
+from perceptron_bounds.bounds.search import SVM_C, crammer_singer_comparators
+from perceptron_bounds.kernels import Kernel
 
 SQRT2 = np.sqrt(2.0)
 SQRT2_MINUS_1 = SQRT2 - 1.0
@@ -106,15 +113,15 @@ def _kesler_values(X, y, V, order, result, gamma, r, ball):
         tight = variant == "tightened"
         # 004 Thm 1's conditions with R and r' = sqrt2 r; not needed without margin errors
         # once restricted to the update trials (theory §4.2).
-        ball_ok = not (ball and (not tight or eps > 0)) or (
-            rp < SQRT2_MINUS_1 * gamma and gamma <= R)
+        inside = gamma > rp / SQRT2_MINUS_1 and gamma <= R  # as evaluate computes it
+        ball_ok = not (ball and (not tight or eps > 0)) or inside
         if ball_ok and not np.any(losses > 0):
             out["novikoff", variant] = novikoff(R, gamma)
         if ball_ok:
             out["freund_schapire", variant] = freund_schapire(R, gamma, D2)
         if ball_ok and (ball or tight or gamma <= R):
             out["ballseptron_d1", variant] = ballseptron_d1(R, gamma, D1, exact=tight)
-        if ball and (tight or (rp < SQRT2_MINUS_1 * gamma and gamma <= R)):
+        if ball and (tight or inside):
             for loss, D in (("d2", D2), ("d1", D1)):
                 out[f"ballseptron_corrected_{loss}", variant] = ballseptron_corrected(
                     R, gamma, D, rp, eps, loss, exact=tight)
@@ -205,3 +212,305 @@ def test_kesler_vector_has_norm_sqrt2_x_and_gives_the_score_gap(seed):
             assert np.sum(z**2) < 2.0 * np.sum(x**2) + (SQRT2 * r) ** 2  # fact 2
         W = W + z
     assert np.allclose(W, result["weights"], atol=1e-10)
+
+
+# --- through evaluate, on runs of the package --------------------------------------------------
+
+ALGORITHMS_OVR = {
+    "perceptron": {}, "voted_perceptron": {}, "ballseptron": {"r": 0.05},
+    "pnorm_perceptron": {"p": 2.0}, "second_order": {"a": 1.0}, "higher_order": {"c": 0.3},
+}
+
+
+def _check(report, expect_some=True):
+    applied = [row for row in report.rows if row.applies]
+    for row in applied:
+        assert row.holds, (row.name, row.variant, row.value, row.mistakes, row.gamma,
+                           row.quantities)
+    if expect_some:
+        assert applied, [row.reason for row in report.rows]
+    assert report.holds
+
+
+@st.composite
+def native_cases(draw, min_classes=3):
+    """(run, X, y, V, gamma, r): a native Perceptron or Ballseptron run and a comparison."""
+    X, y, U, presentation, rng = draw(multiclass_sequences(min_classes=min_classes))
+    V = draw(prototypes(U, rng))
+    R = SQRT2 * float(np.linalg.norm(X, axis=1).max())
+    gamma = None if draw(st.integers(0, 2)) == 0 else draw(st.floats(1e-3, 1.2)) * R
+    reference = gamma if gamma is not None else draw(st.floats(1e-3, 1.0)) * R
+    r = 0.0
+    if draw(st.booleans()):
+        r = draw(st.one_of(st.floats(0.0, 0.999), st.floats(1.0, 4.0))) * SQRT2_MINUS_1 \
+            * reference / SQRT2
+    classes = np.arange(U.shape[0])
+    run = run_online("ballseptron" if r > 0 else "perceptron", X, y, multiclass="native",
+                     classes=classes, **({"r": r} if r > 0 else {}), **presentation)
+    return run, X, y, V, gamma, r
+
+
+@_settings(CASES)
+@given(case=native_cases())
+def test_native_bounds_hold(case):
+    """theory §4.5: every derived bound of a native run, at given or searched gamma, holds."""
+    run, X, y, V, gamma, r = case
+    report = evaluate(run, X, y, u=V, gamma=gamma)
+    assert report.multiclass == "native"
+    _check(report)
+    if r > 0:
+        assert report.row("ballseptron_corrected_d1", "tightened").applies
+    assert all("Kesler (derived" in row.source for row in report.rows)
+
+
+@_settings(40)
+@given(case=native_cases())
+def test_native_bounds_hold_against_crammer_singer(case):
+    run, X, y, _, gamma, _ = case
+    assume(np.unique(y).shape[0] >= 2)  # an SVM needs two classes
+    report = evaluate(run, X, y, gamma=gamma)
+    _check(report)
+    assert any("crammer-singer" in row.comparator for row in report.rows if row.applies)
+
+
+@_settings(CASES)
+@given(case=native_cases(min_classes=3))
+def test_native_values_match_the_closed_forms(case):
+    """evaluate's values at a given gamma are the closed forms of theory §4.5 with the
+    quantities computed independently here."""
+    run, X, y, V, gamma, r = case
+    if gamma is None:
+        gamma = float(SQRT2 * np.linalg.norm(X, axis=1).max()) / 3.0
+    report = evaluate(run, X, y, u=V, gamma=gamma)
+    order = run.sample_index
+    result = {"mistakes": run.mistake_trials, "margin_errors": run.margin_error_trials}
+    expected = _kesler_values(X, y, V, order, result, gamma, r, r > 0)
+    got = {(row.name, row.variant): row.value for row in report.rows if row.applies}
+    assert got.keys() == expected.keys()
+    for key, value in expected.items():
+        assert got[key] == pytest.approx(value, rel=1e-9, abs=1e-9), key
+
+
+@pytest.mark.parametrize("r", [0.0, 0.02, 0.2])
+@pytest.mark.parametrize("seed", range(3))
+def test_native_two_classes_is_the_binary_bound(r, seed):
+    """K = 2: the native run is the binary one and U = (-u, u)/sqrt2 has mu = sqrt2 y u.x,
+    so every Kesler bound equals the binary bound of u (theory §4.5), row by row."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((30, 4))
+    u = rng.standard_normal(4)
+    u /= np.linalg.norm(u)
+    y = np.where(X @ u > 0, 1, -1)
+    y[rng.random(30) < 0.1] *= -1
+    algorithm, params = ("ballseptron", {"r": r}) if r > 0 else ("perceptron", {})
+    binary = run_online(algorithm, X, y, epochs=3, **params)
+    native = run_online(algorithm, X, y, epochs=3, multiclass="native", **params)
+    assert np.array_equal(binary.mistake_trials, native.mistake_trials)
+    assert np.array_equal(binary.margin_error_trials, native.margin_error_trials)
+    V = np.vstack([-u, u]) / SQRT2
+    for gamma in (None, 0.3):
+        b = evaluate(binary, X, y, u=u, gamma=gamma)
+        n = evaluate(native, X, y, u=V, gamma=None if gamma is None else SQRT2 * gamma)
+        assert [(row.name, row.variant) for row in b.rows] == \
+            [(row.name, row.variant) for row in n.rows]
+        for rb, rn in zip(b.rows, n.rows, strict=True):
+            assert rb.applies == rn.applies, (rb.name, rb.variant, rb.reason, rn.reason)
+            if rb.applies:
+                assert rn.value == pytest.approx(rb.value, rel=1e-9), (rb.name, rb.variant)
+
+
+def test_native_separable_target_gives_novikoff():
+    """Data labelled by prototypes with a margin: Novikoff applies with the target at
+    gamma = min mu_t and equals 2 max ||x||^2 / gamma^2."""
+    rng = np.random.default_rng(3)
+    U = rng.standard_normal((4, 5))
+    U /= np.linalg.norm(U)
+    X = rng.standard_normal((400, 5))
+    y = np.argmax(X @ U.T, axis=1)
+    keep = multiclass_margins(X @ U.T, y) > 0.05
+    X, y = X[keep][:80], y[keep][:80]
+    run = run_online("perceptron", X, y, multiclass="native", epochs=4)
+    report = evaluate(run, X, y, target=U)
+    row = report.row("novikoff")
+    gamma = float(multiclass_margins(X @ U.T, y).min())
+    assert row.applies and row.holds and row.comparator == "target"
+    assert row.gamma == pytest.approx(gamma)
+    assert row.value == pytest.approx(2.0 * np.max(np.sum(X**2, axis=1)) / gamma**2)
+    assert "Kesler (derived; 001 Thm 1)" in row.source
+
+
+@st.composite
+def ovr_cases(draw):
+    X, y, U, presentation, rng = draw(multiclass_sequences())
+    algorithm = draw(st.sampled_from(sorted(ALGORITHMS_OVR)))
+    K = U.shape[0]
+    V = rng.standard_normal((K, X.shape[1])) + draw(st.sampled_from([0.0, 5.0])) * U
+    R = float(np.linalg.norm(X, axis=1).max())
+    gamma = None if draw(st.integers(0, 2)) == 0 else draw(st.floats(1e-3, 1.2)) * R
+    run = run_online(algorithm, X, y, multiclass="ovr", classes=np.arange(K),
+                     **ALGORITHMS_OVR[algorithm], **presentation)
+    return run, X, y, V, gamma
+
+
+@_settings(CASES // 2)
+@given(case=ovr_cases())
+def test_ovr_sums_bound_the_corrections(case):
+    """theory §4.5: each class's bounds hold, and each sum bounds the corrections, which are
+    at least the multiclass mistakes."""
+    run, X, y, V, gamma = case
+    report = evaluate(run, X, y, u=V, gamma=gamma)
+    assert isinstance(report, MulticlassBoundReport)
+    assert report.corrections == run.corrections >= run.mistakes == report.mistakes
+    assert report.holds
+    for k, class_report in enumerate(report.class_reports):
+        assert class_report.mistakes == run.class_runs[k].mistakes
+    for row in report.rows:
+        values = row.quantities["class_values"]
+        if row.applies:
+            assert row.value == pytest.approx(sum(values))
+            assert row.value >= run.corrections * (1.0 - RTOL) and row.holds
+        else:
+            assert None in values
+
+
+def test_ovr_rows_are_the_class_runs_own_reports():
+    """Each class report is evaluate() of class k's run on y_k = +1 for class k, -1 else;
+    the summed row adds their values."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((45, 3))
+    y = np.array(["b", "a", "c"])[np.argmax(X @ rng.standard_normal((3, 3)).T, axis=1)]
+    run = run_online("perceptron", X, y, multiclass="ovr", epochs=2)
+    report = evaluate(run, X, y)
+    assert report.classes == ("a", "b", "c")
+    total = 0.0
+    for k, label in enumerate(report.classes):
+        own = evaluate(run.class_runs[k], X, np.where(y == label, 1.0, -1.0), comparator="svm")
+        mine = report.class_report(label)
+        assert [r.value for r in own.rows] == [r.value for r in mine.rows]
+        total += own.row("freund_schapire", "tightened").value
+    assert report.row("freund_schapire", "tightened").value == pytest.approx(total)
+    smallest = report.row("smallest_per_class", "any")
+    assert smallest.applies and smallest.value <= report.row("freund_schapire",
+                                                             "tightened").value
+    assert len(smallest.quantities["class_bounds"]) == 3
+
+
+def test_ovr_report_text_and_records():
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((40, 3))
+    y = np.argmax(X @ rng.standard_normal((4, 3)).T, axis=1)
+    run = run_online("ballseptron", X, y, r=0.01, multiclass="ovr", classes=np.arange(4))
+    report = evaluate(run, X, y)
+    text = str(report)
+    assert "one-vs-rest over 4 classes" in text and "corrections" in text
+    assert all(f"class {k}" in text for k in range(4))
+    lines = text.splitlines()
+    assert sum(line.startswith("ballseptron_corrected_d1") for line in lines) == 2
+    records = report.to_records()
+    summed = [rec for rec in records if rec["class"] is None]
+    assert len(summed) == len(report.rows)
+    assert len(records) == len(report.rows) + sum(len(r.rows) for r in report.class_reports)
+    assert {rec["multiclass"] for rec in records} == {"ovr"}
+    payload = json.loads(report.to_json())
+    assert payload["corrections"] == run.corrections
+    assert payload["class_mistakes"] == [r.mistakes for r in run.class_runs]
+    with pytest.raises(KeyError, match="no summed row"):
+        report.row("second_order")
+    with pytest.raises(KeyError, match="no class"):
+        report.class_report(7)
+
+
+def test_native_report_text():
+    rng = np.random.default_rng(2)
+    X = rng.standard_normal((30, 3))
+    y = np.argmax(X @ rng.standard_normal((3, 3)).T, axis=1)
+    run = run_online("perceptron", X, y, multiclass="native")
+    report = evaluate(run, X, y)
+    assert str(report).startswith("perceptron (native multiclass): ")
+    assert json.loads(report.to_json())["multiclass"] == "native"
+    assert "Crammer-Singer" in report.notes[0]
+
+
+def test_crammer_singer_prototypes():
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((120, 4))
+    U = rng.standard_normal((3, 4))
+    y = np.argmax(X @ U.T, axis=1)
+    comps = crammer_singer_comparators(X, y, 5, Kernel())
+    assert len(comps) == len(SVM_C)
+    for comp in comps:
+        assert comp.u.shape == (5, 4)
+        assert np.linalg.norm(comp.u) == pytest.approx(1.0)
+        assert np.all(comp.u[3:] == 0.0)  # classes absent from y: zero prototypes
+    assert (multiclass_margins(comps[-1].values(X), y) > 0).mean() > 0.95
+    y2 = (X[:, 0] > 0).astype(np.int64)  # two classes: one row w, as (-w/2, w/2)
+    comp = crammer_singer_comparators(X, y2, 2, Kernel())[-1]
+    assert np.allclose(comp.u[0], -comp.u[1])
+    assert (multiclass_margins(comp.values(X), y2) > 0).mean() > 0.95
+    assert crammer_singer_comparators(X, np.zeros(120, dtype=np.int64), 3, Kernel()) == []
+
+
+def test_kernel_prototypes_have_unit_norm():
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((60, 3))
+    y = np.argmax(X @ rng.standard_normal((3, 3)).T, axis=1)
+    kernel = Kernel("rbf", gamma=0.5)
+    for comp in crammer_singer_comparators(X, y, 3, kernel):
+        G = kernel.gram(comp.support, comp.support)
+        assert np.trace(comp.coef.T @ G @ comp.coef) == pytest.approx(1.0)
+        assert comp.values(X).shape == (60, 3)
+
+
+@_settings(25)
+@given(data=st.data(), kernel=st.sampled_from([("rbf", {"gamma": 0.5}),
+                                               ("poly", {"degree": 2, "gamma": 1.0})]))
+def test_kernel_native_bounds_hold(data, kernel):
+    X, y, U, presentation, _ = data.draw(multiclass_sequences(max_classes=5))
+    assume(np.unique(y).shape[0] >= 2)  # an SVM needs two classes
+    name, params = kernel
+    r = data.draw(st.sampled_from([0.0, 0.01, 0.1]))
+    algorithm = "ballseptron" if r > 0 else "perceptron"
+    run = run_online(algorithm, X, y, multiclass="native", classes=np.arange(U.shape[0]),
+                     kernel=name, **params, **({"r": r} if r else {}), **presentation)
+    report = evaluate(run, X, y)
+    _check(report, expect_some=False)
+    assert "kernel SVMs" in report.notes[0]
+
+
+def test_multiclass_errors():
+    rng = np.random.default_rng(6)
+    X = rng.standard_normal((20, 3))
+    y = np.arange(20) % 3
+    native = run_online("perceptron", X, y, multiclass="native")
+    ovr = run_online("perceptron", X, y, multiclass="ovr")
+    with pytest.raises(ValueError, match=r"u must have shape \(3, 3\) \(one prototype per"):
+        evaluate(native, X, y, u=np.ones(3))
+    with pytest.raises(ValueError, match="finite nonzero matrix"):
+        evaluate(native, X, y, u=np.zeros((3, 3)))
+    with pytest.raises(ValueError, match=r"u must have shape \(3, 3\) for a one-vs-rest run"):
+        evaluate(ovr, X, y, u=np.ones((2, 3)))
+    with pytest.raises(ValueError, match=r"target must have shape \(3, 3\)"):
+        evaluate(ovr, X, y, target=np.ones(3), comparator="target")
+    with pytest.raises(ValueError, match="needs the data's known target"):
+        evaluate(native, X, y, comparator="target")
+    kernel_run = run_online("perceptron", X, y, multiclass="native", kernel="rbf")
+    with pytest.raises(ValueError, match="kernel runs are compared with kernel SVMs"):
+        evaluate(kernel_run, X, y, u=np.ones((3, 3)))
+    absent = run_online("perceptron", X, y, multiclass="ovr", classes=[0, 1, 2, 3])
+    with pytest.raises(ValueError, match="class 3 against the rest shows one label only"):
+        evaluate(absent, X, y)
+    report = evaluate(absent, X, y, u=np.ones((4, 3)))  # given rows: every class has one
+    assert len(report.class_reports) == 4
+    with pytest.raises(ValueError, match="labels"):
+        evaluate(native, X, np.arange(20) % 4)
+
+
+def test_warm_started_native_run_has_no_bound():
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((20, 3))
+    y = np.arange(20) % 3
+    first = run_online("perceptron", X, y, multiclass="native")
+    more = run_online("perceptron", X, y, multiclass="native", warm_start=first)
+    report = evaluate(more, X, y, u=np.ones((3, 3)))
+    assert not any(row.applies for row in report.rows)
+    assert all("warm-started" in row.reason for row in report.rows)

@@ -6,7 +6,10 @@
   hinge loss and c_run, spectra, lambda*;
 * :mod:`.transformed`: the Higher-Order bound's transformed sequence;
 * :mod:`.search`: comparators u (target, SVM) and the gamma search;
-* :func:`evaluate` and its :class:`BoundReport`;
+* :mod:`.multiclass`: multiclass margins and hinge losses, the one-vs-rest sum, the
+  native runs' quantities (Kesler's construction, theory §4.5);
+* :func:`evaluate` and its :class:`BoundReport` (:class:`MulticlassBoundReport` for a
+  one-vs-rest run);
 * :func:`bounds_over_time`: each bound on every prefix of a run (:mod:`.over_time`).
 """
 
@@ -14,6 +17,7 @@ from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
 from .evaluate import evaluate
 from .first_order import freund_schapire, novikoff
 from .higher_order import higher_order_bound, hop_alpha
+from .multiclass import multiclass_hinge_losses, multiclass_margins
 from .over_time import BoundCurves, bounds_over_time
 from .quantities import (
     HingeProfile,
@@ -25,7 +29,7 @@ from .quantities import (
     run_quantities,
     span_spectrum,
 )
-from .report import BoundReport, BoundRow
+from .report import BoundReport, BoundRow, MulticlassBoundReport
 from .second_order import (
     second_order_adaptive_bound,
     second_order_bound,
@@ -38,6 +42,7 @@ __all__ = [
     "BoundReport",
     "BoundRow",
     "HingeProfile",
+    "MulticlassBoundReport",
     "RunData",
     "ballseptron_beta",
     "ballseptron_corrected",
@@ -51,6 +56,8 @@ __all__ = [
     "hop_c_run",
     "hop_transformed_hinge",
     "mistake_spectrum",
+    "multiclass_hinge_losses",
+    "multiclass_margins",
     "novikoff",
     "run_quantities",
     "second_order_adaptive_bound",

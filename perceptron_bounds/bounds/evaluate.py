@@ -7,18 +7,22 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_choice, check_real
+from .._validation import check_choice, check_class_labels, check_real, check_X
+from ..run import OnlineRun
 from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
 from .first_order import freund_schapire, novikoff
 from .higher_order import higher_order_bound, hop_alpha
+from .multiclass import KESLER_FACTOR, MulticlassRunData, multiclass_margins, sum_over_classes
 from .quantities import HingeProfile, RunData, hop_c_run
-from .report import BoundReport, BoundRow
+from .report import BoundReport, BoundRow, MulticlassBoundReport
 from .search import (
     Comparator,
+    crammer_singer_comparators,
     gamma_candidates,
     minimise_over_gamma,
     svm_comparators,
     unit_comparator,
+    unit_prototypes,
 )
 from .second_order import (
     second_order_adaptive_bound,
@@ -58,35 +62,52 @@ class _Spec:
     reason: str | None = None
 
 
-def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto", target=None) -> BoundReport:
+def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
+             target=None) -> BoundReport | MulticlassBoundReport:
     """Evaluate every mistake bound of the papers that applies to ``run``.
 
     Parameters
     ----------
     run : OnlineRun
-        A run of a registered algorithm. The theorems count mistakes from the
-        zero state, so every bound of a warm-started run
-        (``run.warm_started``, e.g. after ``partial_fit``) is reported as not
-        applicable.
+        A run of a registered algorithm, binary or multiclass. The theorems
+        count mistakes from the zero state, so every bound of a warm-started
+        run (``run.warm_started``, e.g. after ``partial_fit``) is reported as
+        not applicable.
     X, y : array-like
-        The training data of the run (the rows its ``sample_index`` points to).
-    u : ndarray of shape (n_features,), optional
-        The comparator; scaled to unit norm. Linear-kernel runs only.
+        The training data of the run (the rows its ``sample_index`` points to),
+        with the labels as given to the run.
+    u : ndarray, optional
+        The comparator, linear-kernel runs only: shape (n_features,), scaled to
+        unit norm, for a binary run; shape (K, n_features), one prototype per
+        class in the order of ``run.classes``, for a multiclass run: scaled to
+        unit Frobenius norm for a native run, row k to unit norm for class k of
+        a one-vs-rest run.
     gamma : float, optional
-        The margin; searched per bound when None (theory §4.3).
+        The margin; searched per bound when None (theory §4.3). A one-vs-rest
+        run uses it for every class.
     comparator : {"auto", "target", "svm"}, default="auto"
         How u is chosen when not given: ``"target"`` the data's known target,
-        ``"svm"`` normalised SVM directions over C in ``search.SVM_C`` (the best
-        for each bound; a kernel SVM of unit RKHS norm for kernel runs),
-        ``"auto"`` the target when known, else the SVM.
-    target : ndarray of shape (n_features,), optional
-        The data's known target (e.g. ``make_separable(...).u``).
+        ``"svm"`` SVMs over C in ``search.SVM_C`` (the best for each bound):
+        normalised linear SVM directions (a kernel SVM of unit RKHS norm for
+        kernel runs), Crammer-Singer prototypes for a native run (stacked
+        one-vs-rest kernel SVMs for kernel runs); ``"auto"`` the target when
+        known, else the SVM. A one-vs-rest run uses the SVM of each class
+        against the rest under ``"auto"``: a row of a multiclass target does
+        not separate its class from the rest.
+    target : ndarray, optional
+        The data's known target: shape (n_features,) (e.g.
+        ``make_separable(...).u``), or (K, n_features) prototypes for a
+        multiclass run.
 
     Returns
     -------
-    BoundReport
-        One row per bound and variant (``"stated"``, theory §4.1; ``"tightened"``,
-        theory §4.2); a bound whose conditions fail is reported with its reason.
+    BoundReport or MulticlassBoundReport
+        A binary or native multiclass run: one row per bound and variant
+        (``"stated"``, theory §4.1; ``"tightened"``, theory §4.2); a bound
+        whose conditions fail is reported with its reason. A one-vs-rest run:
+        a :class:`MulticlassBoundReport` with each class's report and every
+        bound summed over the classes, a bound on ``run.corrections``
+        (theory §4.5).
 
     Notes
     -----
@@ -99,6 +120,13 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto", target=None) -
     for kernels), ``second_order_adaptive`` (Thm 3) or ``second_order_pinv``
     (Thm 4) by its variant; the Higher-Order Perceptron: ``higher_order``
     (000 Thm 1, p = 2).
+
+    Multiclass (theory §4.5): one-vs-rest, every binary bound per class and
+    their sums; the native Perceptron and Ballseptron, the same first-order
+    bounds through Kesler's construction (derived), with
+    R = sqrt(2) max ||x_t||, r replaced by sqrt(2) r, prototypes with
+    sum_q ||u^q||^2 = 1 and the hinge loss
+    max(0, gamma - min_{q != y_t} (u^{y_t} - u^q).x_t).
 
     The gamma search scans (0, max(R, largest margin)]. Beyond it the
     tightened variants, whose hinge losses run over the mistaken (or update)
@@ -116,40 +144,116 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto", target=None) -
     >>> row.holds, round(row.gamma, 6) == round(float((y * (X @ u)).min()), 6)
     (True, True)
     """
+    if not isinstance(run, OnlineRun):
+        raise TypeError(f"run must be an OnlineRun, got {type(run).__name__}")
     comparator = check_choice("comparator", comparator, COMPARATORS)
     if gamma is not None:
         gamma = check_real("gamma", gamma, low=0.0, include_low=False)
+    return MODES[run.multiclass](run, X, y, u, gamma, comparator, target)
+
+
+def _evaluate_binary(run, X, y, u, gamma, comparator, target) -> BoundReport:
     ctx = RunData(run, X, y)
-    comparators, notes = _comparators(ctx, u, target, comparator)
-    rows = []
-    for specs in zip(*(_specs(ctx, comp) for comp in comparators), strict=True):
-        rows.append(_best_row(ctx, specs, comparators, gamma))
+    n = run.n_features
+    comparators, notes = _comparators(
+        ctx, u, target, comparator,
+        unit=lambda v, label: unit_comparator(v, n, label, ctx.kernel),
+        fitted=lambda: svm_comparators(ctx.X, ctx.y, ctx.kernel), what="u")
+    rows = _rows(ctx, comparators, gamma, BOUNDS[run.algorithm])
     if not rows:
         notes.append(f"no bound of the papers applies to {run.algorithm!r}")
     return BoundReport(run.algorithm, dict(run.params), run.n_trials, run.mistakes,
                        run.margin_errors, tuple(rows), tuple(notes))
 
 
-def _comparators(ctx, u, target, comparator) -> tuple[list[Comparator], list[str]]:
-    n = ctx.run.n_features
+def _evaluate_native(run, X, y, u, gamma, comparator, target) -> BoundReport:
+    """A native multiclass run: the first-order bounds through Kesler (theory §4.5)."""
+    ctx = MulticlassRunData(run, X, y)
+    K, n = ctx.n_classes, run.n_features
+    comparators, notes = _comparators(
+        ctx, u, target, comparator,
+        unit=lambda U, label: unit_prototypes(U, K, n, label, ctx.kernel),
+        fitted=lambda: crammer_singer_comparators(ctx.X, ctx.y, K, ctx.kernel),
+        what="prototypes")
+    specs_of = NATIVE_BOUNDS.get(run.algorithm)
+    rows = [] if specs_of is None else _rows(ctx, comparators, gamma, specs_of)
+    if not rows:
+        notes.append(f"no bound is proved for the native multiclass {run.algorithm!r}")
+    return BoundReport(run.algorithm, dict(run.params), run.n_trials, run.mistakes,
+                       run.margin_errors, tuple(rows), tuple(notes), "native")
+
+
+def _evaluate_ovr(run, X, y, u, gamma, comparator, target) -> MulticlassBoundReport:
+    """One-vs-rest: each class run's binary report, and the bounds summed (theory §4.5)."""
+    X = check_X(X, n_features=run.n_features)
+    y_index, classes = check_class_labels(y, X.shape[0], run.classes)
+    K, n = classes.shape[0], run.n_features
+    U = _class_rows("u", u, K, n)
+    targets = _class_rows("target", target, K, n) if comparator == "target" else None
+    reports = []
+    notes = ["one-vs-rest: class k's bounds are those of its binary run, class k (+1) against "
+             "the rest (-1), each at its own comparator and gamma (report.class_reports[k])"]
+    for k, class_run in enumerate(run.class_runs):
+        y_k = np.where(y_index == k, 1.0, -1.0)
+        if U is None and targets is None and np.all(y_k == y_k[0]):
+            raise ValueError(f"class {classes.tolist()[k]!r} against the rest shows one label "
+                             "only in y, so no SVM comparator can be fitted for it: pass u, one "
+                             f"row per class, shape ({K}, {n})")
+        report = _evaluate_binary(class_run, X, y_k, None if U is None else U[k], gamma,
+                                  "svm" if comparator == "auto" else comparator,
+                                  None if targets is None else targets[k])
+        reports.append(report)
+        notes.extend(note for note in report.notes if note not in notes)
+    return sum_over_classes(run, reports, notes)
+
+
+def _class_rows(name, value, K, n):
+    """A given (K, n) matrix of per-class comparators (u or target), checked; None if absent."""
+    if value is None:
+        return None
+    value = np.asarray(value, dtype=np.float64)
+    if value.shape != (K, n):
+        raise ValueError(f"{name} must have shape ({K}, {n}) for a one-vs-rest run (row k the "
+                         f"comparator of class k against the rest), got {value.shape}")
+    return value
+
+
+def _comparators(ctx, u, target, comparator, *, unit, fitted,
+                 what) -> tuple[list[Comparator], list[str]]:
+    """The comparators of a run: ``unit(v, label)`` scales a given u or target, ``fitted()``
+    fits the SVMs; ``what`` names u in the notes ("u" or "prototypes")."""
+    scaled = "unit norm" if what == "u" else "unit Frobenius norm"
     if u is not None:
-        return [unit_comparator(u, n, "given", ctx.kernel)], ["u: given (scaled to unit norm)"]
+        return [unit(u, "given")], [f"{what}: given (scaled to {scaled})"]
     if comparator == "target" and target is None:
         raise ValueError("comparator='target' needs the data's known target: pass target=u")
     if comparator == "target" and not ctx.kernel.is_linear:
         raise ValueError(f"comparator='target' needs a linear-kernel run; this run uses the "
                          f"{ctx.kernel.name!r} kernel: use comparator='svm'")
     if target is not None and comparator in ("auto", "target") and ctx.kernel.is_linear:
-        return [unit_comparator(target, n, "target", ctx.kernel)], ["u: the data's target"]
-    comps = svm_comparators(ctx.X, ctx.y, ctx.kernel)
+        return [unit(target, "target")], [f"{what}: the data's target (scaled to {scaled})"]
+    comps = fitted()
     if not comps:
         raise ValueError("no SVM comparator could be fitted (one class in y, or a zero solution)")
-    if ctx.kernel.is_linear:
+    if what == "u" and ctx.kernel.is_linear:
         note = "u: normalised linear SVM direction, the best over C for each bound"
-    else:
+    elif what == "u":
         note = (f"f: kernel SVM ({ctx.kernel.name} kernel) scaled to unit norm in the kernel's "
                 "feature space, intercept dropped, the best over C for each bound")
+    elif ctx.kernel.is_linear:
+        note = ("prototypes: Crammer-Singer multiclass linear SVM (LinearSVC(multi_class="
+                "'crammer_singer')) scaled to unit Frobenius norm, the best over C for each bound")
+    else:
+        note = (f"prototypes: one-vs-rest kernel SVMs ({ctx.kernel.name} kernel), intercepts "
+                "dropped, scaled together to sum_q ||f^q||^2 = 1 in the kernel's feature space, "
+                "the best over C for each bound")
     return comps, [note]
+
+
+def _rows(ctx, comparators, gamma, specs_of) -> list[BoundRow]:
+    """Each bound's row at the best of the comparators (the specs of ``specs_of(ctx, comp)``)."""
+    return [_best_row(ctx, specs, comparators, gamma)
+            for specs in zip(*(specs_of(ctx, comp) for comp in comparators), strict=True)]
 
 
 def _best_row(ctx, specs, comparators, gamma) -> BoundRow:
@@ -202,19 +306,46 @@ def _restricted(value, low, high):
     return restricted
 
 
-def _specs(ctx, comp) -> list[_Spec]:
-    return BOUNDS[ctx.run.algorithm](ctx, comp)
-
-
 # --- first order: Perceptron, voted Perceptron, p-norm (p = 2), Ballseptron --------------------
 
 
+@dataclass(frozen=True)
+class _Reduction:
+    """How the trials of a run enter the first-order bounds.
+
+    The binary run itself, or a native multiclass run through Kesler's
+    construction (theory §4.5): the update vectors have norm ``factor`` ||x||,
+    the Ballseptron's ball radius ``factor`` r, the margins are multiclass.
+    """
+
+    factor: float
+    R_text: str
+    r_text: str
+    margin_text: str
+    source: Callable[[str], str]
+
+
+_BINARY = _Reduction(1.0, "R", "r", "min y u.x", lambda source: source)
+_KESLER = _Reduction(KESLER_FACTOR, "R = sqrt2 max ||x||", "r' = sqrt2 r",
+                     "min over trials of min_{q != y} (u^y - u^q).x",
+                     lambda source: f"004 sec. 4 + Kesler (derived; {source})")
+
+
 def _first_order_specs(ctx, comp) -> list[_Spec]:
+    return _perceptron_family(ctx, ctx.y * comp.values(ctx.X), _BINARY)
+
+
+def _kesler_specs(ctx, comp) -> list[_Spec]:
+    return _perceptron_family(ctx, multiclass_margins(comp.values(ctx.X), ctx.y), _KESLER)
+
+
+def _perceptron_family(ctx, margins, reduction) -> list[_Spec]:
+    """The first-order bounds of a run whose row i has margin ``margins[i]`` under the
+    comparator, in both variants."""
     run = ctx.run
     ball = run.algorithm == "ballseptron"
-    r = float(run.params["r"]) if ball else 0.0
+    r = reduction.factor * float(run.params["r"]) if ball else 0.0
     eps = run.margin_errors
-    margins = ctx.y * comp.values(ctx.X)
     names = ["novikoff", "freund_schapire", "ballseptron_d1"]
     if ball:
         names += ["ballseptron_corrected_d2", "ballseptron_corrected_d1"]
@@ -226,36 +357,41 @@ def _first_order_specs(ctx, comp) -> list[_Spec]:
     for variant in VARIANTS:
         rows = ctx.rows_all if variant == "stated" else ctx.rows_updates
         profile = HingeProfile(margins[rows])
-        R = ctx.radius(rows)
+        R = reduction.factor * ctx.radius(rows)
         scope = "all" if variant == "stated" else "updates"
         ball_conditions = []
         if ball and (variant == "stated" or eps > 0):
             ball_conditions = [
-                _Condition(r / SQRT2_MINUS_1, np.inf,
-                           f"r < (sqrt2 - 1) gamma, i.e. gamma > {r / SQRT2_MINUS_1:.6g}"),
-                _Condition(0.0, R, f"gamma <= R = {R:.6g}"),
+                _Condition(r / SQRT2_MINUS_1, np.inf, f"{reduction.r_text} < (sqrt2 - 1) gamma, "
+                           f"i.e. gamma > {r / SQRT2_MINUS_1:.6g}"),
+                _Condition(0.0, R, f"gamma <= {reduction.R_text} = {R:.6g}"),
             ]
         scale = max(R, float(profile.margins[-1]) if profile.size else 0.0)
         common = {"R": R, "trials": scope, "n_trials_used": profile.size}
+        if reduction is _KESLER:
+            common["max_norm"] = ctx.radius(rows)
         if ball:
-            common.update(r=r, margin_errors=eps)
+            common.update(r=float(run.params["r"]), margin_errors=eps)
+            if reduction is _KESLER:
+                common["r_kesler"] = r
         tight = variant == "tightened"
         suffix = " + theory §4.2" if tight else ""
         for name in names:
             spec = _first_order_spec(name, profile, R, r, eps, tight, ball, ball_conditions,
-                                     common)
+                                     common, reduction)
             spec.variant, spec.scale, spec.reason = variant, scale, not_applicable
-            spec.source += suffix
+            spec.source = reduction.source(spec.source) + suffix
             specs.append(spec)
     return specs
 
 
-def _first_order_spec(name, profile, R, r, eps, tight, ball, ball_conditions, common) -> _Spec:
+def _first_order_spec(name, profile, R, r, eps, tight, ball, ball_conditions, common,
+                      reduction) -> _Spec:
     if name == "novikoff":
         mm = profile.min_margin
         which = "every trial" if common["trials"] == "all" else "every update trial"
         separation = _Condition(0.0, mm, f"u separates {which} with margin gamma: "
-                                f"gamma <= min y u.x = {mm:.6g}")
+                                f"gamma <= {reduction.margin_text} = {mm:.6g}")
         return _Spec(name, "", "004 Thm 1 (D2 = 0)" if ball else "001 Thm 1",
                      lambda g: novikoff(R, g), profile, conditions=[*ball_conditions, separation],
                      quantities=lambda g: {**common, "min_margin": mm})
@@ -267,7 +403,7 @@ def _first_order_spec(name, profile, R, r, eps, tight, ball, ball_conditions, co
     if name == "ballseptron_d1":
         conditions = list(ball_conditions)
         if not ball and not tight:
-            conditions.append(_Condition(0.0, R, f"gamma <= R = {R:.6g}"))
+            conditions.append(_Condition(0.0, R, f"gamma <= {reduction.R_text} = {R:.6g}"))
         return _Spec(name, "", "004 Thm 2" if ball else "004 Thm 2 (r = 0)",
                      lambda g: ballseptron_d1(R, g, profile.d1(g), exact=tight), profile,
                      conditions=conditions,
@@ -407,4 +543,20 @@ BOUNDS = {
     "pnorm_perceptron": _first_order_specs,
     "second_order": _second_order_specs,
     "higher_order": _higher_order_specs,
+}
+
+# The bounds of each algorithm's native multiclass form (theory §4.5), as BOUNDS: a function
+# (MulticlassRunData, Comparator of K prototypes) -> specs. An algorithm with a native form and
+# no entry here is reported with no bound.
+NATIVE_BOUNDS = {
+    "perceptron": _kesler_specs,
+    "ballseptron": _kesler_specs,
+}
+
+# How each kind of run is evaluated, by ``run.multiclass``: binary (None), one-vs-rest (every
+# class run by BOUNDS, then summed) or native (NATIVE_BOUNDS).
+MODES = {
+    None: _evaluate_binary,
+    "ovr": _evaluate_ovr,
+    "native": _evaluate_native,
 }

@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_real
+from .._validation import check_class_labels, check_real, check_X
+from ..kernels import Kernel, kernel_of
+from ..run import OnlineRun
+from .quantities import feature_norms
 from .report import BoundRow, MulticlassBoundReport
 
 # ||Phi(x, y) - Phi(x, y~)|| / ||x||: the norm of a Kesler update vector (theory §4.5).
@@ -102,6 +105,55 @@ def multiclass_hinge_losses(X, y, U, gamma) -> np.ndarray:
     U = np.asarray(U, dtype=np.float64)
     scores = np.asarray(X @ U.T, dtype=np.float64)
     return np.maximum(0.0, gamma - multiclass_margins(scores, y))
+
+
+class MulticlassRunData:
+    """A native multiclass run with its training data, as the Kesler bounds read it.
+
+    Parameters
+    ----------
+    run : OnlineRun
+        A ``multiclass="native"`` run.
+    X, y : array-like
+        The training data of the run; any labels, mapped with ``run.classes``.
+
+    Attributes
+    ----------
+    run, X
+    y : ndarray of int64
+        Class indices 0 .. K - 1.
+    n_classes : int
+        K.
+    kernel : Kernel
+        The run's kernel (linear when it has none).
+    norms : ndarray
+        ||x_i|| of every row in the kernel's feature space; R = sqrt(2) max of them.
+    rows_all, rows_updates : ndarray of int64
+        The row shown at every trial, and at every update trial (mistakes and
+        margin errors).
+    m : int
+        The run's multiclass mistakes.
+    """
+
+    def __init__(self, run, X, y):
+        if not isinstance(run, OnlineRun):
+            raise TypeError(f"run must be an OnlineRun, got {type(run).__name__}")
+        X = check_X(X, n_features=run.n_features)
+        self.y, _ = check_class_labels(y, X.shape[0], run.classes)
+        if run.n_trials and run.sample_index.max() >= X.shape[0]:
+            raise ValueError(f"X has {X.shape[0]} rows, but the run showed row "
+                             f"{run.sample_index.max()}: pass the training data of the run")
+        self.run, self.X = run, X
+        self.n_classes = int(run.classes.shape[0])
+        self.kernel = kernel_of(run.params) if "kernel" in run.params else Kernel()
+        self.norms = feature_norms(X, self.kernel)
+        self.rows_all = run.sample_index
+        self.rows_updates = run.sample_index[run.update_trials]
+        self.m = run.mistakes
+
+    def radius(self, rows) -> float:
+        """max ||x|| over the given rows (0 for none); the Kesler R is sqrt(2) times it."""
+        return float(self.norms[rows].max()) if rows.shape[0] else 0.0
 
 
 def sum_over_classes(run, class_reports, notes=()) -> MulticlassBoundReport:
