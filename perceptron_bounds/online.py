@@ -7,6 +7,7 @@ import numpy as np
 from ._sequence import check_seed, draw_seed, presentation_order
 from ._validation import Data, check_bool, check_class_labels, check_int, check_labels, check_X
 from .algorithms import available, get
+from .algorithms.ovr import class_data
 from .hypothesis import OneVsRestHypothesis
 from .run import OnlineRun
 
@@ -213,9 +214,8 @@ def _one_vs_rest(spec, data: Data, order, record: dict, record_margins: bool,
         results = []
         column = np.empty(order.shape[0])
         for k in range(n_classes):
-            y_k = 2.0 * (data.y == k) - 1.0
-            binary = Data(data.X, y_k, _BINARY_CLASSES)
-            results.append(spec.fit(binary, order, record["params"], column, previous[k]))
+            results.append(spec.fit(class_data(data, k), order, record["params"], column,
+                                    previous[k]))
             margins[:, k] = column
     class_runs = tuple(
         OnlineRun(
