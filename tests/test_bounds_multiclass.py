@@ -133,6 +133,10 @@ def _kesler_values(X, y, V, order, result, gamma, r, ball):
 def test_kesler_closed_forms_bound_the_reference_native_runs(data, ball):
     """theory §4.5 on the plain-NumPy native loops: every derived bound, at a random or the
     target's smallest margin, is at least the run's mistakes."""
+    _reference_run_within_bounds(data, ball)
+
+
+def _reference_run_within_bounds(data, ball):
     X, y, U, presentation, rng = data.draw(multiclass_sequences(min_classes=2))
     V = data.draw(prototypes(U, rng))
     order = presented_sequence(X.shape[0], **presentation)
@@ -254,6 +258,10 @@ def native_cases(draw, min_classes=3):
 @given(case=native_cases())
 def test_native_bounds_hold(case):
     """theory §4.5: every derived bound of a native run, at given or searched gamma, holds."""
+    _native_run_within_bounds(case)
+
+
+def _native_run_within_bounds(case):
     run, X, y, V, gamma, r = case
     report = evaluate(run, X, y, u=V, gamma=gamma)
     assert report.multiclass == "native"
@@ -266,6 +274,10 @@ def test_native_bounds_hold(case):
 @_settings(40)
 @given(case=native_cases())
 def test_native_bounds_hold_against_crammer_singer(case):
+    _native_run_within_searched_bounds(case)
+
+
+def _native_run_within_searched_bounds(case):
     run, X, y, _, gamma, _ = case
     assume(np.unique(y).shape[0] >= 2)  # an SVM needs two classes
     report = evaluate(run, X, y, gamma=gamma)
@@ -357,6 +369,10 @@ def ovr_cases(draw):
 def test_ovr_sums_bound_the_corrections(case):
     """theory §4.5: each class's bounds hold, and each sum bounds the corrections, which are
     at least the multiclass mistakes."""
+    _ovr_run_within_bounds(case)
+
+
+def _ovr_run_within_bounds(case):
     run, X, y, V, gamma = case
     report = evaluate(run, X, y, u=V, gamma=gamma)
     assert isinstance(report, MulticlassBoundReport)
@@ -393,6 +409,25 @@ def test_ovr_rows_are_the_class_runs_own_reports():
     assert smallest.applies and smallest.value <= report.row("freund_schapire",
                                                              "tightened").value
     assert len(smallest.quantities["class_bounds"]) == 3
+
+
+def test_ovr_comparators_per_class():
+    """Given u or comparator='target': row k for class k; 'auto' with a multiclass target
+    fits each class's SVM (a row of the target does not separate its class from the rest)."""
+    rng = np.random.default_rng(8)
+    U = rng.standard_normal((3, 4))
+    X = rng.standard_normal((40, 4))
+    y = np.argmax(X @ U.T, axis=1)
+    run = run_online("perceptron", X, y, multiclass="ovr", epochs=2)
+    given_rows = evaluate(run, X, y, u=U, gamma=0.1)
+    as_target = evaluate(run, X, y, target=U, comparator="target", gamma=0.1)
+    for k in range(3):
+        own = evaluate(run.class_runs[k], X, np.where(y == k, 1.0, -1.0), u=U[k], gamma=0.1)
+        for report in (given_rows, as_target):
+            assert [r.value for r in report.class_reports[k].rows] == [r.value for r in own.rows]
+    assert {r.comparator for r in as_target.class_reports[0].rows} == {"target"}
+    auto = evaluate(run, X, y, target=U)
+    assert all(r.comparator.startswith("svm") for r in auto.class_reports[0].rows if r.applies)
 
 
 def test_ovr_report_text_and_records():
@@ -514,3 +549,36 @@ def test_warm_started_native_run_has_no_bound():
     report = evaluate(more, X, y, u=np.ones((3, 3)))
     assert not any(row.applies for row in report.rows)
     assert all("warm-started" in row.reason for row in report.rows)
+
+
+# --- thousands of runs (pytest -m slow) ---------------------------------------------------------
+
+SLOW_CASES = 3000
+
+
+@pytest.mark.slow
+@_settings(SLOW_CASES)
+@given(data=st.data(), ball=st.booleans())
+def test_kesler_closed_forms_slow(data, ball):
+    _reference_run_within_bounds(data, ball)
+
+
+@pytest.mark.slow
+@_settings(SLOW_CASES)
+@given(case=native_cases())
+def test_native_bounds_hold_slow(case):
+    _native_run_within_bounds(case)
+
+
+@pytest.mark.slow
+@_settings(SLOW_CASES // 6)
+@given(case=native_cases())
+def test_native_bounds_hold_against_crammer_singer_slow(case):
+    _native_run_within_searched_bounds(case)
+
+
+@pytest.mark.slow
+@_settings(SLOW_CASES)
+@given(case=ovr_cases())
+def test_ovr_sums_bound_the_corrections_slow(case):
+    _ovr_run_within_bounds(case)
