@@ -8,42 +8,18 @@ from reference import kernel as reference_kernel
 from reference import native_ballseptron, native_perceptron, presented_sequence
 from sklearn.datasets import load_digits
 
-from perceptron_bounds import load_run
-from perceptron_bounds._validation import Data, check_X
-from perceptron_bounds.algorithms.native import fit_native_ballseptron, fit_native_perceptron
+from perceptron_bounds import load_run, run_online
 from perceptron_bounds.hypothesis import PrototypeHypothesis, PrototypeKernelHypothesis
 from perceptron_bounds.kernels import Kernel
-from perceptron_bounds.registry import get
-from perceptron_bounds.run import OnlineRun
 
-FIT = {"perceptron": fit_native_perceptron, "ballseptron": fit_native_ballseptron}
 PARAMS = {"perceptron": {}, "ballseptron": {"r": 0.3}}
 KERNELS = {"poly": {"degree": 2, "gamma": 0.5, "coef0": 1.0}, "rbf": {"gamma": 0.5},
            "linear": {}}
 
 
-def native_run(algorithm, X, y, *, epochs=1, shuffle=False, seed=0, warm_start=None, **params):
-    """The run of ``run_online(algorithm, X, y, multiclass="native", record_margins=True)``.
-
-    Built from the ``fit_native`` hook directly: y holds any labels, mapped to
-    class indices in sorted order.
-    """
-    X = check_X(X)
-    classes = np.unique(y) if warm_start is None else warm_start.classes
-    data = Data(X, np.searchsorted(classes, y).astype(np.int64), classes)
-    spec = get(algorithm)
-    resolved = (spec.resolve({**spec.defaults, **params}, data) if warm_start is None
-                else warm_start.params)
-    order = presented_sequence(X.shape[0], epochs, shuffle, seed)
-    margins = np.empty((order.shape[0], classes.shape[0]))
-    result = FIT[algorithm](data, order, resolved, margins, warm_start)
-    return OnlineRun(
-        algorithm=algorithm, params=resolved, n_features=X.shape[1], classes=classes,
-        epochs=epochs, shuffle=shuffle, seed=seed, sample_index=order,
-        mistake_trials=result.mistake_trials, hypothesis=result.hypothesis,
-        margin_error_trials=result.margin_error_trials, margins=margins, state=result.state,
-        warm_started=warm_start is not None,
-    )
+def native_run(algorithm, X, y, **options):
+    """``run_online(algorithm, X, y, multiclass="native", record_margins=True, **options)``."""
+    return run_online(algorithm, X, y, multiclass="native", record_margins=True, **options)
 
 
 def multiclass_data(n_samples, n_features, n_classes, seed, noise=0.1):
@@ -101,7 +77,9 @@ def test_primal_matches_reference(algorithm, sparse, n_classes, epochs, shuffle)
     X, y = multiclass_data(300, 6, n_classes, seed=n_classes)
     run = native_run(algorithm, sp.csr_matrix(X) if sparse else X, y, epochs=epochs,
                      shuffle=shuffle, seed=4, **PARAMS[algorithm])
+    np.testing.assert_array_equal(run.sample_index, presented_sequence(300, epochs, shuffle, 4))
     assert run.params["form"] == "primal"
+    assert run.multiclass == "native"
     assert isinstance(run.hypothesis, PrototypeHypothesis)
     assert run.hypothesis.weights.shape == (n_classes, 6)
     ref = reference_run(algorithm, X, y, run.sample_index)
@@ -314,23 +292,28 @@ def test_a_score_gap_of_exactly_r_d_is_a_margin_error(form):
     # Trial 0: all scores 0, a mistake against class 1: w^0 = x_0 = (1, 0), w^1 = -x_0.
     # Trial 1, x = (1, 1), y = 0: s = (1, -1, 0), runner-up 2, d = ||w^0 - w^2|| = 1, so the
     # gap s_0 - s_2 = 1 equals r d for r = 1: a margin error (paper 004, eq. (19): <=), with
-    # x_hat = x + r (w^2 - w^0) / d = (0, 1). Classes 1 and 2 label rows never shown.
-    X = np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 0.0], [0.0, 0.0]])
-    data = Data(check_X(sp.csr_matrix(X) if form == "csr" else X), np.array([0, 0, 1, 2]),
-                np.arange(3))
-    spec = get("ballseptron")
-
-    def two_trials(r):
-        options = {"form": "dual"} if form == "dual" else {}
-        params = spec.resolve({**spec.defaults, **options, "r": r}, data)
-        return fit_native_ballseptron(data, np.array([0, 1]), params, np.empty(0), None)
-
-    on_the_ball = two_trials(1.0)
+    # x_hat = x + r (w^2 - w^0) / d = (0, 1).
+    X = np.array([[1.0, 0.0], [1.0, 1.0]])
+    options = {"form": "dual"} if form == "dual" else {}
+    given = sp.csr_matrix(X) if form == "csr" else X
+    on_the_ball = native_run("ballseptron", given, [0, 0], classes=[0, 1, 2], r=1.0, **options)
     assert on_the_ball.mistake_trials.tolist() == [0]
     assert on_the_ball.margin_error_trials.tolist() == [1]
     assert on_the_ball.state["runner_up"].tolist() == [1, 2]
     assert on_the_ball.state["gap_norm"].tolist() == [0.0, 1.0]
-    np.testing.assert_array_equal(on_the_ball.hypothesis.weights, [[1, 1], [-1, 0], [0, -1]])
-    inside = two_trials(np.nextafter(1.0, 0.0))
+    np.testing.assert_array_equal(on_the_ball.weights, [[1, 1], [-1, 0], [0, -1]])
+    inside = native_run("ballseptron", given, [0, 0], classes=[0, 1, 2],
+                        r=np.nextafter(1.0, 0.0), **options)
     assert inside.margin_error_trials.size == 0
-    np.testing.assert_array_equal(inside.hypothesis.weights, [[1, 0], [-1, 0], [0, 0]])
+    np.testing.assert_array_equal(inside.weights, [[1, 0], [-1, 0], [0, 0]])
+
+
+@pytest.mark.parametrize("form", ["primal", "dual"])
+def test_margins_not_recorded(form):
+    X, y = multiclass_data(100, 4, 3, seed=4)
+    kept = native_run("ballseptron", X, y, epochs=2, form=form)
+    plain = run_online("ballseptron", X, y, epochs=2, form=form, multiclass="native")
+    assert plain.margins is None
+    np.testing.assert_array_equal(plain.mistake_trials, kept.mistake_trials)
+    np.testing.assert_array_equal(plain.margin_error_trials, kept.margin_error_trials)
+    np.testing.assert_array_equal(plain.decision_function(X), kept.decision_function(X))

@@ -70,16 +70,20 @@ algorithm", COLT 2005, sec. 4, eqs. (18)-(19) (paper 004).
 Examples
 --------
 >>> import numpy as np
->>> from perceptron_bounds._validation import Data
->>> from perceptron_bounds.algorithms.native import fit_native_perceptron
+>>> from perceptron_bounds import run_online
 >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
->>> data = Data(X, np.array([0, 1, 2]), np.array(["a", "b", "c"]))
->>> order = np.array([0, 1, 2, 0, 1, 2])
->>> result = fit_native_perceptron(data, order, {"form": "primal"}, np.empty(0), None)
->>> result.mistake_trials.tolist(), result.state["runner_up"].tolist()
+>>> run = run_online("perceptron", X, ["a", "b", "c"], epochs=2, multiclass="native")
+>>> run.mistake_trials.tolist(), run.state["runner_up"].tolist()
 ([0, 1, 2], [1, 0, 0])
->>> result.hypothesis.decision_function(X).argmax(axis=1).tolist()
-[0, 1, 2]
+>>> run.weights.tolist(), run.predict(X).tolist()
+([[2.0, 0.0], [-1.0, 1.0], [-1.0, -1.0]], ['a', 'b', 'c'])
+
+With r = 0.5, trial 4 (x = (0, 1), class b) is correct, s = (0, 1, -1), but its
+gap 1 is within r ||w^b - w^a|| = 0.5 sqrt(10): a margin error.
+
+>>> run_online("ballseptron", X, ["a", "b", "c"], epochs=2, r=0.5,
+...            multiclass="native").margin_error_trials.tolist()
+[4]
 """
 
 from __future__ import annotations
