@@ -96,19 +96,6 @@ def class_data(data: Data, k: int) -> Data:
 
 
 @jit
-def _record(events, u, t, k, case):
-    """events[u] = (trial t, class k, case), growing the (capacity, 3) buffer when full."""
-    if u == events.shape[0]:
-        grown = np.empty((capacity(u + 1), 3), dtype=np.int64)
-        grown[:u] = events[:u]
-        events = grown
-    events[u, 0] = t
-    events[u, 1] = k
-    events[u, 2] = case
-    return events
-
-
-@jit
 def _case(signed_margin, norm_sq, r, ball):
     """Paper 004, Fig. 2's case for y w.x = ``signed_margin``, and a of w <- a w + y x.
 
@@ -132,17 +119,15 @@ def _in_range(scale):
 
 
 @jit
-def _ovr_primal_loop(X, y, order, r, ball, W, norm_sq, margins):
+def _ovr_primal_loop(X, y, order, r, ball, W, norm_sq, margins, cases):
     """K binary Perceptrons (Ballseptrons with ``ball``) over dense rows; W (K x n) in place.
 
     Row k of W is class k's w; ``norm_sq[k]`` ends as its ||w||^2, recomputed
-    after each update as the binary dense loop does. Returns the updates as
-    rows (trial, class, case).
+    after each update as the binary dense loop does. ``cases[t, k]`` receives
+    the case of class k on trial t.
     """
     n_trials = order.shape[0]
     n_classes, n = W.shape
-    events = np.empty((16, 3), dtype=np.int64)
-    u = 0
     for k in range(n_classes):
         w = W[k]
         nsq = 0.0
@@ -157,10 +142,9 @@ def _ovr_primal_loop(X, y, order, r, ball, W, norm_sq, margins):
             margins[t, k] = s
             yk = 1.0 if y[i] == k else -1.0
             case, a = _case(yk * s, norm_sq[k], r, ball)
+            cases[t, k] = case
             if case == NO_UPDATE:
                 continue
-            events = _record(events, u, t, k, case)
-            u += 1
             if ball:
                 nsq = 0.0
                 for j in range(n):
@@ -170,21 +154,19 @@ def _ovr_primal_loop(X, y, order, r, ball, W, norm_sq, margins):
             else:
                 for j in range(n):
                     w[j] += yk * X[i, j]
-    return events[:u].copy()
 
 
 @jit
-def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, margins):
+def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, margins, cases):
     """K binary Perceptrons (Ballseptrons with ``ball``) over CSR rows, w^k = scale_k V[k].
 
     ``norm_sq`` holds the classes' ||w||^2 (updated by the binary CSR loop's
-    recurrence); V ends as W. Returns the updates as rows (trial, class, case).
+    recurrence); V ends as W. ``cases[t, k]`` receives the case of class k on
+    trial t.
     """
     n_trials = order.shape[0]
     n_classes = V.shape[0]
     scale = np.ones(n_classes)
-    events = np.empty((16, 3), dtype=np.int64)
-    u = 0
     for t in range(n_trials):
         i = order[t]
         start, end = indptr[i], indptr[i + 1]
@@ -194,10 +176,9 @@ def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, m
             margins[t, k] = s
             yk = 1.0 if y[i] == k else -1.0
             case, a = _case(yk * s, norm_sq[k], r, ball)
+            cases[t, k] = case
             if case == NO_UPDATE:
                 continue
-            events = _record(events, u, t, k, case)
-            u += 1
             if ball:
                 product = scale[k] * a
                 if _in_range(product):
@@ -214,27 +195,42 @@ def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, m
                 v[indices[p]] += c * data[p]
     for k in range(n_classes):
         V[k] *= scale[k]
-    return events[:u].copy()
 
 
 @jit
-def _ovr_dual_loop(X, y, order, r, ball, S, C, m, scale, norm_sq, code, degree, gamma, coef0,
-                   cache, filled, cache_cap, margins):
+def _deeper(index, coef, depth):
+    """(index, coef) with room for row ``depth``; new rows hold index 0 and coefficient 0."""
+    if depth < index.shape[0]:
+        return index, coef
+    rows = capacity(depth + 1)
+    grown_index = np.zeros((rows, index.shape[1]), dtype=np.int64)
+    grown_coef = np.zeros((rows, coef.shape[1]))
+    grown_index[:depth] = index[:depth]
+    grown_coef[:depth] = coef[:depth]
+    return grown_index, grown_coef
+
+
+@jit
+def _ovr_dual_loop(X, y, order, r, ball, S, m, index, coef, lengths, scale, norm_sq, code, degree,
+                   gamma, coef0, cache, filled, cache_cap, margins, cases):
     """K binary kernel Perceptrons (Ballseptrons with ``ball``) over one shared support list.
 
-    w^k = scale[k] sum_{j<m} C[j, k] K(S[j], .). A trial on which any class
-    updates appends x_t once; C's new row holds y^k / scale[k] for the classes
-    that updated, 0 for the others. Kernel values come through the
-    kernel-row cache. Returns (updates as rows (trial, class, case), S, C, m)
-    with the buffers possibly regrown; ``scale`` and ``norm_sq`` are updated
-    in place.
+    The shared list is S[:m]; class k's supports are S[index[q, k]] with the
+    coefficients coef[q, k], q < lengths[k], in the order of its updates, and
+    w^k = scale[k] sum_q coef[q, k] K(S[index[q, k]], .). Rows q >= lengths[k]
+    of column k hold index 0 and coefficient 0. A trial on which any class
+    updates appends x_t to S once, and y^k / scale[k] to the column of each
+    class that updated. The kernel values of x_t against S[:m] come from the
+    kernel-row cache. ``cases[t, k]`` receives the case of class k on trial t;
+    ``lengths``, ``scale`` and ``norm_sq`` are updated in place. Returns
+    (S, m, index, coef) with the buffers possibly regrown.
     """
     n_trials = order.shape[0]
-    n_classes = C.shape[1]
-    events = np.empty((16, 3), dtype=np.int64)
-    u = 0
+    n_classes = coef.shape[1]
+    depth = 0
+    for k in range(n_classes):
+        depth = max(depth, lengths[k])
     scores = np.empty(n_classes)
-    zeros = np.zeros(n_classes)
     values = np.empty(16)
     for t in range(n_trials):
         i = order[t]
@@ -242,12 +238,14 @@ def _ovr_dual_loop(X, y, order, r, ball, S, C, m, scale, norm_sq, code, degree, 
         values = grow_vector(values, m)
         cache = kernel_row(S, m, X, i, cache, filled, cache_cap, code, degree, gamma, coef0,
                            values)
+        # Column k runs over class k's own supports in order, one at a time, as the binary
+        # loop does; the classes advance side by side. A row past a class's last support adds
+        # 0 * K(S[0], x_t) = +-0 (m > 0 whenever depth > 0), which changes no sum.
         scores[:] = 0.0
-        for j in range(m):
-            kj = values[j]
-            row = C[j]
+        for q in range(depth):
+            index_q, coef_q = index[q], coef[q]
             for k in range(n_classes):
-                scores[k] += row[k] * kj
+                scores[k] += coef_q[k] * values[index_q[k]]
         appended = False
         kxx = 0.0
         for k in range(n_classes):
@@ -255,13 +253,11 @@ def _ovr_dual_loop(X, y, order, r, ball, S, C, m, scale, norm_sq, code, degree, 
             margins[t, k] = s
             yk = 1.0 if y[i] == k else -1.0
             case, a = _case(yk * s, norm_sq[k], r, ball)
+            cases[t, k] = case
             if case == NO_UPDATE:
                 continue
-            events = _record(events, u, t, k, case)
-            u += 1
             if not appended:
                 S = append_row(S, m, x)
-                C = append_row(C, m, zeros)
                 m += 1
                 appended = True
                 if ball:
@@ -271,32 +267,36 @@ def _ovr_dual_loop(X, y, order, r, ball, S, C, m, scale, norm_sq, code, degree, 
                 if _in_range(product):
                     scale[k] = product
                 else:
-                    for j in range(m):
-                        if C[j, k] != 0.0:
-                            C[j, k] *= product
+                    for q in range(lengths[k]):
+                        coef[q, k] *= product
                     scale[k] = 1.0
                 norm_sq[k] = max(a * a * norm_sq[k] + 2.0 * a * yk * s + kxx, 0.0)
-            C[m - 1, k] = yk / scale[k]
-    return events[:u].copy(), S, C, m
+            q = lengths[k]
+            if q == depth:
+                index, coef = _deeper(index, coef, depth)
+                depth += 1
+            index[q, k] = m - 1
+            coef[q, k] = yk / scale[k]
+            lengths[k] = q + 1
+    return S, m, index, coef
 
 
-def merged_supports(runs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def merged_supports(runs) -> tuple[np.ndarray, list[np.ndarray]]:
     """One support list for the K dual runs ``runs``, keeping each run's supports in order.
 
-    Returns (S, C, member): the rows, the coefficient matrix (one row per
-    support, column k holding run k's coefficient where ``member[:, k]``, 0
-    elsewhere) and the membership. Restricted to column k, the list is run k's
-    supports and coefficients in order and with multiplicity, so the shared
-    loop scores class k exactly as run k would. The merge is greedy: each step
-    takes the first remaining support of some runs, the row (bit for bit) that
-    heads the most of them (the lowest class on ties), once for all of those
-    runs.
+    Returns (S, positions): the shared rows, and for each run k the indices
+    in S of its supports, in its order and with multiplicity (S[positions[k]]
+    is run k's support list). The merge is greedy: each step takes the first
+    remaining support of the runs whose first remaining row is the same, bit
+    for bit, choosing the row that heads the most runs (the lowest run on
+    ties), so that a row the runs share is stored, and its kernel values
+    computed, once.
     """
-    supports = [np.asarray(run.support_vectors) for run in runs]
-    coefs = [np.asarray(run.dual_coef, dtype=np.float64) for run in runs]
+    supports = [np.asarray(run.support_vectors, dtype=np.float64) for run in runs]
     keys = [[row.tobytes() for row in S] for S in supports]
     heads = [0] * len(runs)
-    rows, coef_rows, member_rows = [], [], []
+    positions: list[list[int]] = [[] for _ in runs]
+    rows = []
     while True:
         waiting: dict[bytes, list[int]] = {}
         for k, key in enumerate(keys):
@@ -304,20 +304,13 @@ def merged_supports(runs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 waiting.setdefault(key[heads[k]], []).append(k)
         if not waiting:
             break
-        classes = max(waiting.values(), key=len)
-        coef_row, member_row = np.zeros(len(runs)), np.zeros(len(runs), dtype=bool)
-        for k in classes:
-            coef_row[k] = coefs[k][heads[k]]
-            member_row[k] = True
-        rows.append(supports[classes[0]][heads[classes[0]]])
-        coef_rows.append(coef_row)
-        member_rows.append(member_row)
-        for k in classes:
+        chosen = max(waiting.values(), key=len)
+        rows.append(supports[chosen[0]][heads[chosen[0]]])
+        for k in chosen:
+            positions[k].append(len(rows) - 1)
             heads[k] += 1
-    n_features = supports[0].shape[1]
-    return (np.array(rows, dtype=np.float64).reshape(-1, n_features),
-            np.array(coef_rows).reshape(-1, len(runs)),
-            np.array(member_rows, dtype=bool).reshape(-1, len(runs)))
+    S = np.array(rows, dtype=np.float64).reshape(-1, supports[0].shape[1])
+    return S, [np.array(p, dtype=np.int64) for p in positions]
 
 
 def _class_runs(previous, n_classes: int):
@@ -330,8 +323,8 @@ def _class_runs(previous, n_classes: int):
     return runs
 
 
-def _fit_primal(data, order, r, ball, margins, runs):
-    """Primal loops; returns (events, hypotheses, ||w||^2 per class)."""
+def _fit_primal(data, order, r, ball, margins, cases, runs):
+    """Primal loops; returns (hypotheses, ||w||^2 per class)."""
     n_classes = data.classes.shape[0]
     if runs is None:
         W = np.zeros((n_classes, data.n_features))
@@ -341,43 +334,44 @@ def _fit_primal(data, order, r, ball, margins, runs):
         X = data.X
         # As the binary CSR loop: ||w||^2 of the starting weights by NumPy's dot.
         norm_sq = np.array([float(w @ w) for w in (np.array(row) for row in W)])
-        events = _ovr_primal_csr_loop(X.data, X.indices, X.indptr, data.y, order, r, ball, W,
-                                      norm_sq, margins)
+        _ovr_primal_csr_loop(X.data, X.indices, X.indptr, data.y, order, r, ball, W, norm_sq,
+                             margins, cases)
     else:
         norm_sq = np.empty(n_classes)
-        events = _ovr_primal_loop(data.X, data.y, order, r, ball, W, norm_sq, margins)
-    return events, [LinearHypothesis(W[k].copy()) for k in range(n_classes)], norm_sq
+        _ovr_primal_loop(data.X, data.y, order, r, ball, W, norm_sq, margins, cases)
+    return [LinearHypothesis(W[k].copy()) for k in range(n_classes)], norm_sq
 
 
-def _fit_dual(data, order, params, r, ball, margins, runs):
-    """Dual loop over one shared support list; returns (events, hypotheses, ||w||^2 per class)."""
+def _fit_dual(data, order, params, r, ball, margins, cases, runs):
+    """Dual loop over one shared support list; returns (hypotheses, ||w||^2 per class)."""
     n_classes = data.classes.shape[0]
     kernel = kernel_of(params)
+    index = np.zeros((16, n_classes), dtype=np.int64)
+    coef = np.zeros((16, n_classes))
+    lengths = np.zeros(n_classes, dtype=np.int64)
     if runs is None:
-        S, C, m = np.empty((16, data.n_features)), np.zeros((16, n_classes)), 0
-        member = np.zeros((0, n_classes), dtype=bool)
+        S, m = np.empty((16, data.n_features)), 0
         norm_sq = np.zeros(n_classes)
     else:
-        S0, C0, member = merged_supports(runs)
-        S, C, m = rows_buffer(S0), rows_buffer(C0), S0.shape[0]
+        S0, positions = merged_supports(runs)
+        S, m = rows_buffer(S0), S0.shape[0]
+        lengths[:] = [p.shape[0] for p in positions]
+        index, coef = _deeper(index, coef, max(int(lengths.max()), 1) - 1)
+        for k, (run, p) in enumerate(zip(runs, positions, strict=True)):
+            index[: p.shape[0], k] = p
+            coef[: p.shape[0], k] = run.dual_coef
         norm_sq = np.array([float(run.state.get("norm_sq", 0.0)) for run in runs])
     scale = np.ones(n_classes)
     cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
-    events, S, C, m = _ovr_dual_loop(
-        data.X, data.y, order, r, ball, S, C, m, scale, norm_sq, *kernel.loop_args(), cache,
-        filled, cache_cap, margins,
+    S, m, index, coef = _ovr_dual_loop(
+        data.X, data.y, order, r, ball, S, m, index, coef, lengths, scale, norm_sq,
+        *kernel.loop_args(), cache, filled, cache_cap, margins, cases,
     )
-    # The q-th support appended was x_t on the q-th distinct update trial, for the classes
-    # that updated on it.
-    trials, index = np.unique(events[:, 0], return_inverse=True)
-    new = np.zeros((trials.shape[0], n_classes), dtype=bool)
-    new[index.ravel(), events[:, 1]] = True
-    member = np.concatenate((member, new))
     hypotheses = [
-        KernelHypothesis(S[:m][member[:, k]], C[:m, k][member[:, k]] * scale[k], kernel)
+        KernelHypothesis(S[index[: lengths[k], k]], coef[: lengths[k], k] * scale[k], kernel)
         for k in range(n_classes)
     ]
-    return events, hypotheses, norm_sq
+    return hypotheses, norm_sq
 
 
 def _fit_ovr(data, order, params, r, ball, margins, previous) -> list[LoopResult]:
@@ -386,20 +380,21 @@ def _fit_ovr(data, order, params, r, ball, margins, previous) -> list[LoopResult
         raise ValueError(f"margins must have shape (T, K) = {(order.shape[0], n_classes)}, got "
                          f"{margins.shape}")
     runs = _class_runs(previous, n_classes)
+    cases = np.empty(margins.shape, dtype=np.int8)
     if params["form"] == "primal":
-        events, hypotheses, norm_sq = _fit_primal(data, order, r, ball, margins, runs)
+        hypotheses, norm_sq = _fit_primal(data, order, r, ball, margins, cases, runs)
     else:
-        events, hypotheses, norm_sq = _fit_dual(data, order, params, r, ball, margins, runs)
+        hypotheses, norm_sq = _fit_dual(data, order, params, r, ball, margins, cases, runs)
     results = []
     for k in range(n_classes):
-        mine = events[events[:, 1] == k]
-        trials, cases = mine[:, 0], mine[:, 2]
+        mistakes = np.flatnonzero(cases[:, k] == MISTAKE)
         if ball:
-            results.append(LoopResult(trials[cases == MISTAKE], hypotheses[k],
-                                      margin_error_trials=trials[cases == MARGIN_ERROR],
+            results.append(LoopResult(mistakes, hypotheses[k],
+                                      margin_error_trials=np.flatnonzero(
+                                          cases[:, k] == MARGIN_ERROR),
                                       state={"norm_sq": float(norm_sq[k])}))
         else:
-            results.append(LoopResult(trials.copy(), hypotheses[k]))
+            results.append(LoopResult(mistakes, hypotheses[k]))
     return results
 
 
