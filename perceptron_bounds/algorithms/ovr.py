@@ -16,27 +16,34 @@ Forms
   x_t once and computes the K scores w^k . x_t, each summed exactly as the
   binary loop sums it (dense rows, or CSR rows where the Ballseptron keeps
   w^k = scale_k v^k).
-* ``dual``: one support list shared by the K problems. A trial on which any
-  class updates (a mistake, or a Ballseptron margin error) appends x_t once,
-  with a coefficient matrix C (held as S x K, one row per support, so that a
-  support is appended as a row) whose row holds y^k_t (divided by scale_k, the
-  Ballseptron's global scale factor of class k) for the classes that updated
-  and 0 for the others. One row of kernel values K(s_j, x_t), through the
-  kernel-row cache (:func:`perceptron_bounds.kernels.kernel_row`), serves
-  all K scores.
+* ``dual``: one support list S shared by the K problems. A trial on which
+  any class updates (a mistake, or a Ballseptron margin error) appends x_t
+  to S once. Class k keeps its own supports as indices into S, with their
+  coefficients y^k_t / scale_k (scale_k: the Ballseptron's global scale
+  factor of class k, theory §2.3; 1 for the Perceptron), in the order of its
+  updates: column k of an index table and of a coefficient table (held one
+  row per depth q, so that the K columns grow side by side). One row of kernel
+  values K(s_j, x_t) over S, through the kernel-row cache
+  (:func:`perceptron_bounds.kernels.kernel_row`), serves all K scores.
 
 Exactness
 ---------
-The binary dual loops sum coef_j K(s_j, x_t) one support at a time in the
-order of the supports (:func:`perceptron_bounds.kernels.kernel_row_dot`).
-Here score k runs over the shared supports in the same order, one support at
-a time (the loop over supports is outside the loop over classes, so no sum is
-reassociated); a support that is not class k's adds 0 * K(s_j, x_t) = +-0,
-which leaves the sum unchanged (a sum that starts at +0 is never -0). Class
-k's supports are its own, in order and with multiplicity, so every partial
-sum is the binary one. A Ballseptron class that folds its scale factor into
-its coefficients multiplies its own (nonzero) entries only. The primal loops
-compute each score with the binary loop's own dot product.
+The primal loops compute each class's w . x_t with the sum the binary loops
+write out (:func:`perceptron_bounds._linalg.dense_dot`,
+:func:`perceptron_bounds._linalg.csr_dot` are that loop). The binary dual loops sum
+coef_j K(s_j, x_t) one support at a time in the order of the supports
+(:func:`perceptron_bounds.kernels.kernel_row_dot`); here score k runs over
+class k's own supports in that order, one at a time, the K sums advancing
+side by side (the loop over depths is outside the loop over classes, so no
+sum is reassociated). A column shorter than the deepest adds
+0 * K(s_0, x_t) = +-0 per missing row, which leaves a sum unchanged (a sum
+that starts at +0 is never -0). The kernel values are the same function of
+the same two rows. So every margin, and with it every case of every trial,
+is the binary one; the Ballseptron's scale factors, foldings (into column k
+only) and ||w||^2 recurrences follow the binary arithmetic step by step.
+A trial costs the kernel values of x_t against the union of the classes'
+supports, where K binary runs cost them against each class's own: the
+saving is the supports the classes have in common.
 
 Warm start
 ----------
