@@ -39,7 +39,10 @@ ELLIPSE_SCALE = 0.4
 
 #: The mistakes panel's y axis ends at the largest bound value, at most this many times the
 #: mistakes (a larger bound leaves through the top).
-TOP_RATIO = 100
+TOP_RATIO = 1000
+#: Above this many times the mistakes, the mistakes panel's y axis is logarithmic (symlog:
+#: linear from 0 to 1), so that the mistakes stay readable under a large bound.
+LOG_RATIO = 10
 
 #: Display names of the algorithms; another registered algorithm shows its own name.
 ALGORITHM_NAMES = {
@@ -455,8 +458,10 @@ def plot_mistakes_over_time(run, X, y, bounds=None, *, u=None, gamma=None, ax=No
     the line stops and a hatched bar in its colour marks those trials along the
     top of the panel. The y axis ends at the largest value of a bound, at most
     ``TOP_RATIO`` times the mistakes: a larger bound leaves through the top (its final
-    value is in the legend). The grey diagonal m = t is the trivial bound:
-    below it a bound says something.
+    value is in the legend). When it ends above ``LOG_RATIO`` times the mistakes
+    it is logarithmic (symlog, linear from 0 to 1), so that the mistakes stay
+    readable under the bounds; the axis label says so. The grey diagonal m = t
+    is the trivial bound: below it a bound says something.
 
     Examples
     --------
@@ -487,7 +492,7 @@ def _draw_bounds(ax, run, curves):
     m = curves.mistakes
     peak = max((float(values[np.isfinite(values)].max()) for values in curves.values()
                 if np.isfinite(values).any()), default=0.0)
-    top = max(m[-1] + 1, 4, min(peak, TOP_RATIO * max(m[-1], 1))) * 1.08
+    top = max(m[-1] + 1, 4, min(peak, TOP_RATIO * max(m[-1], 1)))
     ax.plot([0, T], [0, T], color="0.75", linewidth=1, linestyle="--", zorder=1,
             label="m = t: every trial a mistake", gid="trivial")
     ax.plot(np.r_[0, t], np.r_[0, m], drawstyle="steps-post", color="k", linewidth=2,
@@ -510,9 +515,17 @@ def _draw_bounds(ax, run, curves):
                            facecolors=color, alpha=0.35, hatch="///", edgecolor=color,
                            linewidth=0, zorder=3, gid=f"{name} not applicable")
     ax.set_xlim(0, T)
-    ax.set_ylim(0, top)
+    ylabel = "mistakes on trials 1..t, and bounds"
+    if top > LOG_RATIO * max(m[-1], 1):
+        ax.set_yscale("symlog", linthresh=1.0, linscale=0.4)
+        ylabel += " (log scale)"
+    # headroom above the curves for the bars of the bounds that do not apply everywhere
+    scale = ax.yaxis.get_transform()
+    low, high = scale.transform(np.array([[0.0], [top]])).ravel()
+    room = 1.0 - 0.035 * lanes - 0.04
+    ax.set_ylim(0, float(scale.inverted().transform([[low + (high - low) / room]])[0, 0]))
     ax.set_xlabel("trial t")
-    ax.set_ylabel("mistakes on trials 1..t, and bounds")
+    ax.set_ylabel(ylabel)
     variant = "tightened" if curves.variant == "tightened" else "as stated"
     what = ""
     if curves.comparator is not None and curves.gamma is not None:
