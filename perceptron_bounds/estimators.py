@@ -6,10 +6,13 @@ batch from the state of the previous run, and the fitted run is kept in
 ``run_`` (an :class:`~perceptron_bounds.OnlineRun`), so the bounds of
 :mod:`perceptron_bounds.bounds` can read it directly.
 
-The estimators are binary: labels are any two distinct values, mapped to
--1/+1 in sorted order (theory §1.6); ``classes_[1]`` is the positive class. There
-is no intercept: the papers' algorithms have none (append a constant feature
-to X to get one).
+Labels are any K >= 2 distinct values, sorted into ``classes_``. Two classes
+make a binary run, mapped to -1/+1 in sorted order (theory §1.6;
+``classes_[1]`` is the positive class); more make a one-vs-rest run, and the
+``multiclass`` parameter chooses one-vs-rest or the native multiclass form
+explicitly (theory §2.6; :func:`perceptron_bounds.run_online`). There is no
+intercept: the papers' algorithms have none (append a constant feature to X to
+get one).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import check_int
@@ -37,23 +40,32 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
     with ``shuffle=True`` an int is the ``run_online`` seed, and None or a
     RandomState gives a seed drawn from that generator, None meaning NumPy's
     global one). Every other ``__init__`` parameter is passed to
-    ``run_online`` under its own name, except those listed in ``_predict_params``.
+    ``run_online`` under its own name, except those listed in ``_predict_params``;
+    among them ``multiclass`` (None, ``"ovr"`` or ``"native"``, default None:
+    binary for two classes, one-vs-rest for more; see ``run_online``).
 
     Attributes
     ----------
-    classes_ : ndarray of shape (2,)
-        The two labels, sorted; ``classes_[1]`` is the positive class.
+    classes_ : ndarray of shape (n_classes,)
+        The labels, sorted; binary: ``classes_[1]`` is the positive class.
     run_ : OnlineRun
         The record of the last ``fit`` or ``partial_fit`` call (final state,
-        mistake trials, ...).
+        mistake trials, ...; ``run_.class_runs`` for one-vs-rest).
     mistakes_ : int
-        Mistakes made by ``fit`` and every later ``partial_fit``.
+        Mistakes made by ``fit`` and every later ``partial_fit`` (multiclass
+        mistakes for a multiclass run, theory §2.6).
+    corrections_ : int
+        Training corrections made by ``fit`` and every later ``partial_fit``:
+        the binary mistakes summed over the classes for one-vs-rest
+        (``OnlineRun.corrections``), else ``mistakes_``.
     margin_errors_ : int
         Margin errors (updates on trials that were not mistakes, e.g. the
-        Ballseptron's) made by ``fit`` and every later ``partial_fit``.
-    coef_ : ndarray of shape (1, n_features)
-        The final weight vector, as in scikit-learn's linear models; only for
-        linear-kernel runs (``AttributeError`` otherwise).
+        Ballseptron's) made by ``fit`` and every later ``partial_fit``; for
+        one-vs-rest, summed over the class runs.
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        The final weight vector, as in scikit-learn's linear models (one row
+        per class for a multiclass run); only for linear-kernel runs
+        (``AttributeError`` otherwise).
     n_features_in_ : int
         Number of features seen in ``fit``.
     feature_names_in_ : ndarray of str
@@ -92,7 +104,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         X : array-like of shape (n_samples, n_features) or sparse matrix
             Training instances (sparse only for linear forms).
         y : array-like of shape (n_samples,)
-            Two distinct label values.
+            Two or more distinct label values.
 
         Returns
         -------
@@ -100,9 +112,8 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         """
         X, y = validate_data(self, X, y, accept_sparse=self._sparse_format())
         self.classes_ = self._check_targets(y, None)
-        run = self._run(X, y, self.epochs, None)
-        self.mistakes_ = run.mistakes
-        self.margin_errors_ = run.margin_errors
+        self.mistakes_ = self.corrections_ = self.margin_errors_ = 0
+        self._count(self._run(X, y, self.epochs, None))
         return self
 
     def partial_fit(self, X, y, classes=None):
@@ -117,11 +128,12 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         X : array-like of shape (n_samples, n_features) or sparse matrix
             A batch of the stream.
         y : array-like of shape (n_samples,)
-            Its labels; after the first call a batch may show a single class.
-        classes : array-like of shape (2,), optional
-            The two labels of the stream. Needed on the first call when that
-            batch shows only one of them; later calls may omit it, and if
-            given it must equal ``classes_``.
+            Its labels; a batch may show only some of the classes.
+        classes : array-like of shape (n_classes,), optional
+            Every label of the stream. Needed on the first call when that batch
+            does not show them all (two for a binary stream, K for a
+            multiclass one: the first call fixes the kind of run); later calls
+            may omit it, and if given it must equal ``classes_``.
 
         Returns
         -------
@@ -131,7 +143,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, accept_sparse=self._sparse_format(), reset=first)
         if first:
             self.classes_ = self._check_targets(y, classes)
-            self.mistakes_ = self.margin_errors_ = 0
+            self.mistakes_ = self.corrections_ = self.margin_errors_ = 0
         else:
             self._check_targets(y, self.classes_)
             if classes is not None and not np.array_equal(np.unique(classes), self.classes_):
@@ -139,13 +151,17 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
                     f"classes={np.unique(classes).tolist()} differs from the classes_ "
                     f"{self.classes_.tolist()} of the earlier calls to partial_fit"
                 )
-        run = self._run(X, y, 1, None if first else self.run_)
-        self.mistakes_ += run.mistakes
-        self.margin_errors_ += run.margin_errors
+        self._count(self._run(X, y, 1, None if first else self.run_))
         return self
 
     def decision_function(self, X):
-        """Score of the final hypothesis on each row of X; positive means ``classes_[1]``.
+        """Scores of the final hypothesis on the rows of X.
+
+        Binary: one score per row, positive means ``classes_[1]``. More
+        classes: one score per class (theory §2.6), the largest wins. A
+        multiclass run on two classes (``multiclass="ovr"`` or ``"native"``)
+        gives s_1 - s_0, which is positive exactly when ``classes_[1]`` wins,
+        as scikit-learn's binary convention asks.
 
         Parameters
         ----------
@@ -153,13 +169,19 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (n_samples,)
+        ndarray of shape (n_samples,) or (n_samples, n_classes) for n_classes > 2
         """
         X = self._check_predict_input(X)
-        return self.run_.decision_function(X, **self._predict_options())
+        scores = self.run_.decision_function(X, **self._predict_options())
+        if scores.ndim == 2 and scores.shape[1] == 2:
+            return scores[:, 1] - scores[:, 0]
+        return scores
 
     def predict(self, X):
-        """Label of each row of X: ``classes_[1]`` for a positive score, else ``classes_[0]``.
+        """Label of each row of X.
+
+        Binary: ``classes_[1]`` for a positive score, else ``classes_[0]``.
+        Multiclass: the class of the largest score, the smallest index on ties.
 
         Parameters
         ----------
@@ -174,7 +196,11 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     @property
     def coef_(self) -> np.ndarray:
-        """Final weight vector, shape (1, n_features); linear-kernel runs only."""
+        """Final weights, shape (1, n_features), or (n_classes, n_features) multiclass.
+
+        Linear-kernel runs only; row k of a multiclass run is class k's vector
+        (its class run's for one-vs-rest, its prototype for the native form).
+        """
         check_is_fitted(self, "run_")
         weights = self.run_.weights
         if weights is None:
@@ -183,13 +209,19 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
                 f"kernel={self.run_.params.get('kernel')!r} (see run_.dual_coef and "
                 "run_.support_vectors)"
             )
-        return np.array(weights).reshape(1, -1)
+        return np.array(weights).reshape(-1, self.n_features_in_)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
         tags.input_tags.sparse = self._sparse_format() is not False
         return tags
+
+    def _count(self, run) -> None:
+        """Add the run's mistakes, corrections and margin errors to the estimator's totals."""
+        self.mistakes_ += run.mistakes
+        self.corrections_ += run.corrections
+        runs = run.class_runs if run.class_runs is not None else (run,)
+        self.margin_errors_ += sum(r.margin_errors for r in runs)
 
     def _sparse_format(self):
         """``"csr"`` when the estimator runs a linear (primal) form, else False."""
@@ -231,19 +263,14 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         return self.run_
 
     def _check_targets(self, y, classes) -> np.ndarray:
-        """Binary targets only (scikit-learn's message); return the two classes."""
+        """Class labels (scikit-learn's check; y is 1-D here); return the sorted classes."""
         check_classification_targets(y)
-        y_type = type_of_target(y, input_name="y", raise_unknown=True)
-        if y_type != "binary":
-            raise ValueError(
-                f"Only binary classification is supported. The type of the target is {y_type}."
-            )
         if classes is None:
             classes = np.unique(y)
             if classes.shape[0] < 2:
                 raise ValueError(
-                    f"y has only one class ({classes.tolist()[0]!r}); a binary classifier needs "
-                    "two (to start partial_fit on a one-class batch, pass classes=)"
+                    f"y has only one class ({classes.tolist()[0]!r}); a classifier needs at "
+                    "least two (to start partial_fit on a one-class batch, pass classes=)"
                 )
         return np.unique(classes)
 
@@ -267,6 +294,10 @@ class Perceptron(_OnlineClassifier):
         Present each pass in a fresh random permutation.
     random_state : None, int or numpy.random.RandomState, default=None
         Source of the permutations (see ``_OnlineClassifier``).
+    multiclass : {None, "ovr", "native"}, default=None
+        None: binary for two classes, one-vs-rest for more; ``"ovr"``: one-vs-rest,
+        one binary run per class; ``"native"``: one prototype per class (paper 004
+        sec. 4). Theory §2.6.
 
     Attributes
     ----------
@@ -295,14 +326,23 @@ class Perceptron(_OnlineClassifier):
     (['no', 'yes'], 1, [[1.0, 0.2]])
     >>> clf.predict([[0.5, 0.5], [-0.5, 0.1]]).tolist()
     ['yes', 'no']
+
+    Three classes make a one-vs-rest run (one score per class):
+
+    >>> X3 = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
+    >>> clf = Perceptron(epochs=2).fit(X3, ["a", "b", "c"])
+    >>> clf.decision_function(X3).shape, clf.predict(X3).tolist(), clf.corrections_
+    ((3, 3), ['a', 'b', 'c'], 10)
     """
 
     _algorithm = "perceptron"
 
-    def __init__(self, *, epochs=1, shuffle=False, random_state=None):
+    def __init__(self, *, epochs=1, shuffle=False, random_state=None,
+                 multiclass=None):
         self.epochs = epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.multiclass = multiclass
 
 
 class KernelPerceptron(_OnlineClassifier):
@@ -331,6 +371,10 @@ class KernelPerceptron(_OnlineClassifier):
         Present each pass in a fresh random permutation.
     random_state : None, int or numpy.random.RandomState, default=None
         Source of the permutations (see ``_OnlineClassifier``).
+    multiclass : {None, "ovr", "native"}, default=None
+        None: binary for two classes, one-vs-rest for more; ``"ovr"``: one-vs-rest,
+        one binary run per class; ``"native"``: one prototype per class (paper 004
+        sec. 4). Theory §2.6.
 
     Attributes
     ----------
@@ -368,6 +412,7 @@ class KernelPerceptron(_OnlineClassifier):
         epochs=1,
         shuffle=False,
         random_state=None,
+        multiclass=None,
     ):
         self.kernel = kernel
         self.degree = degree
@@ -376,6 +421,7 @@ class KernelPerceptron(_OnlineClassifier):
         self.epochs = epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.multiclass = multiclass
 
 
 class VotedPerceptron(_OnlineClassifier):
@@ -415,6 +461,9 @@ class VotedPerceptron(_OnlineClassifier):
     random_state : None, int or numpy.random.RandomState, default=None
         Source of the permutations and, for ``method="random"``, of the
         rounds drawn at prediction (an int gives the same draws every call).
+    multiclass : {None, "ovr"}, default=None
+        None: binary for two classes, one-vs-rest for more; ``"ovr"``: one-vs-rest,
+        one binary run per class, also on two classes (theory §2.6).
 
     Attributes
     ----------
@@ -455,6 +504,7 @@ class VotedPerceptron(_OnlineClassifier):
         epochs=1,
         shuffle=False,
         random_state=None,
+        multiclass=None,
     ):
         self.method = method
         self.normalize = normalize
@@ -465,6 +515,7 @@ class VotedPerceptron(_OnlineClassifier):
         self.epochs = epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.multiclass = multiclass
 
     def _predict_options(self) -> dict:
         options = super()._predict_options()
@@ -501,6 +552,10 @@ class Ballseptron(_OnlineClassifier):
         Present each pass in a fresh random permutation.
     random_state : None, int or numpy.random.RandomState, default=None
         Source of the permutations (see ``_OnlineClassifier``).
+    multiclass : {None, "ovr", "native"}, default=None
+        None: binary for two classes, one-vs-rest for more; ``"ovr"``: one-vs-rest,
+        one binary run per class; ``"native"``: one prototype per class (paper 004
+        sec. 4). Theory §2.6.
 
     Attributes
     ----------
@@ -536,6 +591,7 @@ class Ballseptron(_OnlineClassifier):
         epochs=1,
         shuffle=False,
         random_state=None,
+        multiclass=None,
     ):
         self.r = r
         self.kernel = kernel
@@ -545,6 +601,7 @@ class Ballseptron(_OnlineClassifier):
         self.epochs = epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.multiclass = multiclass
 
 
 class SecondOrderPerceptron(_OnlineClassifier):
@@ -594,6 +651,9 @@ class SecondOrderPerceptron(_OnlineClassifier):
         Present each pass in a fresh random permutation.
     random_state : None, int or numpy.random.RandomState, default=None
         Source of the permutations (see ``_OnlineClassifier``).
+    multiclass : {None, "ovr"}, default=None
+        None: binary for two classes, one-vs-rest for more; ``"ovr"``: one-vs-rest,
+        one binary run per class, also on two classes (theory §2.6).
 
     Attributes
     ----------
@@ -644,6 +704,7 @@ class SecondOrderPerceptron(_OnlineClassifier):
         epochs=1,
         shuffle=False,
         random_state=None,
+        multiclass=None,
     ):
         self.a = a
         self.variant = variant
@@ -657,6 +718,7 @@ class SecondOrderPerceptron(_OnlineClassifier):
         self.epochs = epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.multiclass = multiclass
 
 
 class HigherOrderPerceptron(_OnlineClassifier):
@@ -702,6 +764,9 @@ class HigherOrderPerceptron(_OnlineClassifier):
         Present each pass in a fresh random permutation.
     random_state : None, int or numpy.random.RandomState, default=None
         Source of the permutations (see ``_OnlineClassifier``).
+    multiclass : {None, "ovr"}, default=None
+        None: binary for two classes, one-vs-rest for more; ``"ovr"``: one-vs-rest,
+        one binary run per class, also on two classes (theory §2.6).
 
     Attributes
     ----------
@@ -746,6 +811,7 @@ class HigherOrderPerceptron(_OnlineClassifier):
         epochs=1,
         shuffle=False,
         random_state=None,
+        multiclass=None,
     ):
         self.c = c
         self.rho = rho
@@ -760,6 +826,7 @@ class HigherOrderPerceptron(_OnlineClassifier):
         self.epochs = epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.multiclass = multiclass
 
 
 class PNormPerceptron(_OnlineClassifier):
@@ -783,6 +850,9 @@ class PNormPerceptron(_OnlineClassifier):
         Present each pass in a fresh random permutation.
     random_state : None, int or numpy.random.RandomState, default=None
         Source of the permutations (see ``_OnlineClassifier``).
+    multiclass : {None, "ovr"}, default=None
+        None: binary for two classes, one-vs-rest for more; ``"ovr"``: one-vs-rest,
+        one binary run per class, also on two classes (theory §2.6).
 
     Attributes
     ----------
@@ -807,9 +877,11 @@ class PNormPerceptron(_OnlineClassifier):
 
     _algorithm = "pnorm_perceptron"
 
-    def __init__(self, *, p=2.0, normalize=True, epochs=1, shuffle=False, random_state=None):
+    def __init__(self, *, p=2.0, normalize=True, epochs=1, shuffle=False, random_state=None,
+                 multiclass=None):
         self.p = p
         self.normalize = normalize
         self.epochs = epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.multiclass = multiclass

@@ -8,7 +8,16 @@ from sklearn.base import clone
 from sklearn.linear_model import Perceptron as SkPerceptron
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from perceptron_bounds import Ballseptron, KernelPerceptron, Perceptron, VotedPerceptron, run_online
+from perceptron_bounds import (
+    Ballseptron,
+    HigherOrderPerceptron,
+    KernelPerceptron,
+    Perceptron,
+    PNormPerceptron,
+    SecondOrderPerceptron,
+    VotedPerceptron,
+    run_online,
+)
 
 ESTIMATORS = [
     Perceptron(),
@@ -19,6 +28,9 @@ ESTIMATORS = [
     VotedPerceptron(kernel="poly", method="average", normalize=True),
     Ballseptron(),
     Ballseptron(kernel="rbf", r=0.05),
+    Perceptron(multiclass="ovr"),
+    Perceptron(multiclass="native"),
+    Ballseptron(kernel="poly", r=0.05, multiclass="native"),
 ]
 
 # (estimator, the run_online call it makes) for the semantic tests below.
@@ -178,8 +190,12 @@ def test_bad_parameters_are_named():
         Perceptron(epochs=0).fit(X, y)
     with pytest.raises(ValueError, match="kernel must be one of"):
         KernelPerceptron(kernel="sigmoid").fit(X, y)
-    with pytest.raises(ValueError, match="Only binary classification is supported"):
-        Perceptron().fit(X, np.arange(30) % 3)
+    with pytest.raises(ValueError, match="Unknown label type"):
+        Perceptron().fit(X, np.linspace(0, 1, 30))
+    with pytest.raises(ValueError, match="multiclass must be None, 'ovr' or 'native', got 'ovo'"):
+        Perceptron(multiclass="ovo").fit(X, y)
+    with pytest.raises(ValueError, match="'second_order' lacks"):
+        SecondOrderPerceptron(multiclass="native").fit(X, np.arange(30) % 3)
 
 
 def test_labels_are_mapped_back():
@@ -236,12 +252,113 @@ def test_labels_are_read_as_numpy_unique_reads_them(y):
     y = np.asarray(y)
     expected = np.unique(y)
     X = np.random.default_rng(0).standard_normal((y.shape[0], 3))
-    if expected.shape[0] != 2:
-        with pytest.raises(ValueError, match="single class" if expected.shape[0] == 1 else "3 cl"):
+    if expected.shape[0] == 1:
+        with pytest.raises(ValueError, match="single class"):
             run_online("perceptron", X, y)
+        return
+    if expected.shape[0] > 2:
+        run = run_online("perceptron", X, y)
+        assert run.multiclass == "ovr" and run.classes.dtype == expected.dtype
+        np.testing.assert_array_equal(run.classes, expected)
         return
     run = run_online("perceptron", X, y, epochs=3)
     assert run.classes.dtype == expected.dtype
     np.testing.assert_array_equal(run.classes, expected)
     y_pm = np.where(y == expected[1], 1.0, -1.0)
     np.testing.assert_array_equal(run.weights, run_online("perceptron", X, y_pm, epochs=3).weights)
+
+
+def three_classes(n_samples=90, n_features=4, seed=11):
+    X, _ = noisy_separable(n_samples=n_samples, n_features=n_features, seed=seed)
+    y = np.digitize(X[:, 0] - 0.5 * X[:, 1], [-0.4, 0.4])
+    return X, np.array(["ant", "bee", "cat"])[y]
+
+
+MULTICLASS_RUNS = [
+    *RUNS,
+    (Ballseptron(r=0.2, multiclass="native"), ("ballseptron", {"r": 0.2, "multiclass": "native"})),
+    (KernelPerceptron(kernel="rbf", multiclass="native"),
+     ("perceptron", {"kernel": "rbf", "gamma": "scale", "multiclass": "native"})),
+    (SecondOrderPerceptron(variant="adaptive"), ("second_order", {"variant": "adaptive"})),
+    (HigherOrderPerceptron(p=3.0), ("higher_order", {"p": 3.0})),
+    (PNormPerceptron(p=4.0), ("pnorm_perceptron", {"p": 4.0})),
+]
+
+
+@pytest.mark.parametrize("estimator, call", MULTICLASS_RUNS, ids=lambda v: repr(v)[:40])
+def test_multiclass_fit_is_the_multiclass_run(estimator, call):
+    X, y = three_classes()
+    est = clone(estimator).set_params(epochs=2, shuffle=True, random_state=4).fit(X, y)
+    algorithm, params = call
+    run = run_online(algorithm, X, y, epochs=2, shuffle=True, seed=4, **params)
+    assert est.run_.multiclass == run.multiclass == params.get("multiclass", "ovr")
+    np.testing.assert_array_equal(est.classes_, ["ant", "bee", "cat"])
+    np.testing.assert_array_equal(est.run_.mistake_trials, run.mistake_trials)
+    scores = est.decision_function(X)
+    assert scores.shape == (90, 3)
+    np.testing.assert_array_equal(scores, run.decision_function(X, **est._predict_options()))
+    np.testing.assert_array_equal(est.predict(X), est.classes_[scores.argmax(axis=1)])
+    assert (est.mistakes_, est.corrections_) == (run.mistakes, run.corrections)
+    if run.class_runs is not None:
+        assert est.margin_errors_ == sum(r.margin_errors for r in run.class_runs)
+        assert est.corrections_ == sum(r.mistakes for r in run.class_runs)
+    if run.weights is not None:
+        np.testing.assert_array_equal(est.coef_, run.weights)
+        assert est.coef_.shape == (3, 4)
+
+
+@pytest.mark.parametrize("multiclass", [None, "native"])
+@pytest.mark.parametrize("estimator", [Perceptron(), KernelPerceptron(kernel="rbf", gamma=0.5),
+                                       Ballseptron(r=0.2)], ids=repr)
+def test_multiclass_partial_fits_equal_one_run_over_the_concatenation(estimator, multiclass):
+    X, y = three_classes(seed=12)
+    est = clone(estimator).set_params(multiclass=multiclass)
+    first = np.flatnonzero(y != "cat")[:15]  # shows two of the three classes
+    rest = np.setdiff1d(np.arange(y.shape[0]), first)
+    est.partial_fit(X[first], y[first], classes=["cat", "ant", "bee"])
+    np.testing.assert_array_equal(est.classes_, ["ant", "bee", "cat"])
+    assert est.run_.multiclass == (multiclass or "ovr")
+    est.partial_fit(X[rest[:30]], y[rest[:30]])
+    est.partial_fit(X[rest[30:]], y[rest[30:]], classes=["ant", "bee", "cat"])
+    order = np.concatenate([first, rest])
+    whole = clone(est).fit(X[order], y[order])
+    assert (est.mistakes_, est.corrections_, est.margin_errors_) == (
+        whole.mistakes_, whole.corrections_, whole.margin_errors_)
+    np.testing.assert_allclose(est.decision_function(X), whole.decision_function(X),
+                               rtol=1e-12, atol=1e-13)
+    with pytest.raises(ValueError, match="differs from the classes_"):
+        est.partial_fit(X, y, classes=["ant", "bee"])
+    with pytest.raises(ValueError, match=r"y has labels \['eel'\] not in classes"):
+        est.partial_fit(X[:2], ["ant", "eel"])
+
+
+def test_a_multiclass_run_on_two_classes_scores_as_a_binary_one():
+    X, y = noisy_separable(n_samples=60, n_features=4, seed=13)
+    binary = Perceptron(epochs=2).fit(X, y)
+    for multiclass in ("ovr", "native"):
+        est = Perceptron(epochs=2, multiclass=multiclass).fit(X, y)
+        scores = est.run_.decision_function(X)
+        assert scores.shape == (60, 2)
+        np.testing.assert_array_equal(est.decision_function(X), scores[:, 1] - scores[:, 0])
+        np.testing.assert_array_equal(est.predict(X), est.classes_[scores.argmax(axis=1)])
+        np.testing.assert_array_equal(est.predict(X),
+                                      est.classes_[(est.decision_function(X) > 0).astype(int)])
+        assert est.coef_.shape == (2, 4)
+    assert binary.decision_function(X).shape == (60,) and binary.coef_.shape == (1, 4)
+
+
+@pytest.mark.parametrize("estimator", [
+    Perceptron(epochs=3), Perceptron(epochs=3, multiclass="native"),
+    VotedPerceptron(epochs=3, method="average"), Ballseptron(r=0.1, epochs=3),
+    SecondOrderPerceptron(epochs=2), HigherOrderPerceptron(epochs=3), PNormPerceptron(epochs=3),
+    KernelPerceptron(degree=2, epochs=2)], ids=repr)
+def test_digits(estimator):
+    """scikit-learn's handwritten digits, 10 classes, a held-out quarter."""
+    from sklearn.datasets import load_digits
+
+    X, y = load_digits(return_X_y=True)
+    X, y = X[:480] / 16.0, y[:480]
+    est = clone(estimator).fit(X[:360], y[:360])
+    assert est.classes_.tolist() == list(range(10))
+    assert est.decision_function(X[360:]).shape == (120, 10)
+    assert est.score(X[360:], y[360:]) > 0.7
