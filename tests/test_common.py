@@ -14,7 +14,7 @@ import scipy.sparse as sp
 from conftest import noisy_separable
 
 from perceptron_bounds import run_online
-from perceptron_bounds.algorithms import available
+from perceptron_bounds.algorithms import available, get
 
 ALGORITHMS = available()
 X, Y = noisy_separable(n_samples=60, n_features=4, noise=0.1, seed=21)
@@ -92,6 +92,31 @@ def test_run_is_immutable_and_picklable(algorithm):
     same_run(clone, run)
     assert clone.params == run.params
     np.testing.assert_array_equal(clone.predict(X), run.predict(X))
+
+
+Y3 = np.digitize(X[:, 0] - X[:, 1], [-0.5, 0.5])  # three classes
+MULTICLASS = [(algorithm, "ovr") for algorithm in ALGORITHMS] + [
+    (algorithm, "native") for algorithm in ALGORITHMS if get(algorithm).fit_native is not None]
+
+
+@pytest.mark.parametrize("algorithm, multiclass", MULTICLASS)
+def test_multiclass_runs_are_deterministic_keep_their_inputs_and_pickle(algorithm, multiclass):
+    X_copy, Y_copy = X.copy(), Y3.copy()
+    options = {"epochs": 2, "shuffle": True, "seed": 5, "record_margins": True,
+               "multiclass": multiclass}
+    a = run_online(algorithm, X_copy, Y_copy, **options)
+    np.testing.assert_array_equal(X_copy, X)
+    np.testing.assert_array_equal(Y_copy, Y3)
+    b = run_online(algorithm, X, list(Y3), **options)
+    same_run(a, b)
+    np.testing.assert_array_equal(a.margins, b.margins)
+    assert a.margins.shape == (a.n_trials, 3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.multiclass = None
+    clone = pickle.loads(pickle.dumps(a))
+    same_run(clone, a)
+    assert clone.corrections == a.corrections
+    np.testing.assert_array_equal(clone.predict(X), a.predict(X))
 
 
 def test_input_kinds_compile_no_new_signature():
