@@ -18,7 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._linalg import normalize_rows
-from ._sequence import check_seed
+from ._sequence import check_seed, draw_seed
 from ._validation import check_bool, check_choice
 from .kernels import Kernel, rowwise_dot
 
@@ -168,8 +168,12 @@ class OneVsRestHypothesis:
 
         ``options`` (e.g. the voted Perceptron's ``method``, ``normalize`` and
         ``seed``) go to every class's hypothesis; the voted ``method="random"``
-        with one seed draws the same round for a test point in every class.
+        draws one time slice r per test point for all classes (paper 001
+        sec. 5: each class's vector in force after r rounds), from ``seed``,
+        or from one seed drawn here when ``seed`` is None.
         """
+        if options.get("method") == "random" and options.get("seed") is None:
+            options = {**options, "seed": draw_seed()}
         out = np.empty((X.shape[0], len(self.hypotheses)))
         for k, hypothesis in enumerate(self.hypotheses):
             out[:, k] = hypothesis.decision_function(X, **options)

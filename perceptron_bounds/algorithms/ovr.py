@@ -234,9 +234,7 @@ def _ovr_dual_loop(X, y, order, r, ball, S, m, index, coef, lengths, scale, norm
     """
     n_trials = order.shape[0]
     n_classes = coef.shape[1]
-    depth = 0
-    for k in range(n_classes):
-        depth = max(depth, lengths[k])
+    depth = lengths.max()
     scores = np.empty(n_classes)
     values = np.empty(16)
     for t in range(n_trials):
@@ -353,21 +351,22 @@ def _fit_dual(data, order, params, r, ball, margins, cases, runs):
     """Dual loop over one shared support list; returns (hypotheses, ||w||^2 per class)."""
     n_classes = data.classes.shape[0]
     kernel = kernel_of(params)
-    index = np.zeros((16, n_classes), dtype=np.int64)
-    coef = np.zeros((16, n_classes))
-    lengths = np.zeros(n_classes, dtype=np.int64)
     if runs is None:
         S, m = np.empty((16, data.n_features)), 0
+        lengths = np.zeros(n_classes, dtype=np.int64)
         norm_sq = np.zeros(n_classes)
     else:
         S0, positions = merged_supports(runs)
         S, m = rows_buffer(S0), S0.shape[0]
-        lengths[:] = [p.shape[0] for p in positions]
-        index, coef = _deeper(index, coef, max(int(lengths.max()), 1) - 1)
+        lengths = np.array([p.shape[0] for p in positions], dtype=np.int64)
+        norm_sq = np.array([float(run.state.get("norm_sq", 0.0)) for run in runs])
+    depth = capacity(int(lengths.max()))
+    index = np.zeros((depth, n_classes), dtype=np.int64)
+    coef = np.zeros((depth, n_classes))
+    if runs is not None:
         for k, (run, p) in enumerate(zip(runs, positions, strict=True)):
             index[: p.shape[0], k] = p
             coef[: p.shape[0], k] = run.dual_coef
-        norm_sq = np.array([float(run.state.get("norm_sq", 0.0)) for run in runs])
     scale = np.ones(n_classes)
     cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
     S, m, index, coef = _ovr_dual_loop(
