@@ -161,7 +161,7 @@ def test_stretches_where_a_bound_does_not_apply_are_marked(data):
     assert not [a for a in ax.get_children() if a.get_gid() == "freund_schapire not applicable"]
 
 
-def test_curves_from_bounds_over_time_are_drawn_as_given(data):
+def test_curves_from_bounds_over_time_are_drawn_as_given(data, tmp_path):
     from perceptron_bounds.bounds import bounds_over_time
 
     X, y, u = data
@@ -170,6 +170,10 @@ def test_curves_from_bounds_over_time_are_drawn_as_given(data):
     ax = plot_mistakes_over_time(run, X, y, curves)
     np.testing.assert_allclose(_artist(ax, "second_order").get_ydata(), curves["second_order"])
     assert "tightened" in ax.get_title()
+    anim = animate_run(run, X, y, bounds=curves)
+    legend = [text.get_text() for text in anim._fig.axes[0].get_legend().get_texts()]
+    assert "margin band $|u \\cdot x| < \\gamma$ = 0.2" in legend
+    save_animation(anim, tmp_path / "run.html")
 
 
 @pytest.mark.parametrize("per, frames", [("update", "n_updates"), ("trial", "n_trials")])

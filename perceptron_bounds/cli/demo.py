@@ -13,6 +13,7 @@ import os
 
 from .. import run_online
 from ..algorithms import available
+from ..bounds import bounds_over_time
 from ..datasets import make_separable
 from ..plots.teaching import FORMATS, PER, animate_run, save_animation
 from ._common import (
@@ -39,7 +40,8 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
         "mistakes so far and the hypothesis after each update (with the Ballseptron's ball and "
         "the Second-/Higher-Order matrix as an ellipse); right, the mistakes on trials 1..t "
         "against each bound on the same trials. Without --data it uses built-in 2-D data, "
-        "separable by a known u with margin 0.1 (100 points on the unit circle). Prints the "
+        "separable by a known u with margin 0.1 (100 points on the unit circle), and holds the "
+        "bounds at that u and gamma = 0.1 (searched when no bound holds there). Prints the "
         "path written.",
     )
     parser.add_argument("algorithm", type=choice(available(), "algorithm"), metavar="ALGORITHM",
@@ -104,7 +106,15 @@ def demo_command(args) -> int:
         raise UsageError(f"the demo draws 2-D data; {source} has {X.shape[1]} features")
     run = run_online(args.algorithm, X, y, epochs=args.epochs, **params)
     linear = run.params.get("kernel", "linear") == "linear"
-    anim = animate_run(run, X, y, per=args.per, u=target if linear else None)
+    u = target if linear else None
+    curves = None
+    if u is not None and args.data is None:
+        # the data's own margin, unless no bound holds there (the Ballseptron's stated bounds
+        # need r < (sqrt 2 - 1) gamma): then the one evaluate finds best
+        curves = bounds_over_time(run, X, y, u=u, gamma=DEMO_DATA["margin"])
+    if not curves:
+        curves = bounds_over_time(run, X, y, u=u)
+    anim = animate_run(run, X, y, per=args.per, bounds=curves)
     path = save_animation(anim, args.out)
     frames = run.n_updates + 1 if args.per == "update" else run.n_trials
     print(f"{path}: {run.algorithm}({format_params(run.params)}) on {source}: "

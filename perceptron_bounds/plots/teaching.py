@@ -578,9 +578,11 @@ def animate_run(run, X, y, *, per="update", bounds=None, u=None, gamma=None, int
     per : {"update", "trial"}, default="update"
         One frame per update, k = 0..``run.n_updates`` (``n_updates + 1``
         frames), or one per trial (``run.n_trials`` frames).
-    bounds : sequence of str, optional
+    bounds : sequence of str or BoundCurves, optional
         The bounds drawn (default: those of the run's algorithm that apply to
-        some prefix; ``[]`` for none).
+        some prefix; ``[]`` for none), or the curves
+        :func:`~perceptron_bounds.bounds.bounds_over_time` returned (then ``u``
+        and ``gamma`` are theirs).
     u : ndarray, optional
         The comparator of the bounds, also drawn in the 2-D panel with its margin
         band; default the one :func:`~perceptron_bounds.bounds.bounds_over_time`
@@ -618,7 +620,8 @@ def animate_run(run, X, y, *, per="update", bounds=None, u=None, gamma=None, int
 
     per = check_choice("per", per, PER)
     interval = check_real("interval", interval, low=0.0, include_low=False)
-    curves = bounds_over_time(run, X, y, bounds, u=u, gamma=gamma)
+    curves = bounds if hasattr(bounds, "mistakes") else bounds_over_time(
+        run, X, y, bounds, u=u, gamma=gamma)
     ax_run, ax_bounds = _new_axes(2, (11.0, 6.0), width_ratios=[1.0, 1.1])
     # The Higher-Order bound measures gamma on the transformed instances (theory §4.1), not
     # on the drawn ones: its comparator is drawn without a band.
