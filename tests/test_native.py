@@ -146,6 +146,8 @@ def test_sparse_equals_dense_on_digits(algorithm):
     np.testing.assert_array_equal(dense.margin_error_trials, sparse.margin_error_trials)
     np.testing.assert_allclose(dense.weights, sparse.weights, rtol=0, atol=1e-10)
     np.testing.assert_allclose(dense.margins, sparse.margins, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(sparse.decision_function(sp.csr_matrix(X)),
+                               dense.decision_function(X), rtol=0, atol=1e-10)
 
 
 @pytest.mark.parametrize("algorithm", ["perceptron", "ballseptron"])
