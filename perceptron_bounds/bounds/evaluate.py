@@ -143,6 +143,21 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
     >>> row = report.row("novikoff")
     >>> row.holds, round(row.gamma, 6) == round(float((y * (X @ u)).min()), 6)
     (True, True)
+
+    Three classes, natively and one-vs-rest:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X3 = rng.standard_normal((60, 3))
+    >>> y3 = np.argmax(X3 @ rng.standard_normal((3, 3)).T, axis=1)
+    >>> native = run_online("perceptron", X3, y3, multiclass="native", epochs=2)
+    >>> row = evaluate(native, X3, y3).row("freund_schapire", "tightened")
+    >>> row.holds, row.source
+    (True, '004 sec. 4 + Kesler (derived; 001 Thm 2) + theory §4.2')
+    >>> ovr = run_online("perceptron", X3, y3, multiclass="ovr")
+    >>> report = evaluate(ovr, X3, y3)
+    >>> report.corrections == ovr.corrections >= ovr.mistakes, report.holds
+    (True, True)
     """
     if not isinstance(run, OnlineRun):
         raise TypeError(f"run must be an OnlineRun, got {type(run).__name__}")
