@@ -1,7 +1,14 @@
 """``perceptron-bounds compare``: every algorithm's mistakes beside every bound that applies.
 
 ``compare [--data FILE] [--algorithms A,B,...] [--epochs E] [--shuffle] [--seed S]
-[--param NAME=VALUE ...] [--gamma G] [--comparator auto|target|svm] [--json]``
+[--param NAME=VALUE ...] [--multiclass ovr|native] [--gamma G] [--comparator auto|target|svm]
+[--json]``
+
+Multiclass data (theory §2.6) makes one-vs-rest runs by default: their rows
+sum each bound over the classes and bound the corrections (the binary
+mistakes summed over the classes); ``--multiclass native`` runs the
+algorithms' own multiclass forms, whose bounds (through Kesler's
+construction, theory §4.5) bound the multiclass mistakes.
 """
 
 from __future__ import annotations
@@ -12,10 +19,11 @@ import math
 
 from .. import run_online
 from .._validation import did_you_mean
-from ..algorithms import available
+from ..algorithms import available, get
 from ..bounds import evaluate
 from ..bounds.evaluate import COMPARATORS
 from ..bounds.report import aligned
+from ..online import MULTICLASS
 from ._common import (
     UsageError,
     add_run_options,
@@ -42,11 +50,19 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
         "pnorm_perceptron; the others run with their defaults); a NAME that none of them takes "
         "is an error. With --shuffle every algorithm sees the same sequence (one seed, drawn "
         "when --seed is not given). Without --data it uses a built-in seeded synthetic data "
-        "set with a known target and 5% label noise.",
+        "set with a known target and 5% label noise. Multiclass data (more than two labels) "
+        "give one-vs-rest runs, whose bounds are summed over the classes and bound the "
+        "corrections (binary mistakes summed over the classes).",
     )
     add_run_options(parser)
     parser.add_argument("--algorithms", default=None, metavar="A,B,...",
-                        help="comma-separated algorithm names (default: all registered)")
+                        help="comma-separated algorithm names (default: all registered; with "
+                        "--multiclass native, those with a native multiclass form)")
+    parser.add_argument("--multiclass", type=choice(MULTICLASS, "multiclass mode"), default=None,
+                        metavar="ovr|native",
+                        help="ovr: one-vs-rest (the default for more than two labels, and also "
+                        "allowed on two); native: the algorithms' own multiclass form "
+                        "(perceptron, ballseptron), bounded through Kesler's construction")
     parser.add_argument("--gamma", type=float, default=None,
                         help="margin gamma of every bound (default: searched per bound); a "
                         "kernel's gamma is --param gamma=...")
@@ -61,11 +77,16 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     return parser
 
 
-def chosen_algorithms(text: str | None) -> list[str]:
-    """The names of ``--algorithms`` (all registered when not given)."""
+def chosen_algorithms(text: str | None, multiclass: str | None = None) -> list[str]:
+    """The names of ``--algorithms`` (all registered when not given).
+
+    With ``--multiclass native`` only algorithms with a native multiclass form
+    (the default then) may be named.
+    """
     names = available()
+    native = [name for name in names if get(name).fit_native is not None]
     if text is None:
-        return names
+        return native if multiclass == "native" else names
     chosen = [name.strip() for name in text.split(",") if name.strip()]
     if not chosen:
         raise UsageError(f"--algorithms: empty list; choose from {', '.join(names)}")
@@ -73,12 +94,15 @@ def chosen_algorithms(text: str | None) -> list[str]:
         if name not in names:
             raise UsageError(f"--algorithms: unknown {name}{did_you_mean(name, names)} "
                              f"(choose from {', '.join(names)})")
+        if multiclass == "native" and name not in native:
+            raise UsageError(f"--multiclass native: {name} has no native multiclass form "
+                             f"(those with one: {', '.join(native)}); use --multiclass ovr")
     return chosen
 
 
 def compare_command(args) -> int:
     """``compare``: run the algorithms, evaluate their bounds, print a table (or JSON)."""
-    algorithms = chosen_algorithms(args.algorithms)
+    algorithms = chosen_algorithms(args.algorithms, args.multiclass)
     params, shares = check_run_options(args, algorithms)
     if args.gamma is not None and not 0 < args.gamma < math.inf:
         raise UsageError(f"--gamma must be a finite number > 0, got {args.gamma}")
@@ -90,14 +114,14 @@ def compare_command(args) -> int:
     reports = []
     for name in algorithms:
         run = run_online(name, X, y, epochs=args.epochs, shuffle=args.shuffle, seed=seed,
-                         **shares[name])
+                         multiclass=args.multiclass, **shares[name])
         seed = run.seed  # drawn by the first run when not given: the others see its sequence
         reports.append(evaluate(run, X, y, gamma=args.gamma, comparator=args.comparator,
                                 target=target))
     source = describe_data(args.data, X)
     if args.json:
         payload = {"data": source, "epochs": args.epochs, "shuffle": args.shuffle, "seed": seed,
-                   "params": params, "margin_gamma": args.gamma,
+                   "params": params, "margin_gamma": args.gamma, "multiclass": args.multiclass,
                    "reports": [json.loads(report.to_json()) for report in reports]}
         print(json.dumps(payload, indent=2))
         return 0
@@ -109,23 +133,47 @@ def compare_command(args) -> int:
     return 0
 
 
+def _label(report) -> str:
+    """The algorithm's name, with its multiclass mode for a multiclass run."""
+    mode = getattr(report, "multiclass", None)
+    return report.algorithm if mode is None else f"{report.algorithm} ({mode})"
+
+
 def format_table(reports) -> str:
-    """One aligned table of every applicable bound, then the inapplicable ones with reasons."""
+    """One aligned table of every applicable bound, then the inapplicable ones with reasons.
+
+    A multiclass run's rows are labelled with its mode; its ``mistakes`` are what
+    the bounds bound: the corrections of a one-vs-rest run (each bound summed over
+    the classes, the margin chosen per class), the multiclass mistakes of a native
+    one. A line per multiclass run gives both counts.
+    """
     table = [COLUMNS]
     missing = []
     notes = []
+    counts = []
     for report in reports:
+        label = _label(report)
         for row in report.rows:
             if row.applies:
-                table.append((report.algorithm, str(row.mistakes), row.name, row.variant,
-                              f"{row.value:.6g}", f"{row.gamma:.4g}", f"{row.ratio:.3g}",
+                gamma = "per class" if row.gamma is None else f"{row.gamma:.4g}"
+                table.append((label, str(row.mistakes), row.name, row.variant,
+                              f"{row.value:.6g}", gamma, f"{row.ratio:.3g}",
                               "yes" if row.holds else "NO"))
             else:
-                missing.append(f"  {report.algorithm} {row.name} ({row.variant}): {row.reason}")
+                missing.append(f"  {label} {row.name} ({row.variant}): {row.reason}")
         if not report.rows:
-            table.append((report.algorithm, str(report.mistakes), "-", "-", "-", "-", "-", "-"))
-        notes.extend(f"  {report.algorithm}: {note}" for note in report.notes)
+            table.append((label, str(getattr(report, "corrections", report.mistakes)), "-", "-",
+                          "-", "-", "-", "-"))
+        notes.extend(f"  {label}: {note}" for note in report.notes)
+        if hasattr(report, "corrections"):
+            counts.append(f"  {label}: {report.mistakes} multiclass mistakes, "
+                          f"{report.corrections} corrections (binary mistakes summed over the "
+                          "classes)")
+        elif getattr(report, "multiclass", None) is not None:
+            counts.append(f"  {label}: {report.mistakes} multiclass mistakes")
     lines = aligned(table)
+    if counts:
+        lines += ["multiclass runs (the mistakes column is what the bounds bound):", *counts]
     if missing:
         lines += ["not applicable:", *missing]
     if notes:

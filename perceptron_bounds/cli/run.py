@@ -1,7 +1,11 @@
 """``perceptron-bounds run``: one algorithm over the data; its mistakes, and a held-out error.
 
 ``run --algorithm NAME [--data FILE] [--epochs E] [--shuffle] [--seed S]
-[--param NAME=VALUE ...] [--test FILE | --test-fraction F] [--json]``
+[--param NAME=VALUE ...] [--multiclass ovr|native] [--test FILE | --test-fraction F] [--json]``
+
+Multiclass data (more than two labels, theory §2.6) make a one-vs-rest run by
+default; the report then gives the multiclass mistakes, the corrections (the
+binary mistakes summed over the classes) and the mistakes per class.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import scipy.sparse as sp
 
 from .. import run_online
 from ..algorithms import available
+from ..online import MULTICLASS
 from ._common import (
     UsageError,
     add_run_options,
@@ -51,6 +56,11 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
         help="hold out the last ceil(F * n) rows of the data, in file order (0 < F < 1); "
         "the algorithm runs on the rows before them (and --shuffle shuffles only those)",
     )
+    parser.add_argument("--multiclass", type=choice(MULTICLASS, "multiclass mode"), default=None,
+                        metavar="ovr|native",
+                        help="ovr: one-vs-rest, one binary run per class (the default for more "
+                        "than two labels, also allowed on two); native: the algorithm's own "
+                        "multiclass form, one prototype per class (perceptron, ballseptron)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(handler=run_command)
     return parser
@@ -108,6 +118,48 @@ def check_test_labels(y_train, y_test, path) -> None:
                          f"{', '.join(repr(label) for label in sorted(known, key=str))}")
 
 
+def multiclass_counts(run, y) -> dict:
+    """What ``run`` reports of a multiclass run (theory §2.6) made on labels ``y``.
+
+    ``corrections``: the binary mistakes summed over the class runs (one-vs-rest),
+    the multiclass mistakes (native); ``margin_errors``, summed over the class
+    runs for one-vs-rest; ``per_class``, one entry per class: ``mistakes``, the
+    multiclass mistakes on the trials of that class, and for one-vs-rest
+    ``class_run_mistakes`` and ``class_run_margin_errors``, those of its run
+    against the rest.
+    """
+    true_class = np.searchsorted(run.classes, np.asarray(y))[run.sample_index]
+    mistakes = np.bincount(true_class[run.mistake_trials], minlength=run.classes.shape[0])
+    per_class = []
+    for k, label in enumerate(run.classes.tolist()):
+        entry = {"class": label, "mistakes": int(mistakes[k])}
+        if run.class_runs is not None:
+            entry["class_run_mistakes"] = run.class_runs[k].mistakes
+            entry["class_run_margin_errors"] = run.class_runs[k].margin_errors
+        per_class.append(entry)
+    runs = run.class_runs if run.class_runs is not None else (run,)
+    return {"multiclass": run.multiclass, "corrections": run.corrections,
+            "margin_errors": sum(r.margin_errors for r in runs), "per_class": per_class}
+
+
+def print_multiclass_counts(counts: dict) -> None:
+    """The lines of :func:`multiclass_counts` under the mistakes of ``run``'s text report."""
+    per_class = counts["per_class"]
+    if counts["multiclass"] == "ovr":
+        print(f"corrections:   {counts['corrections']} (binary mistakes summed over the "
+              f"{len(per_class)} one-vs-rest runs)")
+    print(f"margin errors: {counts['margin_errors']}")
+    print("per class:     " + ", ".join(f"{entry['class']!r} {entry['mistakes']}"
+                                        for entry in per_class)
+          + " (multiclass mistakes on its trials)")
+    if counts["multiclass"] == "ovr":
+        print("class runs:    " + ", ".join(
+            f"{entry['class']!r} {entry['class_run_mistakes']}"
+            + (f" (+{entry['class_run_margin_errors']} margin errors)"
+               if entry["class_run_margin_errors"] else "")
+            for entry in per_class) + " (mistakes of each class against the rest)")
+
+
 def run_command(args) -> int:
     """``run``: one algorithm over the data; print its mistakes (and held-out error)."""
     params, _ = check_run_options(args, [args.algorithm])
@@ -117,7 +169,7 @@ def run_command(args) -> int:
     if X_test is not None:
         check_test_labels(y, y_test, args.test or args.data or "built-in data")
     run = run_online(args.algorithm, X, y, epochs=args.epochs, shuffle=args.shuffle,
-                     seed=args.seed, **params)
+                     seed=args.seed, multiclass=args.multiclass, **params)
     held_out = None
     if X_test is not None:
         errors = int(np.count_nonzero(run.predict(X_test) != y_test))
@@ -137,17 +189,27 @@ def run_command(args) -> int:
             "seed": run.seed,
             "held_out": held_out,
         }
+        if run.multiclass is not None:
+            record.update(multiclass_counts(run, y))
         print(json.dumps(record, indent=2, default=str))
         return 0
     print(f"data:          {description}")
     if held_out is not None:
         print(f"held out:      {held_out['source']}")
     print(f"algorithm:     {run.algorithm}({format_params(run.params)})")
-    negative, positive = run.classes.tolist()
-    print(f"labels:        {negative!r} -> -1, {positive!r} -> +1")
+    if run.multiclass is None:
+        negative, positive = run.classes.tolist()
+        print(f"labels:        {negative!r} -> -1, {positive!r} -> +1")
+    else:
+        mode = "one-vs-rest" if run.multiclass == "ovr" else "native multiclass"
+        print(f"labels:        {run.classes.shape[0]} classes, {mode}: "
+              + ", ".join(repr(label) for label in run.classes.tolist()))
     print(f"trials:        {run.n_trials} ({sequence_text(run.epochs, run.shuffle, run.seed)})")
     print(f"mistakes:      {run.mistakes} ({run.mistakes / run.n_trials:.4f} per trial)")
-    print(f"margin errors: {run.margin_errors}")
+    if run.multiclass is None:
+        print(f"margin errors: {run.margin_errors}")
+    else:
+        print_multiclass_counts(multiclass_counts(run, y))
     if held_out is not None:
         print(f"test error:    {held_out['error']:.4f} ({held_out['errors']} of "
               f"{held_out['n_samples']} held-out samples)")
