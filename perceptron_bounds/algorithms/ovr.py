@@ -143,15 +143,17 @@ def _ovr_primal_loop(X, y, order, r, ball, W, norm_sq, margins, cases):
         norm_sq[k] = nsq
     for t in range(n_trials):
         i = order[t]
+        # All K scores first: the dot products run back to back, free of the updates' branches.
         for k in range(n_classes):
-            w = W[k]
-            s = dense_dot(w, X, i)
-            margins[t, k] = s
+            margins[t, k] = dense_dot(W[k], X, i)
+        for k in range(n_classes):
+            s = margins[t, k]
             yk = 1.0 if y[i] == k else -1.0
             case, a = _case(yk * s, norm_sq[k], r, ball)
             cases[t, k] = case
             if case == NO_UPDATE:
                 continue
+            w = W[k]
             if ball:
                 nsq = 0.0
                 for j in range(n):
@@ -178,14 +180,15 @@ def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, m
         i = order[t]
         start, end = indptr[i], indptr[i + 1]
         for k in range(n_classes):
-            v = V[k]
-            s = csr_dot(v, data, indices, indptr, i) * scale[k]
-            margins[t, k] = s
+            margins[t, k] = csr_dot(V[k], data, indices, indptr, i) * scale[k]
+        for k in range(n_classes):
+            s = margins[t, k]
             yk = 1.0 if y[i] == k else -1.0
             case, a = _case(yk * s, norm_sq[k], r, ball)
             cases[t, k] = case
             if case == NO_UPDATE:
                 continue
+            v = V[k]
             if ball:
                 product = scale[k] * a
                 if _in_range(product):
