@@ -10,6 +10,16 @@ Conventions
   :func:`perceptron_bounds._validation.loop_arrays`, ``(X, data, indices,
   indptr)``: dense X with three empty CSR arrays, or an empty X with the CSR
   arrays; ``csr = indptr.shape[0] > 0`` tells which.
+* **Determinism.** With ``fastmath={"reassoc"}`` LLVM vectorises a sum
+  and so adds its terms in another order than a plain loop. A loop that also
+  writes to an array gets two versions, vectorised and scalar, chosen at run
+  time by whether the arrays might overlap, a test on their addresses
+  (small arrays allocated one after the other can fail it). Its sum would
+  then depend on where the allocator put the arrays. So every sum runs in a
+  loop that only reads, which is always vectorised: the same inputs give the
+  same bits in every process. (Arrays of at least :data:`SHORT` entries
+  that do not overlap always pass the test, so a hot loop over such rows may
+  stay fused.)
 * **Growth.** A buffer that must hold ``needed`` rows (or entries) and is
   full is replaced by one of :func:`capacity` ``(needed)`` rows, twice the
   need and at least 16, its filled part copied: appends cost O(1) amortised.
@@ -22,6 +32,10 @@ import scipy.sparse as sp
 
 from ._jit import jit
 from ._validation import loop_arrays
+
+# The runtime overlap test of a vectorised loop compares start addresses against at most
+# 8 lanes x 8 interleaved iterations of float64 (512 bytes): arrays this long pass it.
+SHORT = 64
 
 
 @jit
@@ -105,10 +119,11 @@ def symmetric_matvec(A, x, ax):
         # Slices from the diagonal, so that the inner loops start at 0 (Numba vectorises them).
         row, xt, at = A[r, r:], x[r:], ax[r:]
         xr = x[r]
-        s = 0.0
         for j in range(n - r):
-            s += row[j] * xt[j]
             at[j] += row[j] * xr
+        s = 0.0
+        for j in range(n - r):  # apart from the writes (see "Determinism" above)
+            s += row[j] * xt[j]
         ax[r] += s - row[0] * xr  # the diagonal entered both s and at[0] = ax[r]
 
 
@@ -128,12 +143,13 @@ def symmetric_sweep(A, u, xp, x, ax):
         xr = x[r]
         ur = u[r]
         pr = xp[r]
-        s = 0.0
         for j in range(n - r):
             e = row[j] + ur * pt[j] + pr * ut[j]
             row[j] = e
-            s += e * xt[j]
             at[j] += e * xr
+        s = 0.0
+        for j in range(n - r):  # apart from the writes (see "Determinism" above)
+            s += row[j] * xt[j]
         ax[r] += s - row[0] * xr
 
 

@@ -113,7 +113,8 @@ def test_c_zero_is_the_pnorm_perceptron(p, normalize):
     ho = run_online("higher_order", X, Y, epochs=4, c=0.0, p=p, form="implicit",
                     normalize=normalize, record_margins=True)
     np.testing.assert_array_equal(ho.mistake_trials, pnorm.mistake_trials)
-    np.testing.assert_array_equal(ho.margins, pnorm.margins)
+    # Two loops, each vectorised on its own: the link's sum may be added in another order.
+    close(ho.margins, pnorm.margins, rtol=1e-12)
     assert ho.state["matrix_updates"] == 0
 
 

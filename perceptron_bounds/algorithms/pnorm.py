@@ -54,12 +54,11 @@ def link_into(theta, p, out):
         for j in range(n):
             out[j] = 0.0
         return
-    s = 0.0
     for j in range(n):
-        z = abs(theta[j]) / top
-        t = z ** (p - 1.0)
-        out[j] = t
-        s += t * z
+        out[j] = (abs(theta[j]) / top) ** (p - 1.0)
+    s = 0.0
+    for j in range(n):  # a loop that only reads: see perceptron_bounds._linalg, "Determinism"
+        s += out[j] * (abs(theta[j]) / top)
     scale = top / s ** ((p - 2.0) / p)
     for j in range(n):
         out[j] *= np.sign(theta[j]) * scale

@@ -74,6 +74,7 @@ import scipy.sparse
 
 from .._jit import jit
 from .._linalg import (
+    SHORT,
     append_support,
     cholesky_solve,
     dense_row,
@@ -113,7 +114,13 @@ def _rank_one_matvec(M, pending, sign, x, n, out):
 
     Fusing the rank-one change of one mistake with the matrix-vector product
     of the next reads M once per mistake instead of twice. ``pending`` is zeroed.
+    Rows shorter than ``SHORT`` go to :func:`_rank_one_matvec_short`, so that
+    the sum's order never depends on where the arrays sit (see
+    :mod:`perceptron_bounds._linalg`, "Determinism").
     """
+    if n < SHORT:
+        _rank_one_matvec_short(M, pending, sign, x, n, out)
+        return
     for i in range(n):
         pi = sign * pending[i]
         row = M[i]
@@ -122,6 +129,22 @@ def _rank_one_matvec(M, pending, sign, x, n, out):
             a = row[j] - pi * pending[j]
             row[j] = a
             s += a * x[j]
+        out[i] = s
+    for i in range(n):
+        pending[i] = 0.0
+
+
+@jit
+def _rank_one_matvec_short(M, pending, sign, x, n, out):
+    """:func:`_rank_one_matvec` with the change and the sum in two loops (short rows)."""
+    for i in range(n):
+        pi = sign * pending[i]
+        row = M[i]
+        for j in range(n):
+            row[j] -= pi * pending[j]
+        s = 0.0
+        for j in range(n):
+            s += row[j] * x[j]
         out[i] = s
     for i in range(n):
         pending[i] = 0.0
