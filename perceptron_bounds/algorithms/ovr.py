@@ -144,11 +144,13 @@ def _ovr_primal_loop(X, y, order, r, ball, W, norm_sq, margins, cases):
     for t in range(n_trials):
         i = order[t]
         # All K scores first: the dot products run back to back, free of the updates' branches.
+        scores = margins[t]
         for k in range(n_classes):
-            margins[t, k] = dense_dot(W[k], X, i)
+            scores[k] = dense_dot(W[k], X, i)
+        label = y[i]
         for k in range(n_classes):
-            s = margins[t, k]
-            yk = 1.0 if y[i] == k else -1.0
+            s = scores[k]
+            yk = 1.0 if label == k else -1.0
             case, a = _case(yk * s, norm_sq[k], r, ball)
             cases[t, k] = case
             if case == NO_UPDATE:
@@ -179,11 +181,13 @@ def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, m
     for t in range(n_trials):
         i = order[t]
         start, end = indptr[i], indptr[i + 1]
+        scores = margins[t]
         for k in range(n_classes):
-            margins[t, k] = csr_dot(V[k], data, indices, indptr, i) * scale[k]
+            scores[k] = csr_dot(V[k], data, indices, indptr, i) * scale[k]
+        label = y[i]
         for k in range(n_classes):
-            s = margins[t, k]
-            yk = 1.0 if y[i] == k else -1.0
+            s = scores[k]
+            yk = 1.0 if label == k else -1.0
             case, a = _case(yk * s, norm_sq[k], r, ball)
             cases[t, k] = case
             if case == NO_UPDATE:

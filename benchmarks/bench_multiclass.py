@@ -1,0 +1,165 @@
+"""Speed of one-pass one-vs-rest against binary runs (issue 11, "Speed").
+
+In one process, CPU time of the calling thread, best of ``--repeats`` rounds in
+which the contenders take turns, after a warm-up call each (the compile is
+excluded). K = 10 classes.
+
+* **Linear** (``"perceptron"``, primal, dense, 100,000 x 100, one epoch): the
+  one-vs-rest hook against ONE binary run, the mean over k of the binary
+  ``fit`` on "class k against the rest" (target: <= 2x). Also end to end:
+  ``run_online(..., multiclass="ovr")`` against the mean binary ``run_online``.
+* **Kernel** (``"perceptron"``, dual, poly kernel of degree 3, 3,000 x 50,
+  two epochs): the one-vs-rest hook against the SUM of the K binary ``fit``
+  runs (target: <= 0.5x), beside the share of support vectors the classes
+  have in common, union / sum of the K support counts: each trial of the
+  shared loop evaluates x_t against the union, the K binary runs against
+  their own supports, so union / sum is about what the sharing can save.
+  Also on scikit-learn's digits (1,797 x 64, scaled to [0, 1]).
+
+Every one-vs-rest class is checked bit for bit against its binary run before
+the timing. Data: 10 Gaussian classes, x = mu_y + N(0, I/n), with class means
+of norm ``sep`` (the larger, the fewer mistakes), plus a constant feature; and
+"argmax" data, unit-norm rows labelled by the argmax of 10 random directions
+with 5% relabelled at random (hard: the binary problems are far from
+separable).
+
+Why the linear target is out of reach bit for bit: a binary run over 100,000
+x 100 dense rows is bound by reading X from memory (one dot product a trial),
+while the one-vs-rest loop computes 10 dot products a trial on the row it
+has read, each with the binary loop's own vectorised sum (the same rounding,
+so the same mistakes): the arithmetic, not the memory, sets its time.
+
+Run: ``python benchmarks/bench_multiclass.py [--repeats 3] [--small]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from _timing import race
+from sklearn.datasets import load_digits
+
+from perceptron_bounds import run_online
+from perceptron_bounds._sequence import presentation_order
+from perceptron_bounds._validation import Data, check_X
+from perceptron_bounds.algorithms import get
+from perceptron_bounds.algorithms.ovr import class_data, class_labels
+
+N_CLASSES = 10
+LINEAR_TARGET, KERNEL_TARGET = 2.0, 0.5
+clock = time.thread_time
+
+
+def clusters(n_samples, n_features, sep, rng):
+    """Gaussian classes around means of norm ``sep``; the last feature is a constant 1."""
+    means = rng.standard_normal((N_CLASSES, n_features - 1))
+    means *= sep / np.linalg.norm(means, axis=1, keepdims=True)
+    y = rng.integers(0, N_CLASSES, n_samples)
+    X = means[y] + rng.standard_normal((n_samples, n_features - 1)) / np.sqrt(n_features)
+    return np.hstack([X, np.ones((n_samples, 1))]), y
+
+
+def argmax_labelled(n_samples, n_features, rng, noise=0.05):
+    """Unit-norm rows labelled by the argmax of random directions, ``noise`` relabelled."""
+    X = rng.standard_normal((n_samples, n_features))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    y = np.argmax(X @ rng.standard_normal((N_CLASSES, n_features)).T, axis=1)
+    flip = rng.random(n_samples) < noise
+    y[flip] = rng.integers(0, N_CLASSES, flip.sum())
+    return X, y
+
+
+def measure(X, y, params, epochs, repeats):
+    """Time the hook and the K binary fits on one presented sequence; check them first."""
+    spec = get("perceptron")
+    data = Data(check_X(X), y.astype(np.int64), np.arange(N_CLASSES))
+    resolved = spec.resolve({**spec.defaults, **params}, class_data(data, 0))
+    order = presentation_order(X.shape[0], epochs, True, 0)
+    n_trials = order.shape[0]
+    margins = np.empty((n_trials, N_CLASSES))
+    results = spec.fit_ovr(data, order, resolved, margins, None)
+    for k, result in enumerate(results):
+        binary = spec.fit(class_data(data, k), order, resolved, np.empty(0), None)
+        np.testing.assert_array_equal(result.mistake_trials, binary.mistake_trials)
+        for name in ("weights", "dual_coef"):
+            np.testing.assert_array_equal(getattr(result.hypothesis, name, None),
+                                          getattr(binary.hypothesis, name, None))
+    binaries = {
+        k: (lambda k=k: spec.fit(class_data(data, k), order, resolved, np.empty(0), None))
+        for k in range(N_CLASSES)
+    }
+    times = race({"ovr": lambda: spec.fit_ovr(data, order, resolved, margins, None), **binaries},
+                 repeats, clock)
+    mistakes = np.array([r.mistake_trials.size for r in results])
+    union = np.unique(np.concatenate([r.mistake_trials for r in results])).size
+    return {"ovr": times["ovr"], "binary": np.array([times[k] for k in range(N_CLASSES)]),
+            "mistake_rate": mistakes.mean() / n_trials, "union": union, "sum": mistakes.sum()}
+
+
+def end_to_end(X, y, params, epochs, repeats):
+    """run_online one-vs-rest against the K binary run_online calls, same options."""
+    options = {"epochs": epochs, "shuffle": True, "seed": 0, **params}
+    binaries = {k: (lambda k=k: run_online("perceptron", X, class_labels(y, k), **options))
+                for k in range(N_CLASSES)}
+    times = race({"ovr": lambda: run_online("perceptron", X, y, multiclass="ovr", **options),
+                  **binaries}, repeats, clock)
+    return times["ovr"], np.array([times[k] for k in range(N_CLASSES)])
+
+
+def linear_rows(args, rng):
+    n = 100_000 // (10 if args.small else 1)
+    print(f"Linear one-vs-rest, K = {N_CLASSES}, dense {n} x 100, 1 epoch "
+          f"(target: ovr <= {LINEAR_TARGET} x one binary run)")
+    print(f"{'data':<22}{'mistakes/T':>11}{'ovr ms':>9}{'binary ms':>10}{'ovr/binary':>12}"
+          f"{'e2e ovr ms':>12}{'e2e binary':>11}{'e2e ratio':>10}")
+    for name, (X, y) in [("clusters sep 2", clusters(n, 100, 2.0, rng)),
+                         ("argmax, 5% noise", argmax_labelled(n, 100, rng))]:
+        r = measure(X, y, {}, 1, args.repeats)
+        ovr_e2e, binary_e2e = end_to_end(X, y, {}, 1, args.repeats)
+        ratio, e2e = r["ovr"] / r["binary"].mean(), ovr_e2e / binary_e2e.mean()
+        print(f"{name:<22}{r['mistake_rate']:>11.3f}{1e3 * r['ovr']:>9.1f}"
+              f"{1e3 * r['binary'].mean():>10.1f}{ratio:>7.2f} {_mark(ratio <= LINEAR_TARGET)}"
+              f"{1e3 * ovr_e2e:>12.1f}{1e3 * binary_e2e.mean():>11.1f}{e2e:>10.2f}")
+
+
+def kernel_rows(args, rng):
+    n = 3000 // (5 if args.small else 1)
+    poly = {"kernel": "poly", "degree": 3}
+    X_digits, y_digits = load_digits(return_X_y=True)
+    cases = [(f"clusters sep {sep:g}", *clusters(n, 50, sep, rng)) for sep in (1.0, 2.0, 3.0)]
+    cases += [("argmax, 5% noise", *argmax_labelled(n, 50, rng)),
+              ("digits 1797 x 64", X_digits / 16.0, y_digits)]
+    print(f"\nKernel one-vs-rest, K = {N_CLASSES}, poly degree 3, {n} x 50 (digits 1797 x 64), "
+          f"2 epochs (target: ovr <= {KERNEL_TARGET} x the K binary runs)")
+    print(f"{'data':<22}{'mistakes/T':>11}{'union/sum':>16}{'ovr ms':>9}{'sum ms':>9}"
+          f"{'ovr/sum':>11}{'e2e ratio':>10}")
+    for name, X, y in cases:
+        r = measure(X, y, poly, 2, args.repeats)
+        ovr_e2e, binary_e2e = end_to_end(X, y, poly, 2, 1)
+        ratio = r["ovr"] / r["binary"].sum()
+        share = f"{r['union']}/{r['sum']} {r['union'] / r['sum']:.2f}"
+        print(f"{name:<22}{r['mistake_rate']:>11.3f}{share:>16}{1e3 * r['ovr']:>9.0f}"
+              f"{1e3 * r['binary'].sum():>9.0f}{ratio:>6.2f} {_mark(ratio <= KERNEL_TARGET)}"
+              f"{ovr_e2e / binary_e2e.sum():>10.2f}")
+
+
+def _mark(met: bool) -> str:
+    return "ok  " if met else "MISS"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--small", action="store_true", help="fewer rows (a quick look)")
+    args = parser.parse_args(argv)
+    rng = np.random.default_rng(0)
+    linear_rows(args, rng)
+    kernel_rows(args, rng)
+    print(f"thread CPU time, best of {args.repeats} (end to end kernel: 1); one binary run = "
+          "the mean over the K problems 'class k against the rest'")
+
+
+if __name__ == "__main__":
+    main()
