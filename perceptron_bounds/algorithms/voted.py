@@ -16,6 +16,29 @@ Registered as ``"voted_perceptron"`` with the parameters of ``"perceptron"``:
 ``norms_sq`` (||v_1||^2..||v_{k+1}||^2). A warm start continues the count of
 the last vector. ``run.weights`` is v_{k+1} (the Perceptron's final vector).
 
+Multiclass (paper 001, sec. 5)
+------------------------------
+With K classes the voted Perceptron is trained once per class l on "l
+against the rest" (one-vs-rest, theory §2.6; the one-pass loops of
+:mod:`perceptron_bounds.algorithms.ovr`), giving the vectors and counts
+(v^l_1, c^l_1), ..., (v^l_{k_l+1}, c^l_{k_l+1}) of class l. A new x gets one
+score s_l per class and the prediction argmax_l s_l (``run.decision_function``
+gives the (n, K) scores, ``run.predict`` the labels):
+
+* ``last``: s_l = v^l_{k_l+1} . x; normalised: v^l_{k_l+1} . x / ||v^l_{k_l+1}||;
+* ``vote``: s_l = sum_j c^l_j sign(v^l_j . x), the votes of class l's vectors
+  for "l" against "not l" (normalising changes no sign);
+* ``average``: s_l = sum_j c^l_j v^l_j . x; normalised:
+  sum_j c^l_j v^l_j . x / ||v^l_j||;
+* ``random``: one time slice r, uniform in {0, ..., T}, for all the classes of
+  a test point, and s_l = v^l_{r_l} . x with v^l_{r_l} the last vector of class
+  l that existed after r rounds; normalised: divided by ||v^l_{r_l}||.
+
+A zero vector contributes 0 to a normalised score. The tables of paper 001
+also count "SupVec", the number of instances on which a mistake occurred
+for any label (:func:`supvec_count`), and "Mistake", the total number of
+mistakes made for the K labels (:func:`mistake_count`).
+
 References
 ----------
 Y. Freund and R. E. Schapire, "Large margin classification using the
@@ -34,6 +57,19 @@ Examples
 [8.0, 7.0, -8.0, -7.0]
 >>> run.predict(X, method="average").tolist()
 [1, 1, -1, -1]
+
+Three classes, one-vs-rest:
+
+>>> X3 = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
+>>> run = run_online("voted_perceptron", X3, ["a", "b", "c"], epochs=3)
+>>> [c.mistake_trials.tolist() for c in run.class_runs]
+[[0, 1, 2, 4], [0, 1, 2, 3], [0, 1]]
+>>> supvec_count(run), mistake_count(run)
+(3, 10)
+>>> run.decision_function(X3, method="vote").tolist()
+[[9.0, -8.0, -9.0], [-6.0, 8.0, -8.0], [-8.0, -6.0, 9.0]]
+>>> run.predict(X3, method="average", normalize=True).tolist()
+['a', 'b', 'c']
 """
 
 from __future__ import annotations
