@@ -8,12 +8,15 @@ are patched to theirs). The last tests read full MNIST when the environment vari
 PERCEPTRON_BOUNDS_DATA names a folder holding the four IDX files, and skip otherwise.
 """
 
+import argparse
 import bz2
 import doctest
 import gzip
 import hashlib
+import json
 import os
 import time
+import urllib.error
 
 import numpy as np
 import pytest
@@ -23,14 +26,19 @@ from sklearn.datasets import dump_svmlight_file
 from sklearn.preprocessing import normalize
 from sklearn.utils import Bunch
 
-from perceptron_bounds import _linalg
+from perceptron_bounds import _linalg, run_online
+from perceptron_bounds.cli import main
+from perceptron_bounds.cli._common import positive_class
+from perceptron_bounds.cli.data import size_text
 from perceptron_bounds.datasets import (
+    Dataset,
     RealData,
     center_and_scale,
     get_data_home,
     load_mnist,
     load_rcv1_tasks,
     load_usps,
+    make_separable,
     normalize_rows,
     real,
 )
@@ -134,7 +142,7 @@ def tiny_mnist(seed=0):
     """Small MNIST-like arrays: (train images, train labels, test images, test labels)."""
     rng = np.random.default_rng(seed)
     return (rng.integers(0, 256, (N_TRAIN, 28, 28), dtype=np.uint8),
-            rng.integers(0, 10, N_TRAIN, dtype=np.uint8),
+            rng.permutation(np.r_[0:10, 3, 7]).astype(np.uint8),  # every digit
             rng.integers(0, 256, (N_TEST, 28, 28), dtype=np.uint8),
             rng.integers(0, 10, N_TEST, dtype=np.uint8))
 
@@ -507,3 +515,124 @@ def test_full_mnist_shapes_class_counts_and_load_time(capsys):
     with capsys.disabled():
         print(f"\nload_mnist from {MNIST_HOME}: "
               + ", ".join(f"{wall:.2f} s ({cpu:.2f} s CPU)" for wall, cpu in times))
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def cli(argv, capsys):
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_cli_run_on_mnist_reports_the_test_part(tmp_path, monkeypatch, small_mnist, capsys):
+    write_mnist(tmp_path, small_mnist)
+    monkeypatch.setenv(real.DATA_HOME_ENV, str(tmp_path))
+    code, out, _ = cli(["run", "--algorithm", "perceptron", "--data", "mnist",
+                        "--positive-class", "3", "--epochs", "2", "--json"], capsys)
+    assert code == 0
+    record = json.loads(out)
+    train_images, train_labels, test_images, test_labels = small_mnist
+    y = np.where(train_labels == 3, 1, -1)
+    run = run_online("perceptron", train_images.reshape(N_TRAIN, -1).astype(float), y,
+                     epochs=2)
+    errors = int((run.predict(test_images.reshape(N_TEST, -1).astype(float))
+                  != np.where(test_labels == 3, 1, -1)).sum())
+    assert record["data"] == "mnist" and record["classes"] == [-1, 1]
+    assert record["n_trials"] == 2 * N_TRAIN and record["mistakes"] == run.mistakes
+    assert record["held_out"] == {"source": f"the test part of mnist: {N_TEST} samples",
+                                  "n_samples": N_TEST, "errors": errors,
+                                  "error": errors / N_TEST}
+    code, out, _ = cli(["run", "--algorithm", "perceptron", "--data", "mnist", "--test", "mnist",
+                        "--positive-class", "3", "--epochs", "2"], capsys)
+    assert code == 0 and f"test error:    {errors / N_TEST:.4f} ({errors} of {N_TEST}" in out
+    code, out, _ = cli(["run", "--algorithm", "perceptron", "--data", "mnist", "--positive-class",
+                        "3", "--test-fraction", "0.25"], capsys)
+    assert code == 0 and "held out:      the last 3 of 12 rows" in out
+
+
+def test_cli_data_names_and_positive_class_errors(tmp_path, monkeypatch, small_mnist, capsys):
+    write_mnist(tmp_path, small_mnist)
+    monkeypatch.setenv(real.DATA_HOME_ENV, str(tmp_path))
+
+    def offline(*args, **options):
+        raise urllib.error.URLError("offline")
+
+    monkeypatch.setattr(sklearn.datasets, "fetch_openml", offline)
+    for argv, message in [
+        (["--data", "minst"], "minst: no such file, nor a data set name; did you mean 'mnist'? "
+         "(mnist, usps, rcv1:TASK)"),
+        (["--data", "mnist", "--positive-class", "11"],
+         "--positive-class 11: not among the labels (0, 1, 2,"),
+        (["--data", "mnist", "--positive-class", "nine"],
+         "--positive-class nine: the labels are numbers"),
+        (["--data", "mnist", "--delimiter", ";"], "--label-column and --delimiter describe a "
+         "CSV file, not mnist"),
+        (["--data", "rcv1:7"], "rcv1:7: the RCV1 tasks are rcv1:70, rcv1:101, rcv1:4, rcv1:59"),
+        (["--data", "usps"], f"could not fetch USPS from OpenML into {tmp_path} (<urlopen "
+         "error offline>); put LIBSVM's usps, usps.t (https://"),
+    ]:
+        code, out, err = cli(["run", "--algorithm", "perceptron", *argv], capsys)
+        assert code == 2 and out == "", argv
+        assert err.startswith(f"perceptron-bounds run: error: {message}"), err
+        assert err.count("\n") == 1
+
+
+def test_cli_rcv1_task_by_number_or_category(tmp_path, monkeypatch, small_rcv1, capsys):
+    monkeypatch.setenv(real.DATA_HOME_ENV, str(tmp_path))
+    code, out, _ = cli(["run", "--algorithm", "perceptron", "--data", "rcv1:d", "--json"], capsys)
+    by_name = json.loads(out)
+    code, out, _ = cli(["run", "--algorithm", "perceptron", "--data", "rcv1:101", "--json"],
+                       capsys)
+    by_number = json.loads(out)
+    assert code == 0 and by_number["data"] == "rcv1:101"
+    assert by_number["held_out"]["source"] == "the test part of rcv1:101: 20 samples"
+    for record in by_name, by_number:
+        del record["data"], record["held_out"]["source"]
+    assert by_number == by_name
+    assert by_name["n_trials"] == 20 and by_name["held_out"]["n_samples"] == 20
+    code, _, err = cli(["run", "--algorithm", "perceptron", "--data", "rcv1:G"], capsys)
+    assert code == 2 and "rcv1:G: no RCV1 task 'G'; the tasks are rcv1:70, rcv1:101, rcv1:4, " \
+        "rcv1:59 (C, D, E, F)" in err
+
+
+def test_cli_compare_on_usps_one_against_the_rest(tmp_path, monkeypatch, small_usps, capsys):
+    write_usps(tmp_path, small_usps)
+    monkeypatch.setenv(real.DATA_HOME_ENV, str(tmp_path))
+    code, out, _ = cli(["compare", "--data", "usps", "--positive-class", "9", "--algorithms",
+                        "perceptron", "--json"], capsys)
+    assert code == 0 and json.loads(out)
+
+
+def test_positive_class_keeps_a_binary_target(tmp_path):
+    X, y, u = make_separable(30, 3, seed=0)
+    args = argparse.Namespace(positive_class="-1")
+    flipped = positive_class(Dataset(X, y, u), args.positive_class)
+    assert np.array_equal(flipped.y, np.where(y == -1, 1, -1))
+    assert np.array_equal(flipped.u, -u) and (flipped.y * (X @ flipped.u) > 0).all()
+    assert np.array_equal(positive_class(Dataset(X, y, u), "1").u, u)
+    labels = np.array(["spam", "ham", "eggs"])
+    relabelled = positive_class(Dataset(X[:3], labels, None), "ham")
+    assert relabelled.y.tolist() == [-1, 1, -1] and relabelled.u is None
+    assert positive_class(Dataset(X[:3], labels, u), "ham").u is None  # 3 classes: no target
+
+
+def test_cli_data_list(tmp_path, small_mnist, capsys):
+    write_mnist(tmp_path, small_mnist)
+    (tmp_path / "usps.bz2").write_bytes(b"x" * 2500)
+    code, out, _ = cli(["data", "list", "--data-home", str(tmp_path)], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == f"data home: {tmp_path} (from --data-home)"
+    assert "--data mnist: available" in lines
+    size = os.path.getsize(tmp_path / "train-images-idx3-ubyte.gz")
+    assert f"  {'train-images-idx3-ubyte.gz':<28} {size / 1e3:.1f} kB" in lines
+    assert [size_text(n) for n in (370, 28902, 9630634, 2.5e9)] == [
+        "370 B", "28.9 kB", "9.6 MB", "2.5 GB"]
+    assert any(line.startswith("--data usps: not available (--data usps fetches OpenML's")
+               for line in lines)
+    assert f"  {'usps.bz2':<28} 2.5 kB" in lines and f"  {'usps.t':<28} missing" in lines
+    assert f"  {'RCV1/samples_py3.pkl':<28} missing" in lines
+    code, out, _ = cli(["data", "list", "--data-home", str(tmp_path / "none")], capsys)
+    assert out.splitlines()[0].endswith("(from --data-home), not there")

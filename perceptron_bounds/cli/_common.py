@@ -1,20 +1,37 @@
 """What the subcommands share: one-line errors, ``--param`` values, the data and run options.
 
 ``run`` and ``compare`` take the same options through :func:`add_run_options`:
-``--data`` with its CSV options, ``--epochs``, ``--shuffle``, ``--seed`` and
-``--param``.
+``--data`` (a file, or a paper's data set by name) with its CSV options and
+``--positive-class``, ``--epochs``, ``--shuffle``, ``--seed`` and ``--param``.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import os
+
+import numpy as np
 
 from .._validation import did_you_mean
 from ..algorithms import get
-from ..datasets import Dataset, load_data, make_separable
+from ..datasets import (
+    Dataset,
+    RealData,
+    get_data_home,
+    load_data,
+    load_mnist,
+    load_rcv1_tasks,
+    load_usps,
+    make_separable,
+)
+from ..datasets.real import DATA_HOME_ENV, RCV1_TASKS
 
 #: The seeded synthetic data used when ``--data`` is not given (theory §5 style).
 BUILTIN_DATA = {"n_samples": 2000, "n_features": 20, "margin": 0.05, "label_noise": 0.05, "seed": 0}
+#: The papers' data sets ``--data`` takes by name (:mod:`perceptron_bounds.datasets.real`).
+DATA_NAMES = ("mnist", "usps", "rcv1:TASK")
+RCV1_TASKS_TEXT = ", ".join(f"rcv1:{number}" for number in RCV1_TASKS)
 
 
 class UsageError(Exception):
@@ -108,11 +125,19 @@ def label_column(text: str):
 
 
 def add_data_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--data FILE`` and the options of its CSV reader."""
+    """``--data FILE|NAME``, the options of its CSV reader and ``--positive-class``."""
     parser.add_argument(
-        "--data", metavar="FILE", default=None,
+        "--data", metavar="FILE|NAME", default=None,
         help="svmlight/LIBSVM file (.svm .svmlight .libsvm .txt), .npz with arrays X and y "
-        "(and optionally the target u), or .csv (default: built-in synthetic data)",
+        "(and optionally the target u), or .csv; or a paper's data set: mnist, usps, "
+        "rcv1:TASK (TASK 70, 101, 4, 59 or the category's name), the training part, read "
+        f"from the data home (${DATA_HOME_ENV}) and fetched when missing (default: built-in "
+        "synthetic data)",
+    )
+    parser.add_argument(
+        "--positive-class", metavar="LABEL", default=None,
+        help="relabel the data (and held-out data) as LABEL (+1) against the rest (-1), "
+        "e.g. --positive-class 9 on mnist",
     )
     parser.add_argument(
         "--label-column", type=label_column, default=None, metavar="first|last|INDEX",
@@ -152,18 +177,103 @@ def check_run_options(args: argparse.Namespace, algorithms: list[str]) -> tuple[
     return params, shares
 
 
-def read_file(path: str, args: argparse.Namespace) -> Dataset:
-    """The data file ``path``, read with the CSV options of ``args``."""
-    return load_data(path, label_column=args.label_column, delimiter=args.delimiter)
+def read_file(path: str, args: argparse.Namespace, *, part: str = "train") -> Dataset:
+    """The data file ``path`` read with the CSV options of ``args``, or the ``part``
+    (``"train"`` or ``"test"``) of the data set ``path`` names; relabelled by
+    ``--positive-class``."""
+    real = named_data(path)
+    if real is not None:
+        if args.label_column is not None or args.delimiter is not None:
+            raise UsageError(f"--label-column and --delimiter describe a CSV file, not {path}")
+        data = getattr(real, part)
+    else:
+        if not os.path.splitext(path)[1] and not os.path.exists(path):
+            raise UsageError(f"{path}: no such file, nor a data set name"
+                             f"{did_you_mean(path, DATA_NAMES)} ({', '.join(DATA_NAMES)})")
+        data = load_data(path, label_column=args.label_column, delimiter=args.delimiter)
+    return positive_class(data, args.positive_class, required=part == "train")
 
 
 def load_dataset(args: argparse.Namespace) -> Dataset:
-    """The ``--data`` file, or the built-in seeded data set :data:`BUILTIN_DATA`."""
+    """The ``--data`` file or data set, or the built-in seeded data :data:`BUILTIN_DATA`."""
     if args.data is not None:
         return read_file(args.data, args)
     if args.label_column is not None or args.delimiter is not None:
         raise UsageError("--label-column and --delimiter describe a CSV file: give --data FILE")
-    return make_separable(**BUILTIN_DATA)
+    return positive_class(make_separable(**BUILTIN_DATA), args.positive_class)
+
+
+def named_data(name: str) -> RealData | None:
+    """The data set ``name`` names (``mnist``, ``usps``, ``rcv1:70``, ``rcv1:GCAT``), read
+    from the data home; None when ``name`` is not such a name (a file)."""
+    kind, colon, task = name.partition(":")
+    if name not in ("mnist", "usps") and (kind != "rcv1" or not colon):
+        return None
+    if kind == "rcv1" and (not task or (task.isdigit() and int(task) not in RCV1_TASKS)):
+        raise UsageError(f"{name}: the RCV1 tasks are {RCV1_TASKS_TEXT} (paper 002's "
+                         "numbers), or a category's name")
+    return _load_named(name, get_data_home())
+
+
+@functools.lru_cache(maxsize=1)
+def _load_named(name: str, home: str) -> RealData:
+    """:func:`named_data`, cached so that ``run --data mnist`` reads MNIST once for its
+    training and test parts (keyed by the data home too)."""
+    if name == "mnist":
+        return load_mnist(home)
+    if name == "usps":
+        return load_usps(home)
+    task = name.partition(":")[2]
+    tasks = load_rcv1_tasks(home)
+    for number, data in tasks.items():
+        if task.upper() in (str(number), data.target_names[1].upper()):
+            return data
+    names = [data.target_names[1] for data in tasks.values()]
+    raise UsageError(f"{name}: no RCV1 task {task!r}{did_you_mean(task, names)}; the "
+                     f"tasks are {RCV1_TASKS_TEXT} ({', '.join(names)})")
+
+
+def named_test_part(args: argparse.Namespace) -> tuple[Dataset, str] | None:
+    """The test part of the data set ``--data`` names, relabelled like the data, and a line
+    describing it; None for a file or the built-in data."""
+    real = named_data(args.data) if args.data is not None else None
+    if real is None:
+        return None
+    test = positive_class(real.test, args.positive_class, required=False)
+    return test, f"the test part of {args.data}: {test.X.shape[0]} samples"
+
+
+def positive_class(data: Dataset, label: str | None, *, required: bool = True) -> Dataset:
+    """``data`` relabelled as ``label`` (+1) against the rest (-1); unchanged for None.
+
+    ``label`` is read as a number when the labels are numbers. It must occur among the
+    labels when ``required`` (the training data). A target u of binary data stays the
+    separator: u when ``label`` is the larger label, -u when it is the smaller one.
+    """
+    if label is None:
+        return data
+    X, y, u = data
+    y = np.asarray(y)
+    classes = np.unique(y)
+    value = label
+    if y.dtype.kind in "biuf":
+        try:
+            value = float(label)
+        except ValueError:
+            raise UsageError(f"--positive-class {label}: the labels are numbers "
+                             f"({_labels_text(classes)})") from None
+    positive = y == value
+    if required and not positive.any():
+        raise UsageError(f"--positive-class {label}: not among the labels "
+                         f"({_labels_text(classes)})")
+    if u is not None:
+        u = None if classes.size != 2 else (u if value == classes[1] else -u)
+    return Dataset(X, np.where(positive, 1, -1), u)
+
+
+def _labels_text(classes) -> str:
+    shown = ", ".join(str(label) for label in classes[:10].tolist())
+    return shown + (f", ... ({classes.size} labels)" if classes.size > 10 else "")
 
 
 def describe_data(path: str | None, X) -> str:

@@ -28,6 +28,7 @@ from ._common import (
     describe_data,
     format_params,
     load_dataset,
+    named_test_part,
     read_file,
     sequence_text,
 )
@@ -47,9 +48,10 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     add_run_options(parser)
     held_out = parser.add_mutually_exclusive_group()
     held_out.add_argument(
-        "--test", metavar="FILE", default=None,
-        help="held-out data, read like --data (same CSV options); its labels must be among "
-        "the training labels",
+        "--test", metavar="FILE|NAME", default=None,
+        help="held-out data, read like --data (same CSV options; a data set's name gives its "
+        "test part, which --data NAME also uses by default); its labels must be among the "
+        "training labels",
     )
     held_out.add_argument(
         "--test-fraction", type=fraction, default=None, metavar="F",
@@ -94,8 +96,12 @@ def split_data(args, X, y):
         source = f"the last {n_test} of {X.shape[0]} rows (--test-fraction {args.test_fraction})"
         return X[:cut], y[:cut], X[cut:], y[cut:], source
     if args.test is None:
-        return X, y, None, None, None
-    X_test, y_test, _ = read_file(args.test, args)
+        named = named_test_part(args)  # --data mnist|usps|rcv1:TASK brings its test part
+        if named is None:
+            return X, y, None, None, None
+        (X_test, y_test, _), source = named
+        return X, y, X_test, y_test, source
+    X_test, y_test, _ = read_file(args.test, args, part="test")
     n_features = X.shape[1]
     if sp.issparse(X_test) and X_test.shape[1] < n_features:
         # svmlight files count features up to their largest index: the rest are zeros.

@@ -280,9 +280,20 @@ def _check_download(download) -> bool:
     return bool(download)
 
 
-def _openml_parser() -> str:
-    """scikit-learn's fastest ARFF parser here: pandas when installed (not a dependency)."""
-    return "pandas" if importlib.util.find_spec("pandas") else "liac-arff"
+def _fetch_openml(home: str, what: str, instead: str, **query):
+    """:func:`sklearn.datasets.fetch_openml` of ``query`` as arrays, cached in ``home``; a
+    failed download is one line saying what to do ``instead``.
+
+    The ARFF parser is pandas when installed (faster; not a dependency), else liac-arff.
+    """
+    from sklearn.datasets import fetch_openml
+
+    parser = "pandas" if importlib.util.find_spec("pandas") else "liac-arff"
+    try:
+        return fetch_openml(**query, data_home=home, as_frame=False, parser=parser)
+    except OSError as error:
+        raise OSError(f"could not fetch {what} from OpenML into {home} ({error}); "
+                      f"{instead}") from None
 
 
 def load_mnist(data_home=None, download=True) -> RealData:
@@ -371,10 +382,8 @@ def load_mnist(data_home=None, download=True) -> RealData:
 
 def _fetch_mnist(home: str, missing: list[str]) -> None:
     """Fetch OpenML's ``mnist_784`` and write the ``missing`` IDX files, content checked."""
-    from sklearn.datasets import fetch_openml
-
-    bunch = fetch_openml("mnist_784", version=1, data_home=home, as_frame=False,
-                         parser=_openml_parser())
+    bunch = _fetch_openml(home, "MNIST", f"put the IDX files from {MNIST_URL} there instead",
+                          name="mnist_784", version=1)
     images, target = np.asarray(bunch.data), np.asarray(bunch.target)
     train_shape, test_shape = MNIST_FILES[0].shape, MNIST_FILES[2].shape
     n_train, n_test, n_pixels = train_shape[0], test_shape[0], math.prod(train_shape[1:])
@@ -447,7 +456,7 @@ def load_usps(data_home=None, download=True) -> RealData:
 
     download = _check_download(download)
     home = get_data_home(data_home)
-    paths = [_usps_path(home, name) for name in USPS_FILES]
+    paths = [usps_path(home, name) for name in USPS_FILES]
     missing = [name for name, path in zip(USPS_FILES, paths, strict=True) if path is None]
     if missing and not download:
         raise FileNotFoundError(
@@ -456,7 +465,7 @@ def load_usps(data_home=None, download=True) -> RealData:
         )
     if missing:
         _fetch_usps(home, missing)
-        paths = [_usps_path(home, name) for name in USPS_FILES]
+        paths = [usps_path(home, name) for name in USPS_FILES]
     parts = []
     for path, counts in zip(paths, USPS_CLASS_COUNTS, strict=True):
         try:
@@ -482,8 +491,9 @@ def load_usps(data_home=None, download=True) -> RealData:
     )
 
 
-def _usps_path(home: str, name: str) -> str | None:
-    """The file ``name`` or ``name.bz2`` in ``home``, or None."""
+def usps_path(home: str, name: str) -> str | None:
+    """The path of LIBSVM's file ``name`` (of :data:`USPS_FILES`) in the folder ``home``,
+    plain or bzip2-compressed (``name.bz2``), or None when neither is there."""
     for candidate in (name, f"{name}.bz2"):
         path = os.path.join(home, candidate)
         if os.path.isfile(path):
@@ -507,10 +517,10 @@ def _usps_digits(source: str, labels: np.ndarray, counts) -> np.ndarray:
 
 def _fetch_usps(home: str, missing: list[str]) -> None:
     """Fetch OpenML's USPS and write the ``missing`` LIBSVM files, class counts checked."""
-    from sklearn.datasets import dump_svmlight_file, fetch_openml
+    from sklearn.datasets import dump_svmlight_file
 
-    bunch = fetch_openml(data_id=USPS_OPENML_ID, data_home=home, as_frame=False,
-                         parser=_openml_parser())
+    bunch = _fetch_openml(home, "USPS", f"put LIBSVM's usps, usps.t ({USPS_URL}) there instead",
+                          data_id=USPS_OPENML_ID)
     X, target = np.asarray(bunch.data, dtype=np.float64), np.asarray(bunch.target)
     n_train, n_test = (sum(counts) for counts in USPS_CLASS_COUNTS)
     source = f"OpenML's USPS (data_id {USPS_OPENML_ID})"

@@ -1,0 +1,93 @@
+"""``perceptron-bounds data list [--data-home DIR]``: the papers' data sets found locally.
+
+For each of MNIST, USPS and RCV1: whether ``--data mnist|usps|rcv1:TASK`` can read it
+from the data home without downloading, and the files found there with their sizes
+(see :mod:`perceptron_bounds.datasets.real` for the layout).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from ..datasets import get_data_home
+from ..datasets.real import DATA_HOME_ENV, MNIST_FILES, USPS_FILES, usps_path
+
+#: The pickles scikit-learn's ``fetch_rcv1`` decodes RCV1 into, in ``DATA_HOME/RCV1``.
+RCV1_CACHE = ("samples_py3.pkl", "sample_id_py3.pkl", "sample_topics_py3.pkl",
+              "topics_names_py3.pkl")
+
+
+def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
+    """Register the command ``name`` on the main parser's subparsers."""
+    parser = subparsers.add_parser(
+        name, help="the papers' data sets (MNIST, USPS, RCV1) in the data home",
+        description="The papers' data sets that --data mnist, usps and rcv1:TASK read from the "
+        f"data home (--data-home, else ${DATA_HOME_ENV}, else scikit-learn's data home).",
+    )
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    listing = actions.add_parser(
+        "list", help="which data sets are available locally, with their files and sizes",
+        description="Show, for MNIST, USPS and RCV1, the files found in the data home, their "
+        "sizes, and whether the data set loads without downloading.",
+    )
+    listing.add_argument("--data-home", metavar="DIR", default=None,
+                         help=f"the data home (default: ${DATA_HOME_ENV}, else scikit-learn's "
+                         "data home)")
+    listing.set_defaults(handler=list_command)
+    return parser
+
+
+def size_text(n_bytes: int) -> str:
+    """``"9.6 MB"``, ``"28.9 kB"``, ``"370 B"``."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:.1f} {unit}"
+    return f"{n_bytes} B"
+
+
+def file_line(path: str, label: str) -> tuple[bool, str]:
+    """Whether ``path`` is a file, and a line with its name and size (or "missing")."""
+    found = os.path.isfile(path)
+    return found, f"  {label:<28} {size_text(os.path.getsize(path)) if found else 'missing'}"
+
+
+def list_command(args) -> int:
+    """``data list``: the data home, then each data set, its status and files."""
+    home = get_data_home(args.data_home)
+    origin = ("--data-home" if args.data_home is not None else
+              f"${DATA_HOME_ENV}" if os.environ.get(DATA_HOME_ENV) else
+              "scikit-learn's data home")
+    print(f"data home: {home} (from {origin})" + ("" if os.path.isdir(home) else ", not there"))
+    sections = [(
+        "mnist", "four IDX files; loading decodes them (no other cache), about 1 s",
+        "fetches OpenML's mnist_784 and writes the IDX files",
+        [file_line(os.path.join(home, entry.name), entry.name) for entry in MNIST_FILES],
+    ), (
+        "usps", "LIBSVM's files, plain or .bz2",
+        "fetches OpenML's data_id 41082 and writes usps, usps.t",
+        [usps_line(usps_path(home, name), name) for name in USPS_FILES],
+    ), (
+        "rcv1:TASK", "scikit-learn's fetch_rcv1 cache: RCV1 decoded into pickles",
+        "downloads RCV1 with fetch_rcv1, about 650 MB",
+        [file_line(os.path.join(home, "RCV1", name), f"RCV1/{name}") for name in RCV1_CACHE],
+    )]
+    for name, what, fetch, lines in sections:
+        available = all(found for found, _ in lines)
+        status = "available" if available else f"not available (--data {name} {fetch})"
+        print(f"\n--data {name}: {status}\n  {what}")
+        for _, line in lines:
+            print(line)
+    openml = os.path.join(home, "openml")
+    if os.path.isdir(openml):
+        sizes = [os.path.getsize(os.path.join(folder, file))
+                 for folder, _, files in os.walk(openml) for file in files]
+        print(f"\nopenml/: scikit-learn's fetch_openml downloads, {len(sizes)} file(s), "
+              f"{size_text(sum(sizes))}")
+    return 0
+
+
+def usps_line(path: str | None, name: str) -> tuple[bool, str]:
+    """The line of LIBSVM's file ``name``, found at ``path`` (plain or .bz2) or not."""
+    return (False, f"  {name:<28} missing") if path is None else file_line(
+        path, os.path.basename(path))
