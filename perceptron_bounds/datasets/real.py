@@ -3,21 +3,18 @@
 Every loader reads its files from a *data home*: the ``data_home`` argument,
 else the environment variable ``PERCEPTRON_BOUNDS_DATA``, else scikit-learn's
 data home (:func:`sklearn.datasets.get_data_home`, ``~/scikit_learn_data``
-unless ``SCIKIT_LEARN_DATA`` says otherwise). The files sit directly in it:
+unless ``SCIKIT_LEARN_DATA`` says otherwise). The files sit directly in it; when
+they are missing and ``download=True``, the loader fetches them:
 
-=====  ==========================================  ====================================
-set    files in the data home                      when missing and ``download=True``
-=====  ==========================================  ====================================
-MNIST  ``train-images-idx3-ubyte.gz``,             OpenML's ``mnist_784``, written back
-       ``train-labels-idx1-ubyte.gz``,             as the four IDX files once their
-       ``t10k-images-idx3-ubyte.gz``,              content is checked against the
-       ``t10k-labels-idx1-ubyte.gz`` (IDX, gzip)   canonical SHA-256
-USPS   ``usps``, ``usps.t`` (LIBSVM's files, or    OpenML's data_id 41082, written back
-       ``usps.bz2``, ``usps.t.bz2`` as LIBSVM      as ``usps`` and ``usps.t`` once the
-       distributes them)                           class counts are checked
-RCV1   ``RCV1/`` (:func:`~sklearn.datasets.        :func:`~sklearn.datasets.fetch_rcv1`
-       fetch_rcv1`'s cache)                        (about 650 MB of downloads)
-=====  ==========================================  ====================================
+- MNIST: ``train-images-idx3-ubyte.gz``, ``train-labels-idx1-ubyte.gz``,
+  ``t10k-images-idx3-ubyte.gz``, ``t10k-labels-idx1-ubyte.gz`` (IDX, gzip). Fetched:
+  OpenML's ``mnist_784``, written back as the four IDX files once their content matches
+  the canonical SHA-256.
+- USPS: LIBSVM's ``usps`` and ``usps.t`` (or ``usps.bz2``, ``usps.t.bz2`` as LIBSVM
+  distributes them). Fetched: OpenML's data_id 41082, written back as ``usps`` and
+  ``usps.t`` once the class counts match.
+- RCV1: ``RCV1/``, the cache of :func:`sklearn.datasets.fetch_rcv1`, which fetches it
+  (about 650 MB of downloads).
 
 So a data set is fetched once and read from local files afterwards, also with
 ``download=False``. Tests never download: they monkeypatch scikit-learn's fetch
@@ -562,7 +559,8 @@ def load_rcv1_tasks(data_home=None, download=True) -> dict[int, RealData]:
         stories (ties broken by scikit-learn's category order), each against the rest.
         X: CSR float64 rows of 47,236 TF-IDF features of unit norm, as ``fetch_rcv1``
         gives them; y int64, +1 for a story in the category, -1 otherwise. ``train`` is
-        stories 1..10,000, ``test`` 10,001..20,000, in order.
+        stories 1..10,000, ``test`` 10,001..20,000, in order; the four tasks share these
+        two matrices (same objects) and differ in y.
 
     Raises
     ------
