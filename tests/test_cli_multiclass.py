@@ -1,5 +1,6 @@
 """The command line on multiclass data (issue 11): run and compare, --multiclass ovr|native."""
 
+import csv
 import json
 import re
 
@@ -150,3 +151,25 @@ def test_compare_native(files, capsys):
 )
 def test_errors(argv, message, capsys):
     assert error_of(argv, capsys).startswith(message)
+
+
+def test_figure_ballseptron_radius_on_a_multiclass_file(files, tmp_path, capsys):
+    """Paper 004's Fig. 3 top as the paper ran it: the native multiclass Ballseptron."""
+    out = tmp_path / "figures"
+    assert main(["figure", "ballseptron-radius", "--data", files["svm"], "--quick", "--seeds",
+                 "1", "--out", str(out)]) == 0
+    assert "ballseptron-radius.png" in capsys.readouterr().out
+    with open(out / "ballseptron-radius.csv") as handle:
+        records = list(csv.DictReader(handle))
+    data, labels, _ = load_data(files["svm"])
+    for record in records:
+        assert (record["multiclass"], record["n_classes"], record["dataset"]) == (
+            "native", "3", "train.svm")
+        run = run_online("ballseptron", data, labels, r=float(record["r"]), shuffle=True,
+                         seed=0, multiclass="native")
+        assert (int(record["mistakes"]), int(record["margin_errors"])) == (
+            run.mistakes, run.margin_errors)
+    assert any(int(record["margin_errors"]) > 0 for record in records)
+    message = error_of(["figure", "hop-fig2", "--data", files["svm"]], capsys)
+    assert message == ("perceptron-bounds figure: error: --data: only ballseptron-radius runs on "
+                       "given data; hop-fig2 makes its own")

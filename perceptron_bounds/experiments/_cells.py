@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._sequence import check_seed
-from .._validation import check_bool, check_int, check_labels, check_X
+from .._validation import check_bool, check_class_labels, check_int, check_labels, check_X
 
 
 @dataclass(frozen=True)
@@ -77,12 +77,17 @@ def as_specs(specs) -> list[AlgorithmSpec]:
     return out
 
 
-def as_xy(data, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """Validated ``(X, y)`` (y in -1/+1) from a Dataset or an ``(X, y[, u])`` tuple."""
+def as_xy(data, name: str, *, multiclass: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Validated ``(X, y)`` from a Dataset or an ``(X, y[, u])`` tuple.
+
+    y in -1/+1; with ``multiclass=True``, K >= 2 labels as class indices 0..K-1
+    (theory §2.6; two classes give 0/1, which runs map to -1/+1 alike).
+    """
     if not isinstance(data, tuple) or len(data) not in (2, 3):
         raise TypeError(f"{name} must be a Dataset or an (X, y) tuple, got {type(data).__name__}")
     X = check_X(data[0], name=f"{name}.X")
-    y, _ = check_labels(data[1], X.shape[0])
+    check = check_class_labels if multiclass else check_labels
+    y, _ = check(data[1], X.shape[0])
     return X, y
 
 

@@ -21,7 +21,7 @@ from .._version import __version__
 from ..datasets import make_hop_artificial, make_separable
 from ..plots import plot_epochs_curve, plot_noise_curve, plot_radius_curve, plot_sop_toy
 from ..plots.style import add_caption
-from ._cells import AlgorithmSpec, check_n_jobs, write_csv
+from ._cells import AlgorithmSpec, as_xy, check_n_jobs, write_csv
 from .epochs import PAPER_EPOCHS, epochs_cells, run_epochs_cells
 from .noise import INSTANCE_LEVELS, LABEL_LEVELS, noise_curve
 from .radius import radius_curve
@@ -185,15 +185,24 @@ def ballseptron_noise(*, seeds=None, quick=False, n_jobs=None, progress=False):
     return records, fig
 
 
-def ballseptron_radius(*, seeds=None, quick=False, n_jobs=None, progress=False):
+def ballseptron_radius(*, seeds=None, quick=False, n_jobs=None, progress=False, data=None,
+                       name="given data"):
     """Ballseptron Fig. 3 top on synthetic data: mistakes/T and margin errors/T vs r.
 
     Data: ``make_separable(10000, 20, margin=0.05, label_noise=0.05, seed=0)``
     (unit-norm instances, so r is on the scale of the margin); each seed s
     (default 5) is a run with ``shuffle=True, seed=s``.
+
+    ``data`` (an ``(X, y)`` pair, e.g. a data file's; called ``name``) replaces
+    the synthetic data, as the paper's MNIST and USPS: with more than two
+    labels the runs are the native multiclass Ballseptron of paper 004 sec. 4
+    (theory §2.6), whose multiclass mistakes and margin errors the paper plots.
+    The radii are those of the synthetic figure, on the data as given.
     """
     check_n_jobs(n_jobs)
     quick = check_bool("quick", quick)
+    if data is not None:
+        return _radius_on_data(data, name, seeds, quick, n_jobs, progress)
     config = RADIUS_QUICK if quick else RADIUS_DATA
     data = make_separable(**config, seed=0)
     radii = RADII[::3] if quick else RADII
@@ -214,6 +223,32 @@ def ballseptron_radius(*, seeds=None, quick=False, n_jobs=None, progress=False):
         f"n = {config['n_features']} dimensions, separable with margin {config['margin']:g}, "
         f"a fraction {config['label_noise']:g} of the labels flipped; T = {config['n_samples']} "
         "trials, one pass in a random order per seed. "
+        "Lines: mean over seeds, error bars ± 1 std.",
+        provenance_line(meta),
+    )
+    return records, fig
+
+
+def _radius_on_data(data, name, seeds, quick, n_jobs, progress):
+    """:func:`ballseptron_radius` on given data: native multiclass for more than two labels."""
+    X, y = as_xy(data, "data", multiclass=True)
+    n_classes = int(y.max()) + 1
+    multiclass = "native" if n_classes > 2 else None
+    radii = RADII[::3] if quick else RADII
+    seed_list = _seeds(seeds, 2 if quick else 5)
+    rows = radius_curve(radii, (X, y), seeds=seed_list, n_jobs=n_jobs, progress=progress,
+                        multiclass=multiclass)
+    meta = provenance("ballseptron-radius", quick=quick, n_seeds=len(seed_list), data=name,
+                      n_samples=X.shape[0], n_features=X.shape[1], n_classes=n_classes)
+    records = [{**meta, "dataset": name, **row} for row in rows]
+    fig = plot_radius_curve(records)
+    kind = ("the native multiclass Ballseptron (paper 004 sec. 4): a mistake when the true "
+            "class's score is not above every other, a margin error when it is by at most r "
+            "||w^y - w^y~||" if multiclass else "the binary Ballseptron")
+    add_caption(
+        fig,
+        f"Data: {name}, T = {X.shape[0]} instances in n = {X.shape[1]} dimensions, "
+        f"{n_classes} classes; {kind}. One pass in a random order per seed. "
         "Lines: mean over seeds, error bars ± 1 std.",
         provenance_line(meta),
     )

@@ -15,6 +15,7 @@ def radius_curve(
     seeds=None,
     n_jobs: int | None = None,
     progress: bool = False,
+    multiclass: str | None = None,
     **params,
 ) -> list[dict]:
     """Ballseptron prediction mistakes/T and margin errors/T for each radius r.
@@ -24,7 +25,7 @@ def radius_curve(
     radii : sequence of float
         Radii r >= 0 (r = 0 is the Perceptron).
     data : Dataset or (X, y) tuple
-        The sequence to learn.
+        The sequence to learn; two labels, or more (see ``multiclass``).
     epochs : int, default=1
         Passes over the data.
     seeds : sequence of int or None, default=None
@@ -35,6 +36,10 @@ def radius_curve(
         ``joblib.parallel_config`` (1 when unset). The table does not depend on it.
     progress : bool, default=False
         Show a tqdm progress bar over the cells.
+    multiclass : {None, "ovr", "native"}, default=None
+        Passed to ``run_online``: multiclass data (theory §2.6) make a one-vs-rest
+        run by default; ``"native"`` is the multiclass Ballseptron of paper 004
+        sec. 4, whose prediction mistakes and margin errors Fig. 3 plots.
     **params
         Other Ballseptron parameters (``kernel``, ``degree``, ``gamma``,
         ``coef0``, ``form``), the same for every radius.
@@ -43,7 +48,9 @@ def radius_curve(
     -------
     list of dict
         One record per (r, seed): ``experiment``, ``r``, ``seed``, ``params``
-        (as resolved), ``n_trials`` (T), ``mistakes``, ``margin_errors``,
+        (as resolved), ``multiclass`` (the run's), ``n_trials`` (T), ``mistakes``
+        (multiclass mistakes for a multiclass run), ``margin_errors`` (summed
+        over the class runs for one-vs-rest),
         ``mistake_rate`` (mistakes/T) and ``margin_error_rate`` (margin errors/T).
 
     Notes
@@ -63,33 +70,36 @@ def radius_curve(
     [(0.0, False), (0.1, True)]
     """
     radii = check_levels("radii", radii)
-    X, y = as_xy(data, "data")
+    X, y = as_xy(data, "data", multiclass=True)
     if "r" in params:
         raise TypeError("pass the radii through radii, not r")
     as_specs([AlgorithmSpec("Ballseptron", "ballseptron", params)])  # unknown names, up front
     epochs = check_int("epochs", epochs, low=1)
     cells = [
-        {"X": X, "y": y, "r": r, "seed": seed, "epochs": epochs, "params": params}
+        {"X": X, "y": y, "r": r, "seed": seed, "epochs": epochs, "multiclass": multiclass,
+         "params": params}
         for r in radii
         for seed in check_seeds(seeds)
     ]
     return run_cells(_radius_cell, cells, n_jobs=n_jobs, progress=progress, desc="radius_curve")
 
 
-def _radius_cell(X, y, r, seed, epochs, params) -> list[dict]:
-    run = run_online(
-        "ballseptron", X, y, epochs=epochs, shuffle=seed is not None, seed=seed, r=r, **params
-    )
+def _radius_cell(X, y, r, seed, epochs, multiclass, params) -> list[dict]:
+    run = run_online("ballseptron", X, y, epochs=epochs, shuffle=seed is not None, seed=seed,
+                     r=r, multiclass=multiclass, **params)
+    runs = run.class_runs if run.class_runs is not None else (run,)
+    margin_errors = sum(part.margin_errors for part in runs)
     return [
         {
             "experiment": "radius_curve",
             "r": r,
             "seed": seed,
             "params": plain(run.params),
+            "multiclass": run.multiclass,
             "n_trials": run.n_trials,
             "mistakes": run.mistakes,
-            "margin_errors": run.margin_errors,
+            "margin_errors": margin_errors,
             "mistake_rate": run.mistakes / run.n_trials,
-            "margin_error_rate": run.margin_errors / run.n_trials,
+            "margin_error_rate": margin_errors / run.n_trials,
         }
     ]
