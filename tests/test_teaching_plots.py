@@ -252,3 +252,18 @@ def test_a_kernel_run_takes_no_vector_comparator(data):
 def test_docstring_examples():
     result = doctest.testmod(teaching)
     assert result.attempted and not result.failed
+
+
+@pytest.mark.parametrize("dpi", [None, 120])
+def test_the_static_panel_is_drawn_at_any_dpi(dpi, data, tmp_path):
+    """Frames restore the bound panel's saved pixels; another dpi draws them as an image."""
+    X, y, u = data
+    run = run_online("perceptron", X, y)
+    anim = animate_run(run, X, y, u=u, gamma=0.1)
+    path = tmp_path / "frame.png"
+    anim._fig.savefig(path, dpi=dpi)
+    with Image.open(path) as image:
+        pixels = np.asarray(image.convert("L"), dtype=float)
+    right = pixels[:, pixels.shape[1] // 2:]
+    assert (right < 100).mean() > 0.01  # the bound panel's curves, ticks and legend
+    save_animation(anim, tmp_path / "run.gif")
