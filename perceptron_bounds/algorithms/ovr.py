@@ -75,7 +75,10 @@ Examples
 
 from __future__ import annotations
 
+import llvmlite.ir as ir
 import numpy as np
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from .._jit import jit
 from .._linalg import append_row, capacity, csr_dot, dense_dot, grow_vector, rows_buffer
@@ -119,6 +122,39 @@ def _case(signed_margin, norm_sq, r, ball):
     return MARGIN_ERROR, 1.0 - r / norm
 
 
+# Rows are fetched this many trials ahead (the fastest of 1, 2 and 4 on shuffled 100-feature
+# rows), one cache line (8 float64 or int64 entries) at a time.
+_AHEAD, _LINE = 2, 8
+
+
+@intrinsic
+def _prefetch(typingctx, array, index):
+    """Ask the CPU to bring ``array[index]`` (1-D) into its caches: ``llvm.prefetch``, a hint.
+
+    A trial of the one-vs-rest loops does K times the arithmetic of a binary
+    trial on the same row, too much for the processor to reach ahead to the
+    next rows on its own; on shuffled rows it would wait for each row from
+    memory. Results never depend on it.
+    """
+
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        view = context.make_array(array_type)(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(context, builder, array_type, view, [args[1]])
+        byte_pointer = ir.IntType(8).as_pointer()
+        int32 = ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, int32, int32, int32]),
+            "llvm.prefetch.p0i8",
+        )
+        # read (0), keep in all cache levels (3), data cache (1)
+        builder.call(function, [builder.bitcast(pointer, byte_pointer), int32(0), int32(3),
+                                int32(1)])
+        return context.get_dummy_value()
+
+    return types.void(array, index), codegen
+
+
 @jit
 def _in_range(scale):
     """True when a scale factor may stay unfolded: _TINY <= |scale| <= 1/_TINY."""
@@ -143,6 +179,10 @@ def _ovr_primal_loop(X, y, order, r, ball, W, norm_sq, margins, cases):
         norm_sq[k] = nsq
     for t in range(n_trials):
         i = order[t]
+        if t + _AHEAD < n_trials:
+            ahead = X[order[t + _AHEAD]]
+            for j in range(0, n, _LINE):
+                _prefetch(ahead, j)
         # All K scores first: the dot products run back to back, free of the updates' branches.
         scores = margins[t]
         for k in range(n_classes):
@@ -181,6 +221,11 @@ def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, m
     for t in range(n_trials):
         i = order[t]
         start, end = indptr[i], indptr[i + 1]
+        if t + _AHEAD < n_trials:
+            ahead = order[t + _AHEAD]
+            for p in range(indptr[ahead], indptr[ahead + 1], _LINE):
+                _prefetch(data, p)
+                _prefetch(indices, p)
         scores = margins[t]
         for k in range(n_classes):
             scores[k] = csr_dot(V[k], data, indices, indptr, i) * scale[k]
