@@ -421,12 +421,6 @@ def _fit_dual(data, order, params, r, ball, margins, cases, runs):
             coef[: p.shape[0], k] = run.dual_coef
     scale = np.ones(n_classes)
     cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
-    if cache.shape[0] > 0:
-        # The shared list may reach m + T supports, far more than a binary run's: give the
-        # cache at once the widest rows it may grow to. np.empty maps memory lazily, so only
-        # the entries written cost memory, and the cache is never copied to grow.
-        width = min(m + order.shape[0], cache_cap // cache.shape[0])
-        cache = np.empty((cache.shape[0], max(width, cache.shape[1])))
     S, m, index, coef = _ovr_dual_loop(
         data.X, data.y, order, r, ball, S, m, index, coef, lengths, scale, norm_sq,
         *kernel.loop_args(), cache, filled, cache_cap, margins, cases,
