@@ -358,3 +358,9 @@ def test_supvec_and_mistake_counts():
     for count in (supvec_count, mistake_count):
         with pytest.raises(ValueError, match="native multiclass run"):
             count(native)
+
+
+def test_supvec_is_the_number_of_union_support_vectors_without_repeated_rows():
+    X, y, _, run, _ = voted_case("rbf")
+    assert np.unique(X, axis=0).shape[0] == X.shape[0]
+    assert supvec_count(run) == run.support_vectors.shape[0]

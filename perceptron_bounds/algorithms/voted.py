@@ -189,7 +189,9 @@ def supvec_count(run) -> int:
     of all instances on which a mistake occurred during training" (paper 001,
     sec. 5, Tables 1-3): the distinct rows of X (by index) presented on a
     mistake trial of any of the K binary runs ``run.class_runs`` of a
-    one-vs-rest run (of ``run`` itself for a binary run).
+    one-vs-rest run (of ``run`` itself for a binary run). When no two rows
+    of X are equal it is the number of rows of ``run.support_vectors`` of a
+    one-vs-rest voted run (which merges equal rows).
 
     Parameters
     ----------
