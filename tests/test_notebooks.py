@@ -41,8 +41,8 @@ def _quick(script: Path) -> bool:
 
 
 def test_examples_exist():
-    """The lessons 01..05 are there, and the globs below see every notebook and script."""
-    assert [path.name[:3] for path in NOTEBOOKS] == ["01_", "02_", "03_", "04_", "05_"]
+    """The lessons 01..05 are there (the globs see every notebook and script)."""
+    assert {"01_", "02_", "03_", "04_", "05_"} <= {path.name[:3] for path in NOTEBOOKS}
     assert SCRIPTS
 
 
