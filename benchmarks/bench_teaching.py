@@ -4,7 +4,9 @@ Data: ``make_separable(400, 2, margin=0.02, label_noise=0.15, seed=0)``; the
 Perceptron, one epoch in order, on the rows up to its 100th update (so the
 run has exactly 100 updates and the animation 101 frames). Timed, wall clock,
 in one process after a warm-up (Numba compile, imports): ``animate_run`` (the
-replay of every state and the two panels) and ``save_animation`` to a GIF.
+replay of every state and the two panels) and ``save_animation`` to a GIF;
+best of ``--repeats``, wall clock and the process's CPU time (what a quiet
+machine would take).
 
 Run: ``python benchmarks/bench_teaching.py [--repeats 3]``.
 """
@@ -35,21 +37,27 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "run.gif")
         save_animation(animate_run(run, X, y, u=u), path)  # warm-up
-        best = {"animate_run": float("inf"), "save_animation (gif)": float("inf")}
+        best = {}
         for _ in range(args.repeats):
-            start = time.perf_counter()
-            anim = animate_run(run, X, y, u=u)
-            built = time.perf_counter()
-            save_animation(anim, path)
-            done = time.perf_counter()
-            best["animate_run"] = min(best["animate_run"], built - start)
-            best["save_animation (gif)"] = min(best["save_animation (gif)"], done - built)
+            for clock in (time.perf_counter, time.process_time):
+                start = clock()
+                anim = animate_run(run, X, y, u=u)
+                built = clock()
+                save_animation(anim, path)
+                done = clock()
+                for name, seconds in (("animate_run", built - start),
+                                      ("save_animation (gif)", done - built)):
+                    key = (name, clock.__name__)
+                    best[key] = min(best.get(key, float("inf")), seconds)
         size = os.path.getsize(path)
     print(f"{UPDATES} updates, {UPDATES + 1} frames, {run.n_trials} trials; "
           f"GIF {size / 1e3:.0f} kB")
-    for name, seconds in best.items():
-        print(f"{name:22s} {seconds:6.2f} s")
-    print(f"{'total':22s} {sum(best.values()):6.2f} s (target: under 10 s)")
+    print(f"{'':22s} {'wall':>8s} {'cpu':>8s}")
+    for name in ("animate_run", "save_animation (gif)"):
+        print(f"{name:22s} {best[name, 'perf_counter']:7.2f}s {best[name, 'process_time']:7.2f}s")
+    wall = sum(v for (_, clock), v in best.items() if clock == "perf_counter")
+    cpu = sum(v for (_, clock), v in best.items() if clock == "process_time")
+    print(f"{'total':22s} {wall:7.2f}s {cpu:7.2f}s (target: under 10 s)")
 
 
 if __name__ == "__main__":
