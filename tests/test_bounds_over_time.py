@@ -187,3 +187,12 @@ def test_every_registered_algorithm_has_its_curves():
 def test_docstring_examples():
     result = doctest.testmod(over_time)
     assert result.attempted and not result.failed
+
+
+def test_a_multiclass_run_is_refused():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 2))
+    y = np.argmax(X @ rng.standard_normal((2, 3)), axis=1)
+    run = run_online("perceptron", X, y, multiclass="native")
+    with pytest.raises(ValueError, match="takes a binary run; this run is multiclass='native'"):
+        bounds_over_time(run, X, y)

@@ -75,6 +75,7 @@ def test_kernel_run_and_a_data_file_with_a_bias_column(tmp_path, capsys):
     (["demo", "perceptron", "--epochs", "0"], "--epochs must be >= 1, got 0"),
     (["demo", "perceptron", "--per", "step"], "unknown frame kind 'step'"),
     (["demo", "perceptron", "--delimiter", ";"], "describe a CSV file: give --data FILE"),
+    (["demo", "perceptron", "--positive-class", "5"], "--positive-class 5: not among the labels"),
 ])
 def test_bad_arguments(argv, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

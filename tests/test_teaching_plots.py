@@ -267,3 +267,16 @@ def test_the_static_panel_is_drawn_at_any_dpi(dpi, data, tmp_path):
     right = pixels[:, pixels.shape[1] // 2:]
     assert (right < 100).mean() > 0.01  # the bound panel's curves, ticks and legend
     save_animation(anim, tmp_path / "run.gif")
+
+
+@pytest.mark.parametrize("multiclass", ["native", "ovr"])
+def test_a_multiclass_run_is_refused(multiclass):
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 2))
+    y = np.argmax(X @ rng.standard_normal((2, 3)), axis=1)
+    run = run_online("perceptron", X, y, multiclass=multiclass)
+    for call in (plot_run_2d, animate_run):
+        with pytest.raises(ValueError, match="not available for multiclass runs"):
+            call(run, X, y)
+    with pytest.raises(ValueError, match="takes a binary run"):
+        plot_mistakes_over_time(run, X, y)

@@ -98,7 +98,8 @@ def bounds_over_time(run, X, y, names=None, *, u=None, gamma=None,
     Raises
     ------
     ValueError
-        A name that is not a bound of the run's algorithm, or a bad u or gamma.
+        A name that is not a bound of the run's algorithm, a bad u or gamma, or a
+        multiclass run (theory §2.6; its prefix curves are not drawn yet).
 
     Notes
     -----
@@ -135,6 +136,10 @@ def bounds_over_time(run, X, y, names=None, *, u=None, gamma=None,
     >>> bool(np.all(curves["novikoff"] >= curves.mistakes))
     True
     """
+    if getattr(run, "multiclass", None) is not None:
+        raise ValueError(
+            f"bounds_over_time takes a binary run; this run is multiclass={run.multiclass!r}: "
+            "evaluate(run, X, y) reports its bounds on the whole run")
     variant = check_choice("variant", variant, VARIANTS)
     if gamma is not None:
         gamma = check_real("gamma", gamma, low=0.0, include_low=False)

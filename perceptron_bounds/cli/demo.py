@@ -22,6 +22,7 @@ from ._common import (
     check_run_options,
     choice,
     format_params,
+    positive_class,
     read_file,
 )
 
@@ -99,7 +100,9 @@ def demo_command(args) -> int:
         if args.label_column is not None or args.delimiter is not None:
             raise UsageError("--label-column and --delimiter describe a CSV file: give --data "
                              "FILE")
-        X, y, target = make_separable(**DEMO_DATA, label_noise=args.noise, seed=args.seed)
+        X, y, target = positive_class(
+            make_separable(**DEMO_DATA, label_noise=args.noise, seed=args.seed),
+            args.positive_class)
         source = (f"built-in make_separable({DEMO_DATA['n_samples']}, 2, margin="
                   f"{DEMO_DATA['margin']}, label_noise={args.noise}, seed={args.seed})")
     if X.shape[1] not in (2, 3):

@@ -21,7 +21,7 @@ import os
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_choice, check_int, check_real
+from .._validation import check_choice, check_int, check_real, check_X
 from ..bounds.over_time import bounds_over_time
 from ..bounds.quantities import RunData
 from ..bounds.search import unit_comparator
@@ -406,11 +406,13 @@ def plot_run_2d(run, X, y, step=None, ax=None, *, u=None, gamma=None):
     >>> ax.get_title().splitlines()[1]
     'trial 1 of 40: a mistake (update 1 of 2)'
     """
-    comparator, gamma = _resolve_comparator(run, X, y, u, gamma)
     step = run.n_updates if step is None else check_int("step", step, low=0, high=run.n_updates)
+    snapshots = run.snapshots(X, y, [step - 1, step] if step else [0])  # checks run, X and y
+    _plane(check_X(X))
+    comparator, gamma = _resolve_comparator(run, X, y, u, gamma)
     if ax is None:
         ax = _new_axes(1, (5.6, 6.2))[0]
-    snapshots = list(run.snapshots(X, y, [step - 1, step] if step else [0]))
+    snapshots = list(snapshots)
     panel = _RunPanel(ax, run, X, y, comparator, gamma, snapshots[-1].matrix is not None)
     trial = snapshots[-1].trial
     panel.show(snapshots[-1], trial, snapshots[0] if step else None)
@@ -620,13 +622,15 @@ def animate_run(run, X, y, *, per="update", bounds=None, u=None, gamma=None, int
 
     per = check_choice("per", per, PER)
     interval = check_real("interval", interval, low=0.0, include_low=False)
+    snapshots = run.snapshots(X, y)  # checks run, X and y
+    _plane(check_X(X))
     curves = bounds if hasattr(bounds, "mistakes") else bounds_over_time(
         run, X, y, bounds, u=u, gamma=gamma)
     ax_run, ax_bounds = _new_axes(2, (11.0, 6.0), width_ratios=[1.0, 1.1])
     # The Higher-Order bound measures gamma on the transformed instances (theory §4.1), not
     # on the drawn ones: its comparator is drawn without a band.
     band = curves.gamma if run.algorithm != "higher_order" else None
-    snapshots = list(run.snapshots(X, y))
+    snapshots = list(snapshots)
     panel = _RunPanel(ax_run, run, X, y, curves.comparator, band,
                       snapshots[-1].matrix is not None)
     _draw_bounds(ax_bounds, run, curves)
