@@ -236,8 +236,7 @@ class _RunPanel:
         f = comparator.values(self.grid).reshape(GRID, GRID)
         fx = "u \\cdot x" if comparator.u is not None else "f(x)"
         if gamma is not None:
-            band = np.where(np.abs(f) < gamma, 1.0, np.nan)
-            ax.contourf(*self.grid_xy, band, levels=[0.5, 1.5], colors=["0.6"], alpha=0.25,
+            ax.contourf(*self.grid_xy, f, levels=[-gamma, gamma], colors=["0.6"], alpha=0.25,
                         zorder=1)
             ax.plot([], [], color="0.6", alpha=0.5, linewidth=6,
                     label=f"margin band $|{fx}| < \\gamma$ = {gamma:.3g}")
