@@ -1,4 +1,4 @@
-"""Synthetic generators (SPEC sec. 5) and file loaders."""
+"""Synthetic generators (theory §5) and file loaders."""
 
 import numpy as np
 import pytest
