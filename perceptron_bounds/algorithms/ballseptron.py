@@ -54,39 +54,17 @@ from ..kernels import (
     kernel_value,
 )
 from ..registry import Algorithm, LoopResult, register
+from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, ball_case, scale_in_range
 from ._common import resolve_kernel_form, support_buffers
 from .native import fit_native_ballseptron
 from .ovr import fit_ballseptron_ovr
-
-# Fig. 2's three cases.
-NO_UPDATE, MISTAKE, MARGIN_ERROR = 0, 1, 2
-
-# The global scale factor is folded into the coefficients when it leaves
-# [_TINY, 1/_TINY] in absolute value (this includes scale = 0, when
-# 1 - r/||w|| = 0), so that neither it nor the coefficients y/scale overflow.
-_TINY = 1e-100
-
-
-@jit
-def _case(signed_margin, norm_sq, r):
-    """Fig. 2's case for y_t w.x_t = ``signed_margin``, and the factor a of w <- a w + y_t x_t.
-
-    A mistake (y_t w.x_t <= 0) has a = 1; a margin error
-    (y_t w.x_t / ||w|| <= r) has a = 1 - r/||w||, which may be <= 0.
-    """
-    if signed_margin <= 0.0:
-        return MISTAKE, 1.0
-    norm = np.sqrt(norm_sq)
-    if signed_margin / norm > r:
-        return NO_UPDATE, 1.0
-    return MARGIN_ERROR, 1.0 - r / norm
 
 
 @jit
 def _rescaled(scale, a, coef, k):
     """``scale * a``, or 1 after folding ``scale * a`` into coef[:k] when it is tiny or huge."""
     scale *= a
-    if _TINY <= abs(scale) <= 1.0 / _TINY:
+    if scale_in_range(scale):
         return scale
     for j in range(k):
         coef[j] *= scale
@@ -116,7 +94,7 @@ def _ballseptron_primal_loop(X, y, order, r, w, margins):
         if record:
             margins[t] = s
         yi = y[i]
-        case, a = _case(yi * s, norm_sq, r)
+        case, a = ball_case(yi * s, norm_sq, r)
         if case == NO_UPDATE:
             continue
         updates[u] = t
@@ -151,7 +129,7 @@ def _ballseptron_primal_csr_loop(data, indices, indptr, y, order, r, v, norm_sq,
         if record:
             margins[t] = s
         yi = y[i]
-        case, a = _case(yi * s, norm_sq, r)
+        case, a = ball_case(yi * s, norm_sq, r)
         if case == NO_UPDATE:
             continue
         updates[u] = t
@@ -195,7 +173,7 @@ def _ballseptron_dual_loop(
         if record:
             margins[t] = s
         yi = y[i]
-        case, a = _case(yi * s, norm_sq, r)
+        case, a = ball_case(yi * s, norm_sq, r)
         if case == NO_UPDATE:
             continue
         updates[u] = t

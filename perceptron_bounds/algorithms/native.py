@@ -96,8 +96,7 @@ from .._validation import loop_arrays
 from ..hypothesis import PrototypeHypothesis, PrototypeKernelHypothesis
 from ..kernels import kernel_cache, kernel_of, kernel_row, kernel_value
 from ..registry import LoopResult
-
-NO_UPDATE, MISTAKE, MARGIN_ERROR = 0, 1, 2
+from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE
 
 
 @jit

@@ -86,13 +86,7 @@ from .._validation import Data
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernels import kernel_cache, kernel_of, kernel_row, kernel_value
 from ..registry import LoopResult
-
-# The cases of paper 004, Fig. 2 (the Perceptron has the first two only).
-NO_UPDATE, MISTAKE, MARGIN_ERROR = 0, 1, 2
-
-# A class's scale factor is folded into its coefficients when it leaves
-# [_TINY, 1/_TINY] in absolute value, as the binary Ballseptron's is.
-_TINY = 1e-100
+from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, ball_case, scale_in_range
 
 
 def class_labels(y_index: np.ndarray, k: int) -> np.ndarray:
@@ -107,19 +101,13 @@ def class_data(data: Data, k: int) -> Data:
 
 @jit
 def _case(signed_margin, norm_sq, r, ball):
-    """Paper 004, Fig. 2's case for y w.x = ``signed_margin``, and a of w <- a w + y x.
-
-    A mistake (y w.x <= 0) has a = 1. With ``ball`` (the Ballseptron), a
-    margin error (y w.x / ||w|| <= r) has a = 1 - r/||w||; the Perceptron has none.
-    """
+    """Paper 004, Fig. 2's case and factor a (:func:`._cases.ball_case`); the Perceptron
+    (``ball`` False) has no margin errors."""
+    if ball:
+        return ball_case(signed_margin, norm_sq, r)
     if signed_margin <= 0.0:
         return MISTAKE, 1.0
-    if not ball:
-        return NO_UPDATE, 1.0
-    norm = np.sqrt(norm_sq)
-    if signed_margin / norm > r:
-        return NO_UPDATE, 1.0
-    return MARGIN_ERROR, 1.0 - r / norm
+    return NO_UPDATE, 1.0
 
 
 # Rows are fetched this many trials ahead (the fastest of 1, 2 and 4 on shuffled 100-feature
@@ -153,12 +141,6 @@ def _prefetch(typingctx, array, index):
         return context.get_dummy_value()
 
     return types.void(array, index), codegen
-
-
-@jit
-def _in_range(scale):
-    """True when a scale factor may stay unfolded: _TINY <= |scale| <= 1/_TINY."""
-    return _TINY <= abs(scale) <= 1.0 / _TINY
 
 
 @jit
@@ -240,7 +222,7 @@ def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, m
             v = V[k]
             if ball:
                 product = scale[k] * a
-                if _in_range(product):
+                if scale_in_range(product):
                     scale[k] = product
                 else:
                     v *= product
@@ -321,7 +303,7 @@ def _ovr_dual_loop(X, y, order, r, ball, S, m, index, coef, lengths, scale, norm
                     kxx = kernel_value(x, x, code, degree, gamma, coef0)
             if ball:
                 product = scale[k] * a
-                if _in_range(product):
+                if scale_in_range(product):
                     scale[k] = product
                 else:
                     for q in range(lengths[k]):
