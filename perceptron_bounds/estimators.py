@@ -645,6 +645,10 @@ class SecondOrderPerceptron(_OnlineClassifier):
         mistake, sparse X accepted), ``dual`` the inverse of the mistakes'
         Gram (needed by a non-linear kernel); ``auto`` picks one from the
         kernel and the data's shape, and ``run_.params["form"]`` says which.
+    memory_budget : float, default=2 * 1024**3
+        Bytes the primal form's n_features x n_features matrices may take:
+        ``auto`` never picks a primal form over it and an explicit one is an
+        error before anything is allocated.
     epochs : int, default=1
         Passes over the training data in ``fit``.
     shuffle : bool, default=False
@@ -701,6 +705,7 @@ class SecondOrderPerceptron(_OnlineClassifier):
         gamma="scale",
         coef0=1.0,
         form="auto",
+        memory_budget=2 * 1024**3,
         epochs=1,
         shuffle=False,
         random_state=None,
@@ -715,6 +720,7 @@ class SecondOrderPerceptron(_OnlineClassifier):
         self.gamma = gamma
         self.coef0 = coef0
         self.form = form
+        self.memory_budget = memory_budget
         self.epochs = epochs
         self.shuffle = shuffle
         self.random_state = random_state
@@ -764,6 +770,10 @@ class HigherOrderPerceptron(_OnlineClassifier):
         Present each pass in a fresh random permutation.
     random_state : None, int or numpy.random.RandomState, default=None
         Source of the permutations (see ``_OnlineClassifier``).
+    memory_budget : float, default=2 * 1024**3
+        Bytes the primal form's n_features x n_features matrix A may take:
+        ``auto`` never picks the primal form over it and an explicit one is an
+        error before anything is allocated.
     multiclass : {None, "ovr"}, default=None
         None: binary for two classes, one-vs-rest for more; ``"ovr"``: one-vs-rest,
         one binary run per class, also on two classes (theory §2.6).
@@ -804,6 +814,7 @@ class HigherOrderPerceptron(_OnlineClassifier):
         sparse=False,
         form="auto",
         normalize=True,
+        memory_budget=2 * 1024**3,
         kernel="linear",
         degree=3,
         gamma="scale",
@@ -819,6 +830,7 @@ class HigherOrderPerceptron(_OnlineClassifier):
         self.sparse = sparse
         self.form = form
         self.normalize = normalize
+        self.memory_budget = memory_budget
         self.kernel = kernel
         self.degree = degree
         self.gamma = gamma

@@ -365,7 +365,7 @@ def test_csv_option_errors(files, argv, message, capsys):
         (["compare", "--param", "q=1"], "perceptron-bounds compare: error: --param q: no "
          "algorithm among ballseptron, higher_order, perceptron, pnorm_perceptron, "
          "second_order, voted_perceptron takes a parameter 'q' (known: kernel, degree, gamma, "
-         "coef0, form, r, c, rho, p, sparse, normalize, a, variant, span_tol)"),
+         "coef0, form, r, c, rho, p, sparse, normalize, memory_budget, a, variant, span_tol)"),
         (["compare", "--algorithms", "perceptron", "--param", "r=0.1"], "perceptron-bounds "
          "compare: error: --param r: perceptron takes no parameter 'r' (known: kernel, degree, "
          "gamma, coef0, form)"),

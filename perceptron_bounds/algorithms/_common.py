@@ -13,10 +13,33 @@ from __future__ import annotations
 import numpy as np
 
 from .._linalg import rows_buffer
-from .._validation import check_choice
+from .._validation import check_choice, check_real
 from ..kernels import Kernel, check_kernel_range, make_kernel
 
 FORMS = ("primal", "dual", "implicit")
+
+# The default memory_budget: the most, in bytes, that a form's dense n_features x n_features
+# matrices may take (theory §2.4, §2.5: the primal forms of the second- and higher-order
+# algorithms keep such matrices).
+MEMORY_BUDGET = 2 * 1024**3
+
+
+def check_memory_budget(value) -> float:
+    """``memory_budget`` checked: a number of bytes > 0."""
+    return check_real("memory_budget", value, low=0.0, include_low=False)
+
+
+def dense_matrices_fit(n_features: int, count: int, budget: float) -> bool:
+    """Whether ``count`` float64 matrices of n_features x n_features fit within ``budget`` bytes."""
+    return 8.0 * count * n_features * n_features <= budget
+
+
+def over_budget(form: str, n_features: int, count: int, budget: float, instead: str) -> str:
+    """The one-line error of a form whose dense matrices exceed the memory budget."""
+    size = 8.0 * count * n_features * n_features
+    return (f"form={form!r} keeps {count} dense {n_features} x {n_features} float64 "
+            f"matri{'x' if count == 1 else 'ces'} ({size / 1024**3:.3g} GiB), over "
+            f"memory_budget={budget / 1024**3:.3g} GiB; use {instead}, or raise memory_budget")
 
 
 def check_form(value, forms) -> str:

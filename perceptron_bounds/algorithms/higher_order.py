@@ -31,7 +31,9 @@ Parameters of ``run_online("higher_order", ...)``: ``c`` in [0, 1) (default
 possible mistake (at least earlier mistakes + trials of the run); ``p >= 2``
 (default 2); ``sparse`` (default False); ``form`` "primal" | "dual" |
 "implicit" | "auto" (auto: dual for a non-linear kernel, primal for p = 2,
-not sparse and at most ``PRIMAL_MAX_FEATURES`` features, implicit otherwise);
+not sparse, at most ``PRIMAL_MAX_FEATURES`` features and its n x n matrix
+within ``memory_budget`` bytes (default 2 GiB; an explicit primal form over it
+is a ValueError before anything is allocated), implicit otherwise);
 ``normalize`` (default True: rows scaled to unit p-norm, or to unit norm in
 the kernel's feature space, K(x, z) / sqrt(K(x, x) K(z, z)); a zero row stays
 zero; False uses the data as given); ``kernel``, ``degree``, ``gamma``,
@@ -110,7 +112,15 @@ from .._validation import check_bool, check_finite, check_real, loop_arrays
 from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
 from ..kernels import KERNEL_DEFAULTS, kernel_cache, kernel_of, kernel_row
 from ..registry import Algorithm, LoopResult, register
-from ._common import check_dual_input, check_form, resolve_kernel
+from ._common import (
+    MEMORY_BUDGET,
+    check_dual_input,
+    check_form,
+    check_memory_budget,
+    dense_matrices_fit,
+    over_budget,
+    resolve_kernel,
+)
 from .pnorm import link, link_into
 
 # form="auto" runs the primal form for p = 2 up to this many features (its A is n x n; a
@@ -418,6 +428,8 @@ def _resolve(params: dict, data) -> dict:
     sparse = check_bool("sparse", params["sparse"])
     normalize = check_bool("normalize", params["normalize"])
     rho = _check_rho(params["rho"])
+    budget = check_memory_budget(params["memory_budget"])
+    fits = dense_matrices_fit(data.n_features, 1, budget)
     form = check_form(params["form"], ("primal", "dual", "implicit"))
     kernel = resolve_kernel(params, data)
     if not kernel.is_linear and p != 2.0:
@@ -425,7 +437,7 @@ def _resolve(params: dict, data) -> dict:
     if form == "auto":
         if not kernel.is_linear:
             form = "dual"
-        elif p == 2.0 and not sparse and data.n_features <= PRIMAL_MAX_FEATURES:
+        elif p == 2.0 and not sparse and data.n_features <= PRIMAL_MAX_FEATURES and fits:
             form = "primal"
         else:
             form = "implicit"
@@ -434,9 +446,11 @@ def _resolve(params: dict, data) -> dict:
                          "needs form='dual'")
     if form in ("primal", "dual") and p != 2.0:
         raise ValueError(f"form={form!r} exists for p=2 only, got p={p!r}; use form='implicit'")
+    if form == "primal" and not fits:
+        raise ValueError(over_budget("primal", data.n_features, 1, budget, "form='implicit'"))
     check_dual_input(form, data, "form='primal' or 'implicit'")
     return {"c": c, "rho": rho, "p": p, "sparse": sparse, "form": form,
-            "normalize": normalize, **kernel.params()}
+            "normalize": normalize, "memory_budget": budget, **kernel.params()}
 
 
 def _records(m: int, out_rho, out_yvx, out_r) -> dict:
@@ -577,7 +591,7 @@ HIGHER_ORDER = register(
     Algorithm(
         name="higher_order",
         defaults={"c": 0.4, "rho": None, "p": 2.0, "sparse": False, "form": "auto",
-                  "normalize": True, **KERNEL_DEFAULTS},
+                  "normalize": True, **KERNEL_DEFAULTS, "memory_budget": MEMORY_BUDGET},
         resolve=_resolve,
         fit=_fit,
         matrix=_matrix,

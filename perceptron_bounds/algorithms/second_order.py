@@ -96,7 +96,15 @@ from ..hypothesis import (
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_cache, kernel_of, kernel_row
 from ..registry import Algorithm, LoopResult, register
-from ._common import check_form, resolve_kernel_form, support_buffers
+from ._common import (
+    MEMORY_BUDGET,
+    check_form,
+    check_memory_budget,
+    dense_matrices_fit,
+    over_budget,
+    resolve_kernel_form,
+    support_buffers,
+)
 
 VARIANTS = ("inverse", "adaptive", "pinv")
 
@@ -630,25 +638,41 @@ def _resolve(params: dict, data) -> dict:
     ``"auto"`` is the dual form for a non-linear kernel; with the linear kernel
     it is the primal form (O(n^2) per mistake, O(n) per correct trial) when X
     is sparse or n_features <= n_samples, else the dual form (O(k) kernel
-    values per trial, k <= n_samples mistakes per epoch, and no n x n matrix).
+    values per trial, k <= n_samples mistakes per epoch, and no n x n matrix);
+    never a primal form whose n x n matrices (one for ``inverse``, two for
+    ``pinv``, three for ``adaptive``) exceed ``memory_budget`` bytes: an
+    explicit one is a ``ValueError`` raised before anything is allocated.
     """
     a = check_real("a", params["a"], low=0.0, include_low=False)
     c = check_real("c", params["c"], low=0.0, include_low=False)
     span_tol = check_real("span_tol", params["span_tol"], low=0.0, high=1.0, include_low=False,
                           include_high=False)
     variant = check_choice("variant", params["variant"], VARIANTS)
+    budget = check_memory_budget(params["memory_budget"])
     form = check_form(params["form"], ("primal", "dual"))
+    matrices = _PRIMAL_MATRICES[variant]
+    fits = dense_matrices_fit(data.n_features, matrices, budget)
     if form == "auto" and params["kernel"] == "linear":
-        form = "primal" if data.sparse or data.n_features <= data.n_samples else "dual"
+        small = data.sparse or data.n_features <= data.n_samples
+        form = "primal" if small and (fits or data.sparse) else "dual"
+    if form == "primal" and not fits:
+        instead = ("form='dual' on dense X (X.toarray())" if data.sparse else "form='dual'")
+        raise ValueError(over_budget("primal", data.n_features, matrices, budget, instead))
     resolved = resolve_kernel_form({**params, "form": form}, data)
-    return {"a": a, "variant": variant, "c": c, "span_tol": span_tol, **resolved}
+    return {"a": a, "variant": variant, "c": c, "span_tol": span_tol, "memory_budget": budget,
+            **resolved}
+
+
+# The n_features x n_features matrices each primal variant keeps: A^{-1}; the correlation and
+# the Cholesky factor of a_k I + it (and its copy); the basis Q (at most n rows) and C^{-1}.
+_PRIMAL_MATRICES = {"inverse": 1, "adaptive": 3, "pinv": 2}
 
 
 SECOND_ORDER = register(
     Algorithm(
         name="second_order",
         defaults={"a": 1.0, "variant": "inverse", "c": 1.0, "span_tol": 1e-9,
-                  **KERNEL_DEFAULTS, "form": "auto"},
+                  **KERNEL_DEFAULTS, "form": "auto", "memory_budget": MEMORY_BUDGET},
         resolve=_resolve,
         fit=_fit,
         matrix=_matrix,

@@ -1,0 +1,50 @@
+"""Memory guards: no form whose dense n_features x n_features matrices exceed the budget."""
+
+import time
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from perceptron_bounds import HigherOrderPerceptron, SecondOrderPerceptron, run_online
+
+rng = np.random.default_rng(3)
+X = rng.standard_normal((40, 30))
+Y = np.where(X[:, 0] + 0.2 * rng.standard_normal(40) > 0, 1, -1)
+WIDE = sp.random(20, 60_000, density=1e-4, format="csr", random_state=0)  # A would be 27 GiB
+WIDE_Y = np.where(np.arange(20) % 2 == 0, 1, -1)
+
+
+@pytest.mark.parametrize("variant, count", [("inverse", 1), ("pinv", 2), ("adaptive", 3)])
+def test_auto_picks_the_dual_form_when_the_primal_matrices_exceed_the_budget(variant, count):
+    fits = 8 * count * 30 * 30
+    assert run_online("second_order", X, Y, variant=variant, memory_budget=fits
+                      ).params["form"] == "primal"
+    small = run_online("second_order", X, Y, variant=variant, memory_budget=fits - 1)
+    assert small.params["form"] == "dual"
+    primal = run_online("second_order", X, Y, variant=variant, form="primal")
+    np.testing.assert_array_equal(small.mistake_trials, primal.mistake_trials)
+
+
+def test_an_explicit_primal_form_over_the_budget_is_one_line_before_any_allocation():
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"form='primal' keeps 1 dense 60000 x 60000 float64 "
+                                         r"matrix \(26.8 GiB\), over memory_budget=2 GiB; "
+                                         r"use form='dual' on dense X"):
+        run_online("second_order", WIDE, WIDE_Y)  # auto on sparse X has no other form
+    with pytest.raises(ValueError, match="use form='implicit', or raise memory_budget"):
+        run_online("higher_order", WIDE.toarray(), WIDE_Y, form="primal")
+    assert time.perf_counter() - start < 5.0  # nothing of 27 GiB was allocated
+
+
+def test_higher_order_auto_stays_within_the_budget():
+    assert run_online("higher_order", X, Y).params["form"] == "primal"
+    run = run_online("higher_order", X, Y, memory_budget=8 * 30 * 30 - 1)
+    assert run.params["form"] == "implicit"
+    with pytest.raises(ValueError, match="memory_budget must be"):
+        run_online("higher_order", X, Y, memory_budget=0)
+
+
+def test_the_estimators_take_the_budget():
+    assert SecondOrderPerceptron(memory_budget=100).fit(X, Y).run_.params["form"] == "dual"
+    assert HigherOrderPerceptron(memory_budget=100).fit(X, Y).run_.params["form"] == "implicit"
