@@ -84,24 +84,14 @@ class PrototypeHypothesis:
 
 
 @dataclass(frozen=True, eq=False)
-class PrototypeKernelHypothesis:
+class PrototypeKernelHypothesis(KernelHypothesis):
     """Prototypes in a kernel's feature space: f_r(x) = sum_j a_rj K(s_j, x).
 
     The K prototypes share one support list s_j = ``support_vectors[j]``
     (theory §2.6, kernel form); a_rj = ``dual_coef[r, j]``, shape (K, n_support).
-    ``decision_function`` returns the (n, K) scores.
+    ``decision_function`` returns the (n, K) scores; ``weights`` (linear
+    kernel) are the (K, n_features) primal prototypes.
     """
-
-    support_vectors: np.ndarray
-    dual_coef: np.ndarray
-    kernel: Kernel
-
-    @property
-    def weights(self) -> np.ndarray | None:
-        """Primal prototypes dual_coef @ support_vectors (K, n_features); None if not linear."""
-        if not self.kernel.is_linear:
-            return None
-        return self.dual_coef @ self.support_vectors
 
     def decision_function(self, X) -> np.ndarray:
         out = np.zeros((X.shape[0], self.dual_coef.shape[0]))

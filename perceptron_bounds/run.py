@@ -470,16 +470,10 @@ def load_run(path) -> OnlineRun:
 
     Raises
     ------
-    FileNotFoundError
-        If there is no file at ``path``.
-    ValueError
-        If the file is not a saved run: not an ``.npz`` archive (e.g. a
-        pickle), damaged or truncated, an entry holding Python objects (which
-        would need pickle), missing or unexpected entries, a header that does
-        not describe a record, or a format version newer than this package
-        reads. One line, naming the file and the problem.
-    TypeError
-        If ``path`` is not a path.
+    FileNotFoundError, ValueError, TypeError
+        As :func:`perceptron_bounds.persistence.read_run`: no file, a file that
+        is not a saved run (one line naming the file and the problem), or a
+        ``path`` that is not a path.
 
     Examples
     --------
