@@ -108,3 +108,19 @@ def test_mistakes_vs_bounds_smoke():
         mistakes_vs_bounds(reports, labels=["one"])
     with pytest.raises(ValueError, match="no reports"):
         mistakes_vs_bounds([])
+
+
+def test_mistakes_vs_bounds_draws_what_a_one_vs_rest_report_bounds():
+    """The summed one-vs-rest rows bound the corrections, not the multiclass mistakes."""
+    from sklearn.datasets import load_digits
+
+    X, y = load_digits(n_class=4, return_X_y=True)
+    X = X[:200] / 16.0
+    y = y[:200]
+    run = run_online("perceptron", X, y, epochs=2)
+    report = evaluate(run, X, y)
+    ax = mistakes_vs_bounds([report])
+    drawn = ax.collections[0].get_segments()[0][0][1]  # the black line's height
+    assert run.corrections > run.mistakes
+    assert drawn == run.corrections
+    assert ax.get_legend_handles_labels()[1][0] == "mistakes (one-vs-rest: corrections)"
