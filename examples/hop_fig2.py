@@ -8,7 +8,8 @@ deviation over training-set permutations) and the per-seed differences
 HO_2(0.4) - FO and HO_7(0.4) - HO_7(0.0) (HO_p(c > 0) against HO_p(0), which the
 paper calls "always slightly superior").
 
-Usage: python examples/hop_fig2.py [OUT_DIR] [N_JOBS]
+Usage: python examples/hop_fig2.py [OUT_DIR] [N_JOBS] [--quick]
+(--quick: reduced sizes, marked as quick on the figure and in the CSV)
 """
 
 import sys
@@ -19,9 +20,9 @@ from perceptron_bounds.experiments import summarize
 from perceptron_bounds.experiments.figures import hop_fig2, provenance_line, save_figure
 
 
-def main(out: Path, n_jobs: int) -> None:
+def main(out: Path, n_jobs: int, quick: bool) -> None:
     start = time.perf_counter()
-    records, fig = hop_fig2(n_jobs=n_jobs, progress=sys.stderr.isatty())
+    records, fig = hop_fig2(n_jobs=n_jobs, quick=quick, progress=sys.stderr.isatty())
     print(f"hop-fig2: {time.perf_counter() - start:.1f} s with n_jobs={n_jobs}")
     print(provenance_line(records[0]))  # version, seeds, quick or full size
     last = max(row["epochs"] for row in records)
@@ -44,7 +45,9 @@ def main(out: Path, n_jobs: int) -> None:
 
 
 if __name__ == "__main__":
+    args = [arg for arg in sys.argv[1:] if arg != "--quick"]
     main(
-        Path(sys.argv[1]) if len(sys.argv) > 1 else Path("figures"),
-        int(sys.argv[2]) if len(sys.argv) > 2 else 2,
+        Path(args[0]) if args else Path("figures"),
+        int(args[1]) if len(args) > 1 else 2,
+        quick="--quick" in sys.argv,
     )
