@@ -144,16 +144,13 @@ def _update_gram(G, s, a, b, c, vv, p):
 def _native_primal_loop(X, data, indices, indptr, y, order, r, W, G, margins):
     """Native Ballseptron (r = 0: Perceptron) over dense or CSR rows; W and G updated in place.
 
-    Returns (update trials, their cases, true classes, runners-up, gap norms d).
+    Returns the update log, rows (trial, case, true class, runner-up), and the gap norms d.
     """
     n_trials = order.shape[0]
     n_classes = W.shape[0]
     record = margins.shape[0] > 0
     csr = indptr.shape[0] > 0
-    updates = np.empty(n_trials, dtype=np.int64)
-    cases = np.empty(n_trials, dtype=np.int64)
-    true_class = np.empty(n_trials, dtype=np.int64)
-    runner_up = np.empty(n_trials, dtype=np.int64)
+    log = np.empty((n_trials, 4), dtype=np.int64)
     gaps = np.empty(n_trials)
     s = np.empty(n_classes)
     p = np.empty(n_classes)
@@ -168,10 +165,7 @@ def _native_primal_loop(X, data, indices, indptr, y, order, r, W, G, margins):
         case, b, d, c = _case(s, a, G, r)
         if case == NO_UPDATE:
             continue
-        updates[u] = t
-        cases[u] = case
-        true_class[u] = a
-        runner_up[u] = b
+        log[u, 0], log[u, 1], log[u, 2], log[u, 3] = t, case, a, b
         gaps[u] = d
         u += 1
         if csr:
@@ -195,8 +189,7 @@ def _native_primal_loop(X, data, indices, indptr, y, order, r, W, G, margins):
             for j in range(W.shape[1]):
                 W[a, j] += X[i, j]
                 W[b, j] -= X[i, j]
-    return (updates[:u].copy(), cases[:u].copy(), true_class[:u].copy(), runner_up[:u].copy(),
-            gaps[:u].copy())
+    return log[:u].copy(), gaps[:u].copy()
 
 
 @jit
@@ -205,16 +198,13 @@ def _native_dual_loop(X, y, order, r, S, C, k, G, code, degree, gamma, coef0, ca
     """Kernel native Ballseptron (r = 0: Perceptron): w^q = sum_{j<k} C[j, q] K(S[j], .).
 
     Every update appends x_t to the support list S with the row e_y - e_{y~}
-    of C; G is updated in place. Returns (update trials, their cases, true
-    classes, runners-up, gap norms d, S, C, k) with the buffers possibly regrown.
+    of C; G is updated in place. Returns the update log (rows: trial,
+    case, true class, runner-up), the gap norms d, and S, C, k with the buffers possibly regrown.
     """
     n_trials = order.shape[0]
     n_classes = G.shape[0]
     record = margins.shape[0] > 0
-    updates = np.empty(n_trials, dtype=np.int64)
-    cases = np.empty(n_trials, dtype=np.int64)
-    true_class = np.empty(n_trials, dtype=np.int64)
-    runner_up = np.empty(n_trials, dtype=np.int64)
+    log = np.empty((n_trials, 4), dtype=np.int64)
     gaps = np.empty(n_trials)
     s = np.empty(n_classes)
     p = np.empty(n_classes)
@@ -238,10 +228,7 @@ def _native_dual_loop(X, y, order, r, S, C, k, G, code, degree, gamma, coef0, ca
         case, b, d, c = _case(s, a, G, r)
         if case == NO_UPDATE:
             continue
-        updates[u] = t
-        cases[u] = case
-        true_class[u] = a
-        runner_up[u] = b
+        log[u, 0], log[u, 1], log[u, 2], log[u, 3] = t, case, a, b
         gaps[u] = d
         u += 1
         vv = kernel_value(x, x, code, degree, gamma, coef0)
@@ -258,8 +245,7 @@ def _native_dual_loop(X, y, order, r, S, C, k, G, code, degree, gamma, coef0, ca
         S = append_row(S, k, x)
         C = append_row(C, k, e)
         k += 1
-    return (updates[:u].copy(), cases[:u].copy(), true_class[:u].copy(), runner_up[:u].copy(),
-            gaps[:u].copy(), S, C, k)
+    return log[:u].copy(), gaps[:u].copy(), S, C, k
 
 
 def _fit(data, order, params, r, margins, previous) -> LoopResult:
@@ -271,7 +257,7 @@ def _fit(data, order, params, r, margins, previous) -> LoopResult:
     if params["form"] == "primal":
         W = (np.zeros((n_classes, data.n_features)) if previous is None
              else np.array(previous.weights))
-        updates, cases, true_class, runner_up, gaps = _native_primal_loop(
+        log, gaps = _native_primal_loop(
             *loop_arrays(data.X), data.y, order, r, W, G, margins
         )
         hypothesis = PrototypeHypothesis(W)
@@ -283,11 +269,12 @@ def _fit(data, order, params, r, margins, previous) -> LoopResult:
             S, C = rows_buffer(previous.support_vectors), rows_buffer(previous.dual_coef.T)
             k = previous.support_vectors.shape[0]
         cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
-        updates, cases, true_class, runner_up, gaps, S, C, k = _native_dual_loop(
+        log, gaps, S, C, k = _native_dual_loop(
             data.X, data.y, order, r, S, C, k, G, *kernel.loop_args(), cache, filled, cache_cap,
             margins,
         )
         hypothesis = PrototypeKernelHypothesis(S[:k].copy(), np.ascontiguousarray(C[:k].T), kernel)
+    updates, cases, true_class, runner_up = (np.ascontiguousarray(col) for col in log.T)
     margin_error = cases == MARGIN_ERROR
     return LoopResult(
         updates[~margin_error],
