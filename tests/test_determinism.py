@@ -27,6 +27,7 @@ RUNS = [
     ("second_order", {"form": "primal"}),
     ("second_order", {"form": "dual"}),
     ("second_order", {"form": "primal", "variant": "pinv"}),
+    ("ballseptron", {"r": 0.3}),
 ]
 
 

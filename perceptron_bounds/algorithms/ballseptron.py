@@ -100,9 +100,10 @@ def _ballseptron_primal_loop(X, y, order, r, w, margins):
         updates[u] = t
         cases[u] = case
         u += 1
-        norm_sq = 0.0
         for j in range(n):
             w[j] = a * w[j] + yi * X[i, j]
+        norm_sq = 0.0
+        for j in range(n):  # apart from the writes: see perceptron_bounds._linalg, "Determinism"
             norm_sq += w[j] * w[j]
     return updates[:u].copy(), cases[:u].copy(), norm_sq
 

@@ -179,9 +179,10 @@ def _ovr_primal_loop(X, y, order, r, ball, W, norm_sq, margins, cases):
                 continue
             w = W[k]
             if ball:
-                nsq = 0.0
                 for j in range(n):
                     w[j] = a * w[j] + yk * X[i, j]
+                nsq = 0.0
+                for j in range(n):  # apart from the writes (perceptron_bounds._linalg)
                     nsq += w[j] * w[j]
                 norm_sq[k] = nsq
             else:
