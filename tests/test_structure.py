@@ -25,6 +25,7 @@ MODULES = sorted(info.name for info in pkgutil.walk_packages([str(PACKAGE)], "pe
 LAYERS = {
     "perceptron_bounds._": 0,  # _jit, _validation, _linalg, _sequence, _tables
     "perceptron_bounds.kernels": 0,
+    "perceptron_bounds.kernel_engine": 0,
     "perceptron_bounds.registry": 0,
     "perceptron_bounds.hypothesis": 1,
     "perceptron_bounds.run": 1,

@@ -70,8 +70,7 @@ def resolve_kernel_form(params: dict, data) -> dict:
     """Resolve the kernel parameters and ``form`` of an algorithm with primal and dual forms.
 
     ``form="auto"`` is ``"primal"`` for the linear kernel and ``"dual"``
-    otherwise; ``"primal"`` with a non-linear kernel is a ``ValueError``; the
-    dual form needs dense X (``TypeError`` otherwise). Returns a dict with the
+    otherwise; ``"primal"`` with a non-linear kernel is a ``ValueError``. Returns a dict with the
     resolved ``kernel``, ``degree``, ``gamma``, ``coef0`` and ``form``.
     """
     form = check_form(params["form"], ("primal", "dual"))
@@ -80,7 +79,6 @@ def resolve_kernel_form(params: dict, data) -> dict:
         form = "primal" if kernel.is_linear else "dual"
     if form == "primal" and not kernel.is_linear:
         raise ValueError(f"form='primal' needs kernel='linear', got kernel={kernel.name!r}")
-    check_dual_input(form, data, "the linear kernel with form='primal'")
     return {**kernel.params(), "form": form}
 
 
@@ -94,3 +92,13 @@ def support_buffers(previous, n_features: int) -> tuple[np.ndarray, np.ndarray, 
         return np.empty((16, n_features)), np.empty(16), 0
     S = previous.support_vectors
     return rows_buffer(S), rows_buffer(previous.dual_coef), S.shape[0]
+
+
+def support_set(previous):
+    """The final support vectors of ``previous`` (a dual ``OnlineRun``) to start from, or None."""
+    return None if previous is None else previous.support_vectors
+
+
+def dual_buffer(previous) -> np.ndarray:
+    """A coefficient buffer starting with the dual coefficients of ``previous`` (empty if None)."""
+    return np.empty(16) if previous is None else rows_buffer(previous.dual_coef)

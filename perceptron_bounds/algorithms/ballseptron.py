@@ -43,19 +43,20 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .._linalg import append_support
+from .._linalg import dot, grow_vector
 from .._validation import check_real
 from ..hypothesis import KernelHypothesis, LinearHypothesis
-from ..kernels import (
-    KERNEL_DEFAULTS,
-    kernel_cache,
-    kernel_of,
-    kernel_row_dot,
-    kernel_value,
+from ..kernel_engine import (
+    engine_append,
+    engine_diag,
+    engine_row,
+    engine_supports,
+    kernel_engine,
 )
+from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, register
 from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, ball_case, scale_in_range
-from ._common import resolve_kernel_form, support_buffers
+from ._common import dual_buffer, resolve_kernel_form, support_set
 from .native import fit_native_ballseptron
 from .ovr import fit_ballseptron_ovr
 
@@ -149,28 +150,25 @@ def _ballseptron_primal_csr_loop(data, indices, indptr, y, order, r, v, norm_sq,
 
 
 @jit
-def _ballseptron_dual_loop(
-    X, y, order, r, S, coef, k, norm_sq, code, degree, gamma, coef0, cache, filled, cache_cap,
-    margins,
-):
-    """Kernel Ballseptron: w = scale * sum_{i<k} coef[i] K(S[i], .); every update appends x_t.
+def _ballseptron_dual_loop(src, st, k, y, r, coef, norm_sq, margins):
+    """Kernel Ballseptron: w = scale * sum_{j<k} coef[j] K(s_j, .); every update appends x_t.
 
-    Kernel values come through the kernel-row cache (``cache``, ``filled``).
-    Returns (update trials, their cases, S, coef, k, ||w||^2) with the
-    buffers possibly regrown and coef holding the effective coefficients.
+    Kernel values come from the kernel-row engine (``src``, ``st``).
+    Returns (update trials, their cases, engine state, coef, k, ||w||^2) with
+    the buffers possibly regrown and coef holding the effective coefficients.
     """
+    order = src[5]
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
     updates = np.empty(n_trials, dtype=np.int64)
     cases = np.empty(n_trials, dtype=np.int64)
+    row = np.empty(coef.shape[0])
     u = 0
     scale = 1.0
     for t in range(n_trials):
         i = order[t]
-        x = X[i]
-        cache, s = kernel_row_dot(S, coef, k, X, i, cache, filled, cache_cap, code,
-                                  degree, gamma, coef0)
-        s *= scale
+        st = engine_row(src, st, t, k, row)
+        s = dot(coef, row, k) * scale
         if record:
             margins[t] = s
         yi = y[i]
@@ -181,12 +179,14 @@ def _ballseptron_dual_loop(
         cases[u] = case
         u += 1
         scale = _rescaled(scale, a, coef, k)
-        kxx = kernel_value(x, x, code, degree, gamma, coef0)
-        norm_sq = max(a * a * norm_sq + 2.0 * a * yi * s + kxx, 0.0)
-        S, coef = append_support(S, coef, k, x, yi / scale)
+        norm_sq = max(a * a * norm_sq + 2.0 * a * yi * s + engine_diag(src, i), 0.0)
+        st = engine_append(src, st, t, k)
+        coef = grow_vector(coef, k)
+        row = grow_vector(row, k)
+        coef[k] = yi / scale
         k += 1
     coef[:k] *= scale
-    return updates[:u].copy(), cases[:u].copy(), S, coef, k, norm_sq
+    return updates[:u].copy(), cases[:u].copy(), st, coef, k, norm_sq
 
 
 def _resolve(params: dict, data) -> dict:
@@ -208,14 +208,12 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
         hypothesis = LinearHypothesis(w)
     else:
         kernel = kernel_of(params)
-        S, coef, k = support_buffers(previous, data.n_features)
+        src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
         norm_sq = 0.0 if previous is None else previous.state["norm_sq"]
-        cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
-        updates, cases, S, coef, k, norm_sq = _ballseptron_dual_loop(
-            data.X, data.y, order, r, S, coef, k, norm_sq, *kernel.loop_args(), cache, filled,
-            cache_cap, margins,
+        updates, cases, st, coef, k, norm_sq = _ballseptron_dual_loop(
+            src, st, k, data.y, r, dual_buffer(previous), norm_sq, margins
         )
-        hypothesis = KernelHypothesis(S[:k].copy(), coef[:k].copy(), kernel)
+        hypothesis = KernelHypothesis(engine_supports(st, k), coef[:k].copy(), kernel)
     return LoopResult(
         updates[cases == MISTAKE],
         hypothesis,

@@ -16,16 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .._linalg import append_support
+from .._linalg import dot, grow_vector
 from ..hypothesis import KernelHypothesis, LinearHypothesis
-from ..kernels import (
-    KERNEL_DEFAULTS,
-    kernel_cache,
-    kernel_of,
-    kernel_row_dot,
-)
+from ..kernel_engine import engine_append, engine_row, engine_supports, kernel_engine
+from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, register
-from ._common import resolve_kernel_form, support_buffers
+from ._common import dual_buffer, resolve_kernel_form, support_set
 from .native import fit_native_perceptron
 from .ovr import fit_perceptron_ovr
 
@@ -79,29 +75,33 @@ def _perceptron_primal_csr_loop(data, indices, indptr, y, order, w, margins):
 
 
 @jit
-def _perceptron_dual_loop(X, y, order, S, coef, k, code, degree, gamma, coef0, cache, filled,
-                          cache_cap, margins):
-    """Kernel Perceptron: f(x) = sum_{i<k} coef[i] K(S[i], x); a mistake appends (x_t, y_t).
+def _perceptron_dual_loop(src, st, k, y, coef, margins):
+    """Kernel Perceptron: f(x) = sum_{j<k} coef[j] K(s_j, x); a mistake appends (x_t, y_t).
 
-    Kernel values come through the kernel-row cache (``cache``, ``filled``).
-    Returns (mistake trials, S, coef, k) with the buffers possibly regrown.
+    Kernel values come from the kernel-row engine (``src``, ``st``).
+    Returns (mistake trials, engine state, coef, k) with the buffers possibly regrown.
     """
+    order = src[5]
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
     mistakes = np.empty(n_trials, dtype=np.int64)
+    row = np.empty(coef.shape[0])
     m = 0
     for t in range(n_trials):
         i = order[t]
-        cache, s = kernel_row_dot(S, coef, k, X, i, cache, filled, cache_cap, code,
-                                  degree, gamma, coef0)
+        st = engine_row(src, st, t, k, row)
+        s = dot(coef, row, k)
         if record:
             margins[t] = s
         if y[i] * s <= 0.0:
-            S, coef = append_support(S, coef, k, X[i], y[i])
+            st = engine_append(src, st, t, k)
+            coef = grow_vector(coef, k)
+            row = grow_vector(row, k)
+            coef[k] = y[i]
             k += 1
             mistakes[m] = t
             m += 1
-    return mistakes[:m].copy(), S, coef, k
+    return mistakes[:m].copy(), st, coef, k
 
 
 def fit_primal(data, order, margins, w0) -> tuple[np.ndarray, np.ndarray]:
@@ -119,12 +119,10 @@ def fit_primal(data, order, margins, w0) -> tuple[np.ndarray, np.ndarray]:
 def fit_dual(data, order, params, margins, previous) -> tuple[np.ndarray, KernelHypothesis]:
     """Run the kernel Perceptron, continuing the support set of ``previous`` if given."""
     kernel = kernel_of(params)
-    S, coef, k = support_buffers(previous, data.n_features)
-    cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
-    trials, S, coef, k = _perceptron_dual_loop(
-        data.X, data.y, order, S, coef, k, *kernel.loop_args(), cache, filled, cache_cap, margins
-    )
-    return trials, KernelHypothesis(S[:k].copy(), coef[:k].copy(), kernel)
+    src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
+    coef = dual_buffer(previous)
+    trials, st, coef, k = _perceptron_dual_loop(src, st, k, data.y, coef, margins)
+    return trials, KernelHypothesis(engine_supports(st, k), coef[:k].copy(), kernel)
 
 
 def _fit(data, order, params, margins, previous) -> LoopResult:

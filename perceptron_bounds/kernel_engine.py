@@ -1,0 +1,332 @@
+"""The kernel-row engine: every dual loop's kernel values, a block of trials at a time, by BLAS.
+
+A dual (kernel) loop needs, at trial t, the values K(s_j, x_t) of its
+instance against the supports s_0, ..., s_{k-1} held so far (theory §1.7),
+and appends x_t as support s_k on an update. Evaluated one trial at a time
+these values cost a pass over the supports per trial, at the speed of memory.
+The engine evaluates them exactly, but for a block of upcoming trials at
+once:
+
+* at the first trial t0 of a block it computes, in one matrix product, the
+  kernel values of the block's instances x_{t0}, ..., x_{t0+B-1} against the
+  supports s_0, ..., s_{k0-1} held at that moment (dense X: one ``dgemm`` of
+  the BLAS; CSR X: a sparse product);
+* when the loop appends x_t as a support inside the block, the engine
+  computes that one new column, K(x_t, x_q) for the trials q after t in the
+  block, so that later trials of the block see every support the one-at-a-time
+  algorithm would have seen. No update is delayed: a loop run through the
+  engine makes the same decisions as the algorithm of the papers.
+
+The kernel values that enter the loop are the same numbers as those of
+:func:`perceptron_bounds.kernels.kernel_value` up to the order in which the
+BLAS adds the products of a dot product (a relative difference of order
+1e-16 per value, 1e-12 at most for a kernel value that is a high power of a
+dot product); with integer-valued data such as raw MNIST pixels every dot
+product is exact and so is every kernel value. A run is bit for bit
+reproducible on one machine with a fixed number of BLAS threads; the BLAS
+may split a product differently for another number of threads, which can
+move the last bit of a kernel value (the tests check that the mistaken trials
+are the same for 1 and 2 threads).
+
+Kernel cache across epochs. When a run shows a row of X more than once
+(several epochs), the engine keeps the values K(s_j, x_i) it has computed in
+a cache keyed by (row i of X, support j): supports are only ever appended,
+so a row shown again costs only the values of the supports added since. The
+cache holds at most ``KERNEL_CACHE_ENTRIES`` values (rows x width); past its
+width values are computed again each time.
+
+State layout. A loop receives ``src``, what does not change in a run, and
+``st``, the engine's buffers, and threads ``st`` through
+:func:`engine_row` and :func:`engine_append`, which return it (a buffer may
+be regrown). Loops never look inside either tuple.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._jit import jit
+from ._linalg import capacity, dot
+from ._validation import loop_arrays
+from .kernels import POLY, RBF, Kernel
+
+# Trials per block: large enough for the BLAS to run at full speed, small enough that the
+# block's buffers (BLOCK_SIZE x supports) stay in the caches of the CPU.
+BLOCK_SIZE = 256
+
+# The kernel cache keeps at most this many float64 values (256 MiB) unless told otherwise.
+KERNEL_CACHE_ENTRIES = 1 << 25
+
+# src: (X, data, indices, indptr, sq, order, code, degree, gamma, coef0, block)
+# st:  (S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work)
+#      info = [t0, t1, k0, c0, cache cap]
+
+
+@jit
+def _transform(g, sq_a, sq_b, code, degree, gamma, coef0):
+    """K from the dot product g = a . b (and the squared norms, for rbf)."""
+    if code == RBF:
+        return np.exp(-gamma * max(sq_a + sq_b - 2.0 * g, 0.0))
+    if code == POLY:
+        base = gamma * g + coef0
+        out = 1.0
+        for _ in range(degree):
+            out *= base
+        return out
+    return g
+
+
+@jit
+def _sparse_row_dot(data, indices, start, end, work):
+    """sum_p data[p] work[indices[p]] over p in [start, end)."""
+    s = 0.0
+    for p in range(start, end):
+        s += data[p] * work[indices[p]]
+    return s
+
+
+@jit
+def _scatter(data, indices, start, end, work, value_scale):
+    """work[indices[p]] = value_scale * data[p]: a CSR row spread into a dense vector."""
+    for p in range(start, end):
+        work[indices[p]] = value_scale * data[p]
+
+
+@jit
+def engine_diag(src, i):
+    """K(x_i, x_i) for row i of X."""
+    sq = src[4]
+    return _transform(sq[i], sq[i], sq[i], src[6], src[7], src[8], src[9])
+
+
+@jit
+def _block(src, st, t, k):
+    """Start the block at trial t with k supports: the block's product against s_c0..s_{k-1}."""
+    X, data, indices, indptr, sq, order = src[0], src[1], src[2], src[3], src[4], src[5]
+    code, degree, gamma, coef0, block = src[6], src[7], src[8], src[9], src[10]
+    S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work = st
+    csr = indptr.shape[0] > 0
+    t1 = min(t + block, order.shape[0])
+    nb = t1 - t
+    c0 = k
+    if values.shape[0] > 0:
+        for q in range(nb):
+            c0 = min(c0, filled[order[t + q]])
+    else:
+        c0 = 0
+    width = k - c0
+    if G.shape[0] < nb * width:
+        G = np.empty(capacity(nb * width))
+    out = G[: nb * width].reshape((nb, width))
+    if width > 0:
+        if csr:
+            for q in range(nb):
+                i = order[t + q]
+                _scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
+                for j in range(c0, k):
+                    out[q, j - c0] = _sparse_row_dot(s_data, s_indices, s_indptr[j],
+                                                     s_indptr[j + 1], work)
+                _scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
+        else:
+            for q in range(nb):
+                XB[q] = X[order[t + q]]
+            np.dot(XB[:nb], S[c0:k].T, out)
+        if code != 0:
+            for q in range(nb):
+                sq_q = sq[order[t + q]]
+                for j in range(width):
+                    out[q, j] = _transform(out[q, j], sq_q, s_sq[c0 + j], code, degree, gamma,
+                                           coef0)
+    info[0], info[1], info[2], info[3] = t, t1, k, c0
+    return S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work
+
+
+@jit
+def _grown_cache(values, filled, k, max_entries):
+    """The cache with room for k supports per row, when rows x width may stay within max_entries."""
+    n_rows = values.shape[0]
+    if n_rows == 0 or k <= values.shape[1] or n_rows * capacity(k) > max_entries:
+        return values
+    grown = np.empty((n_rows, capacity(k)))
+    for q in range(n_rows):
+        for j in range(filled[q]):
+            grown[q, j] = values[q, j]
+    return grown
+
+
+@jit
+def engine_row(src, st, t, k, out):
+    """out[j] = K(s_j, x_t) for j < k, the supports held at trial t; returns the state.
+
+    ``out`` must hold at least k entries. The first call of a block (see the
+    module docstring) computes the block's product; the others only read.
+    """
+    order = src[5]
+    S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work = st
+    if t >= info[1] or t < info[0]:
+        st = _block(src, st, t, k)
+        S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work = st
+    t0, k0, c0 = info[0], info[2], info[3]
+    width = k0 - c0
+    q = t - t0
+    i = order[t]
+    cached = filled[i] if values.shape[0] > 0 else 0
+    for j in range(cached):
+        out[j] = values[i, j]
+    for j in range(max(cached, c0), k0):
+        out[j] = G[q * width + j - c0]
+    for j in range(max(cached, k0), k):
+        out[j] = H[q, j - k0]
+    if values.shape[0] > 0:
+        values = _grown_cache(values, filled, k, info[4])
+        stop = min(k, values.shape[1])
+        for j in range(cached, stop):
+            values[i, j] = out[j]
+        filled[i] = max(cached, stop)
+    return S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work
+
+
+@jit
+def engine_append(src, st, t, k):
+    """Make the instance of trial t support k (the k-th, 0-based); returns the state.
+
+    Stores x_t and fills the block's column of K(x_t, x_q) for the block's
+    trials q after t.
+    """
+    X, data, indices, indptr, sq, order = src[0], src[1], src[2], src[3], src[4], src[5]
+    code, degree, gamma, coef0 = src[6], src[7], src[8], src[9]
+    S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work = st
+    csr = indptr.shape[0] > 0
+    i = order[t]
+    if k >= s_sq.shape[0]:
+        grown = np.empty(capacity(k + 1))
+        grown[:k] = s_sq[:k]
+        s_sq = grown
+    s_sq[k] = sq[i]
+    if csr:
+        if k + 1 >= s_indptr.shape[0]:
+            grown_ptr = np.empty(capacity(k + 2), dtype=np.int64)
+            grown_ptr[: k + 1] = s_indptr[: k + 1]
+            s_indptr = grown_ptr
+        start = s_indptr[k]
+        nnz = indptr[i + 1] - indptr[i]
+        if start + nnz > s_data.shape[0]:
+            grown_data = np.empty(capacity(start + nnz))
+            grown_data[:start] = s_data[:start]
+            grown_idx = np.empty(capacity(start + nnz), dtype=np.int64)
+            grown_idx[:start] = s_indices[:start]
+            s_data, s_indices = grown_data, grown_idx
+        s_data[start:start + nnz] = data[indptr[i]:indptr[i + 1]]
+        s_indices[start:start + nnz] = indices[indptr[i]:indptr[i + 1]]
+        s_indptr[k + 1] = start + nnz
+    else:
+        if k == S.shape[0]:
+            grown_S = np.empty((capacity(k + 1), S.shape[1]))
+            grown_S[:k] = S[:k]
+            S = grown_S
+        S[k] = X[i]
+    t0, t1, k0 = info[0], info[1], info[2]
+    if t0 <= t < t1:
+        column = k - k0
+        if column >= H.shape[1]:
+            grown_H = np.empty((H.shape[0], capacity(column + 1)))
+            grown_H[:, : H.shape[1]] = H
+            H = grown_H
+        if csr:
+            _scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
+        for q in range(t - t0 + 1, t1 - t0):
+            r = order[t0 + q]
+            if csr:
+                g = _sparse_row_dot(data, indices, indptr[r], indptr[r + 1], work)
+            else:
+                g = dot(X[r], X[i], X.shape[1])
+            H[q, column] = _transform(g, sq[r], sq[i], code, degree, gamma, coef0)
+        if csr:
+            _scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
+    return S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work
+
+
+def kernel_engine(X, order, kernel: Kernel, supports=None):
+    """The engine's ``(src, st, k)`` for a run over the rows ``order`` of X.
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse.csr_matrix
+        Validated float64 data (C-contiguous, or CSR with int64 indices).
+    order : ndarray of int64
+        The row of X shown at each trial.
+    kernel : Kernel
+    supports : ndarray or sparse matrix, optional
+        Supports to start from (a warm start); converted to the format of X.
+
+    The block size and the cache's cap are :data:`BLOCK_SIZE` and
+    :data:`KERNEL_CACHE_ENTRIES` as they are at the call. Any block size gives
+    the same decisions; it only changes the speed.
+
+    Returns
+    -------
+    src : tuple
+        The data, trial order and kernel, as the jitted helpers take them.
+    st : tuple
+        The engine's buffers, holding ``supports``.
+    k : int
+        The number of supports held.
+    """
+    Xd, data, indices, indptr = loop_arrays(X)
+    csr = sp.issparse(X)
+    n_features = X.shape[1]
+    sq = _row_squares(X)
+    src = (Xd, data, indices, indptr, sq, np.ascontiguousarray(order, dtype=np.int64),
+           *kernel.loop_args(), BLOCK_SIZE)
+    k = 0 if supports is None else supports.shape[0]
+    if supports is not None and csr:
+        held = sp.csr_matrix(supports, dtype=np.float64)
+        s_data = np.concatenate([held.data, np.empty(16)])
+        s_indices = np.concatenate([held.indices.astype(np.int64), np.empty(16, np.int64)])
+        s_indptr = np.concatenate([held.indptr.astype(np.int64), np.empty(16, np.int64)])
+        S = np.empty((0, n_features))
+    elif csr:
+        s_data, s_indices = np.empty(16), np.empty(16, dtype=np.int64)
+        s_indptr = np.zeros(16, dtype=np.int64)
+        S = np.empty((0, n_features))
+    else:
+        s_data, s_indices, s_indptr = np.empty(0), np.empty(0, np.int64), np.empty(0, np.int64)
+        S = np.empty((capacity(k), n_features))
+        if k:
+            S[:k] = supports.toarray() if sp.issparse(supports) else supports
+    s_sq = np.empty(capacity(k))
+    if k:
+        s_sq[:k] = _row_squares(supports)
+    cache_rows = X.shape[0] if order.shape[0] > X.shape[0] else 0
+    width = min(16, KERNEL_CACHE_ENTRIES // max(cache_rows, 1))
+    st = (
+        S, s_data, s_indices, s_indptr, s_sq,
+        np.empty((0 if csr else BLOCK_SIZE, n_features)),
+        np.empty(16),
+        np.empty((BLOCK_SIZE, 16)),
+        np.array([0, 0, 0, 0, KERNEL_CACHE_ENTRIES], dtype=np.int64),
+        np.empty((cache_rows, width)),
+        np.zeros(X.shape[0], dtype=np.int64),
+        np.zeros(n_features if csr else 0),
+    )
+    return src, st, k
+
+
+def engine_supports(st, k: int):
+    """The k supports held by the engine state ``st``: an ndarray, or CSR for sparse data."""
+    S, s_data, s_indices, s_indptr = st[0], st[1], st[2], st[3]
+    if s_indptr.shape[0] == 0:
+        return S[:k].copy()
+    nnz = s_indptr[k]
+    return sp.csr_matrix(
+        (s_data[:nnz].copy(), s_indices[:nnz].copy(), s_indptr[: k + 1].copy()),
+        shape=(k, S.shape[1]),
+    )
+
+
+def _row_squares(X) -> np.ndarray:
+    """||x||^2 of every row of X (dense or sparse)."""
+    if sp.issparse(X):
+        return np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
+    return np.einsum("ij,ij->i", X, X)
