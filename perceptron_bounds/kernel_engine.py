@@ -32,8 +32,10 @@ Kernel cache across epochs. When a run shows a row of X more than once
 (several epochs), the engine keeps the values K(s_j, x_i) it has computed in
 a cache keyed by (row i of X, support j): supports are only ever appended,
 so a row shown again costs only the values of the supports added since. The
-cache holds at most ``KERNEL_CACHE_ENTRIES`` values (rows x width); past its
-width values are computed again each time.
+cache holds at most :data:`KERNEL_CACHE_ENTRIES` values (rows x width, 1 GiB;
+set the module attribute to change it for the runs that follow); it widens
+as supports are added, up to that cap, and values past its width are
+computed again each time they are needed.
 
 State layout. A loop receives ``src``, what does not change in a run, and
 ``st``, the engine's buffers, and threads ``st`` through
@@ -55,8 +57,8 @@ from .kernels import POLY, RBF, Kernel
 # block's buffers (BLOCK_SIZE x supports) stay in the caches of the CPU.
 BLOCK_SIZE = 256
 
-# The kernel cache keeps at most this many float64 values (256 MiB) unless told otherwise.
-KERNEL_CACHE_ENTRIES = 1 << 25
+# The kernel cache keeps at most this many float64 values (1 GiB) unless told otherwise.
+KERNEL_CACHE_ENTRIES = 1 << 27
 
 # src: (X, data, indices, indptr, sq, order, code, degree, gamma, coef0, block)
 # st:  (S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work)
@@ -144,11 +146,12 @@ def _block(src, st, t, k):
 
 @jit
 def _grown_cache(values, filled, k, max_entries):
-    """The cache with room for k supports per row, when rows x width may stay within max_entries."""
+    """The cache with room for k supports a row, or as many as rows x width <= max_entries."""
     n_rows = values.shape[0]
-    if n_rows == 0 or k <= values.shape[1] or n_rows * capacity(k) > max_entries:
+    width = min(capacity(k), max_entries // max(n_rows, 1))
+    if n_rows == 0 or k <= values.shape[1] or width <= values.shape[1]:
         return values
-    grown = np.empty((n_rows, capacity(k)))
+    grown = np.empty((n_rows, width))
     for q in range(n_rows):
         for j in range(filled[q]):
             grown[q, j] = values[q, j]
