@@ -24,8 +24,8 @@ def add_bias(X, value: float = 1.0):
     becomes the unit u' = (u, b / value) / sqrt(1 + b^2 / value^2) of margin
     gamma' = gamma / sqrt(1 + b^2 / value^2). Novikoff's bound
     (R'/gamma')^2 = (R^2 + value^2)(1 + b^2 / value^2) / gamma^2 is smallest,
-    ((R + |b|) / gamma)^2, for value^2 = R |b|; ``value = R`` gives
-    2 (R^2 + b^2) / gamma^2, at most 4 (R / gamma)^2 when |b| <= R.
+    ``((R + |b|) / gamma)^2``, for ``value^2 = R |b|``; ``value = R`` gives
+    2 (R^2 + b^2) / gamma^2, at most 4 (R / gamma)^2 when ``|b| <= R``.
 
     Parameters
     ----------
