@@ -367,7 +367,7 @@ def plot_run_2d(run, X, y, step=None, ax=None, *, u=None, gamma=None):
     u : ndarray of shape (n_features,), optional
         A comparator (linear runs): its line u . x = 0 is drawn dotted.
     gamma : float, optional
-        With ``u``, its margin: the band |u . x| < gamma is shaded grey.
+        With ``u``, its margin: the band ``|u . x| < gamma`` is shaded grey.
 
     Returns
     -------
