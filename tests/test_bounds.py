@@ -24,6 +24,9 @@ from perceptron_bounds.bounds import (
     hop_transformed_hinge,
     mistake_spectrum,
     novikoff,
+    pnorm_d1,
+    pnorm_d2,
+    pnorm_separable,
     run_quantities,
     second_order_adaptive_bound,
     second_order_bound,
@@ -51,6 +54,11 @@ def test_closed_forms_known_values():
         9.0 - 2 * (0.5 - 0.25 - 0.25**2 / 2))
     assert hop_alpha(0.5) == pytest.approx(3.0)
     assert higher_order_bound(1.0, 0.0, 1.0) == pytest.approx(1.0)
+    # p > 2: b = alpha sqrt(p - 1) radius; with D = 0 the bound is b^2 / gamma^2.
+    assert higher_order_bound(2.0, 0.0, 0.5, p=5.0, radius=1.5) == pytest.approx(144.0)
+    assert pnorm_separable(2.0, 3.0, 0.5) == pytest.approx(32.0)
+    assert pnorm_d2(1.0, 5.0, 0.5, 1.0) == pytest.approx(36.0)
+    assert pnorm_d1(1.0, 5.0, 1.0, 3.0) == pytest.approx(9.0)  # root of m - 3 = 2 sqrt(m)
     assert second_order_bound([np.e - 1.0], 1.0, 3.0, 0.0, 1.0) == pytest.approx(2.0)
     assert second_order_pinv_bound([2.0, 8.0], 2.0, 1.0, 1.0, 0.5) == pytest.approx(
         2.0 + 2.0 * np.sqrt(2.0 + np.log(4.0)))
@@ -68,6 +76,9 @@ def test_closed_forms_vectorise_over_gamma():
                    ballseptron_corrected(1.5, GAMMAS, D, 0.001, 3),
                    ballseptron_corrected(1.5, GAMMAS, D, 0.001, 3, loss="d1", exact=True),
                    higher_order_bound(2.0, D, GAMMAS),
+                   higher_order_bound(2.0, D, GAMMAS, p=7.0, radius=1.2),
+                   pnorm_separable(1.5, 4.0, GAMMAS), pnorm_d2(1.5, 4.0, GAMMAS, D),
+                   pnorm_d1(1.5, 4.0, GAMMAS, D),
                    second_order_bound([1.0, 2.0], 0.5, 1.0, D, GAMMAS)):
         assert values.shape == GAMMAS.shape
         assert np.all(np.isfinite(values))
@@ -394,15 +405,21 @@ def test_higher_order_rows_and_reasons(noisy):
     assert stated.quantities["c"] == pytest.approx(0.6)
     assert tight.quantities["c"] >= stated.quantities["c"] - 1e-12
     p3 = evaluate(run_online("higher_order", X, y, p=3.0), X, y, target=u)
-    assert "p = 2" in p3.row("higher_order").reason
+    for row in p3.rows:
+        assert row.applies and row.holds and "p > 2 (derived)" in row.source
+        assert row.quantities["p"] == 3.0 and row.quantities["transformed_R_p"] > 0
     raw = run_online("higher_order", 2.0 * X, y, normalize=False)
     assert "unit norm" in evaluate(raw, 2.0 * X, y, target=u).row("higher_order").reason
+    raw3 = run_online("higher_order", 2.0 * X, y, normalize=False, p=3.0)
+    reason = evaluate(raw3, 2.0 * X, y, target=u).row("higher_order", "tightened").reason
+    assert "unit p-norm" in reason and "||x||_p" in reason
 
 
 @pytest.mark.parametrize(
     "algorithm, params",
     [("perceptron", {}), ("voted_perceptron", {}), ("ballseptron", {"r": 0.05}),
-     ("pnorm_perceptron", {}), ("higher_order", {}), ("second_order", {}),
+     ("pnorm_perceptron", {}), ("pnorm_perceptron", {"p": 4.0}), ("higher_order", {}),
+     ("higher_order", {"p": 3.0}), ("second_order", {}),
      ("second_order", {"variant": "adaptive"}), ("second_order", {"variant": "pinv"})],
 )
 def test_warm_started_runs_are_not_bounded(noisy, algorithm, params):
@@ -417,13 +434,23 @@ def test_warm_started_runs_are_not_bounded(noisy, algorithm, params):
         assert not row.applies and "warm" in row.reason
 
 
-def test_pnorm_perceptron_is_bounded_for_p2_only(noisy):
+def test_pnorm_perceptron_rows(noisy):
+    """p = 2: the Perceptron's rows and the p-norm ones; p > 2: the p-norm ones (theory §4.1)."""
     X, y, u = noisy
     two = evaluate(run_online("pnorm_perceptron", 3.0 * X, y, p=2.0), 3.0 * X, y, target=u)
     assert all(r.holds for r in two.rows if r.applies)
     assert two.row("freund_schapire").quantities["R"] == pytest.approx(1.0)
-    three = evaluate(run_online("pnorm_perceptron", X, y, p=3.0), X, y, target=u)
-    assert all(not r.applies and "p = 2" in r.reason for r in three.rows)
+    pnorm_names = [(n, v) for v in ("stated", "tightened")
+                   for n in ("pnorm_separable", "pnorm_d2", "pnorm_d1")]
+    assert _names(two)[6:] == pnorm_names
+    three = evaluate(run_online("pnorm_perceptron", X, y, p=3.0, epochs=2), X, y, target=u)
+    assert _names(three) == pnorm_names
+    assert not three.row("pnorm_separable").applies  # noisy: u separates no trial set
+    for row in three.rows[1:3] + three.rows[4:]:
+        assert row.applies and row.holds and row.quantities["R_p"] == pytest.approx(1.0)
+        assert row.quantities["q"] == pytest.approx(1.5)
+    assert "derived" in three.row("pnorm_d2").source
+    assert any("unit q-norm" in note for note in three.notes)
 
 
 def test_svm_comparator_and_kernel_runs(noisy):
@@ -510,7 +537,7 @@ def test_holds_allows_rounding_only():
 
 
 @pytest.mark.parametrize("module", ["first_order", "ballseptron", "second_order", "higher_order",
-                                    "quantities", "evaluate"])
+                                    "pnorm", "search", "transformed", "quantities", "evaluate"])
 def test_docstring_examples_run(module):
     """The Examples sections state the closed forms' values: doctested so they cannot drift."""
     result = doctest.testmod(importlib.import_module(f"perceptron_bounds.bounds.{module}"))

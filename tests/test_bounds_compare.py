@@ -1,6 +1,7 @@
 """The ``compare`` command and the mistakes_vs_bounds plot."""
 
 import json
+import re
 
 import matplotlib
 import numpy as np
@@ -8,7 +9,7 @@ import pytest
 
 from perceptron_bounds import run_online
 from perceptron_bounds.algorithms import available
-from perceptron_bounds.bounds import evaluate
+from perceptron_bounds.bounds import BoundReport, evaluate
 from perceptron_bounds.cli import main
 from perceptron_bounds.cli.compare import format_table
 from perceptron_bounds.datasets import make_separable
@@ -82,11 +83,28 @@ def test_compare_target_comparator_needs_a_target(tmp_path, capsys):
     assert len(err.strip().splitlines()) == 1
 
 
-def test_format_table_reports_an_algorithm_without_bounds():
+def test_format_table_lists_inapplicable_bounds_and_runs_without_bounds():
     X, y, u = make_separable(60, 3, seed=5)
-    report = evaluate(run_online("pnorm_perceptron", X, y, p=3.0), X, y, target=u)
+    first = run_online("pnorm_perceptron", X, y, p=3.0)
+    report = evaluate(run_online("pnorm_perceptron", X, y, p=3.0, warm_start=first), X, y,
+                      target=u)
     text = format_table([report])
-    assert "p = 2" in text and "pnorm_perceptron" in text
+    assert "not applicable:\n  pnorm_perceptron pnorm_separable (stated): a warm-started" in text
+    bare = BoundReport("pnorm_perceptron", {"p": 3.0}, 60, 4, 0, (), ("no bound",))
+    assert "pnorm_perceptron  4         -" in format_table([bare])
+
+
+def test_compare_lists_the_p_norm_bounds(capsys):
+    """``compare --param p=4`` bounds the p-norm Perceptron and HO_4 (theory §4.1)."""
+    assert main(["compare", "--algorithms", "pnorm_perceptron,higher_order", "--param", "p=4",
+                 "--epochs", "2"]) == 0
+    out = capsys.readouterr().out
+    table = out.split("not applicable:")[0]
+    for name in ("pnorm_d2", "pnorm_d1", "higher_order"):
+        for variant in ("stated", "tightened"):
+            assert re.search(rf"\n(pnorm_perceptron|higher_order) +\d+ +{name} +{variant} ", table)
+    assert "p = 2" not in out and " NO" not in out
+    assert "unit q-norm, q = p/(p - 1) = 1.33333" in out
 
 
 def test_mistakes_vs_bounds_smoke():

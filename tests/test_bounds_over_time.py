@@ -15,7 +15,7 @@ from perceptron_bounds.bounds.over_time import CURVES
 from perceptron_bounds.datasets import make_separable
 
 # (algorithm, params) drawn by the property test: every registered algorithm, every variant
-# of its bounds (SO inverse, adaptive and pinv; HO schedule and given steps; kernels).
+# of its bounds (SO inverse, adaptive and pinv; HO schedule and given steps; p > 2; kernels).
 SPECS = [
     ("perceptron", {}),
     ("perceptron", {"kernel": "rbf", "gamma": 1.0}),
@@ -24,6 +24,8 @@ SPECS = [
     ("ballseptron", {"r": 0.02}),
     ("ballseptron", {"r": 0.3}),
     ("pnorm_perceptron", {"p": 2.0}),
+    ("pnorm_perceptron", {"p": 3.0}),
+    ("pnorm_perceptron", {"p": 7.0, "normalize": False}),
     ("second_order", {"a": 0.5}),
     ("second_order", {"variant": "adaptive", "c": 0.5}),
     ("second_order", {"variant": "pinv"}),
@@ -31,6 +33,8 @@ SPECS = [
     ("higher_order", {"c": 0.4}),
     ("higher_order", {"c": 0.8, "sparse": True}),
     ("higher_order", {"c": 0.3, "normalize": False}),
+    ("higher_order", {"p": 4.0, "c": 0.4}),
+    ("higher_order", {"p": 7.0, "c": 0.6, "sparse": True}),
 ]
 
 
@@ -146,15 +150,27 @@ def test_gamma_of_another_bound_when_the_named_one_fails_on_the_whole_run():
     assert f"the best for {best.name}" in curves.notes[-1]
 
 
-@pytest.mark.parametrize("algorithm, params", [("pnorm_perceptron", {"p": 4.0}),
-                                               ("higher_order", {"p": 3.0})])
-def test_no_bound_for_p_above_2(algorithm, params):
-    X, y, target = _data(0, 30, 3, 0.0)
-    run = run_online(algorithm, X, y, **params)
-    curves = bounds_over_time(run, X, y, u=target, gamma=0.05)
-    assert dict(curves) == {} and curves.gamma == 0.05 and "p = " in curves.notes[-1]
-    named = bounds_over_time(run, X, y, [next(iter(evaluate(run, X, y).rows)).name])
-    assert all(np.isinf(values).all() for values in named.values())
+@pytest.mark.parametrize("algorithm, params, names", [
+    ("pnorm_perceptron", {"p": 4.0}, ["pnorm_separable", "pnorm_d2", "pnorm_d1"]),
+    ("higher_order", {"p": 3.0, "c": 0.4}, ["higher_order"]),
+])
+@pytest.mark.parametrize("variant", ["stated", "tightened"])
+def test_curves_for_p_above_2(algorithm, params, names, variant):
+    """p > 2 (theory §4.1): each curve bounds every prefix and ends at evaluate's value."""
+    X, y, target = _data(0, 30, 3, 0.1)
+    run = run_online(algorithm, X, y, epochs=3, **params)
+    gamma = 0.05
+    curves = bounds_over_time(run, X, y, u=target, gamma=gamma, variant=variant)
+    assert list(curves) == names and "unit q-norm" in curves.notes[0]
+    report = evaluate(run, X, y, u=target, gamma=gamma)
+    for name in names:
+        values = curves[name]
+        finite = np.isfinite(values)
+        assert np.all(values[finite] >= curves.mistakes[finite])
+        row = report.row(name, variant)
+        assert row.applies == bool(finite[-1])
+        if row.applies:
+            assert values[-1] == pytest.approx(row.value, rel=1e-12)
 
 
 def test_a_warm_started_run_has_no_bound():

@@ -1,10 +1,11 @@
 """Mistake bounds of the papers, evaluated on an ``OnlineRun`` (theory §4).
 
 * closed forms, one module per paper: :mod:`.first_order` (001),
-  :mod:`.ballseptron` (004), :mod:`.second_order` (003), :mod:`.higher_order` (000);
+  :mod:`.ballseptron` (004), :mod:`.second_order` (003), :mod:`.higher_order` (000),
+  :mod:`.pnorm` (the p-norm Perceptron: Grove-Littlestone-Schuurmans, Gentile);
 * :mod:`.quantities`: hinge losses, D1/D2/R over sets of trials, the HO transformed
   hinge loss and c_run, spectra, lambda*;
-* :mod:`.transformed`: the Higher-Order bound's transformed sequence;
+* :mod:`.transformed`: the Higher-Order bound's transformed sequence (and its p-norms);
 * :mod:`.search`: comparators u (target, SVM) and the gamma search;
 * :mod:`.multiclass`: multiclass margins and hinge losses, the one-vs-rest sum, the
   native runs' quantities (Kesler's construction, theory §4.5);
@@ -19,6 +20,7 @@ from .first_order import freund_schapire, novikoff
 from .higher_order import higher_order_bound, hop_alpha
 from .multiclass import multiclass_hinge_losses, multiclass_margins
 from .over_time import BoundCurves, bounds_over_time
+from .pnorm import pnorm_d1, pnorm_d2, pnorm_separable
 from .quantities import (
     HingeProfile,
     RunData,
@@ -35,7 +37,7 @@ from .second_order import (
     second_order_bound,
     second_order_pinv_bound,
 )
-from .transformed import transformed_instances, transformed_margins
+from .transformed import transformed_instances, transformed_margins, transformed_norms
 
 __all__ = [
     "BoundCurves",
@@ -59,6 +61,9 @@ __all__ = [
     "multiclass_hinge_losses",
     "multiclass_margins",
     "novikoff",
+    "pnorm_d1",
+    "pnorm_d2",
+    "pnorm_separable",
     "run_quantities",
     "second_order_adaptive_bound",
     "second_order_bound",
@@ -66,4 +71,5 @@ __all__ = [
     "span_spectrum",
     "transformed_instances",
     "transformed_margins",
+    "transformed_norms",
 ]

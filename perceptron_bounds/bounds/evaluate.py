@@ -13,7 +13,8 @@ from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
 from .first_order import freund_schapire, novikoff
 from .higher_order import higher_order_bound, hop_alpha
 from .multiclass import KESLER_FACTOR, MulticlassRunData, multiclass_margins, sum_over_classes
-from .quantities import HingeProfile, RunData, hop_c_run
+from .pnorm import pnorm_d1, pnorm_d2, pnorm_separable
+from .quantities import HingeProfile, RunData, hop_c_run, hop_step_terms
 from .report import BoundReport, BoundRow, MulticlassBoundReport
 from .search import (
     Comparator,
@@ -78,7 +79,9 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
         with the labels as given to the run.
     u : ndarray, optional
         The comparator, linear-kernel runs only: shape (n_features,), scaled to
-        unit norm, for a binary run; shape (K, n_features), one prototype per
+        unit norm (unit q-norm, q = p / (p - 1), for the p-norm Perceptron and
+        the Higher-Order Perceptron with p > 2; theory §4.1), for a binary run;
+        shape (K, n_features), one prototype per
         class in the order of ``run.classes``, for a multiclass run: scaled to
         unit Frobenius norm for a native run, row k to unit norm for class k of
         a one-vs-rest run.
@@ -88,7 +91,8 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
     comparator : {"auto", "target", "svm"}, default="auto"
         How u is chosen when not given: ``"target"`` the data's known target,
         ``"svm"`` SVMs over C in ``search.SVM_C`` (the best for each bound):
-        normalised linear SVM directions (a kernel SVM of unit RKHS norm for
+        normalised linear SVM directions (in the q-norm for p > 2; a kernel SVM
+        of unit RKHS norm for
         kernel runs), Crammer-Singer prototypes for a native run (stacked
         one-vs-rest kernel SVMs for kernel runs); ``"auto"`` the target when
         known, else the SVM. A one-vs-rest run uses the SVM of each class
@@ -113,13 +117,18 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
     -----
     Bounds per algorithm: the Perceptron, voted Perceptron and p-norm
     Perceptron with p = 2: ``novikoff`` (001 Thm 1), ``freund_schapire``
-    (001 Thm 2), ``ballseptron_d1`` (004 Thm 2 with r = 0); the Ballseptron:
+    (001 Thm 2), ``ballseptron_d1`` (004 Thm 2 with r = 0); the p-norm
+    Perceptron, any p >= 2, with R_p = max ||x_t||_p and ||u||_q = 1:
+    ``pnorm_separable`` ((p - 1) R_p^2 / gamma^2, GLS01), ``pnorm_d1`` (the
+    exact root of m gamma - D1 <= sqrt((p - 1) m) R_p, Gen03) and ``pnorm_d2``
+    (((sqrt(p - 1) R_p + D2) / gamma)^2, derived); the Ballseptron:
     the same under 0 < gamma <= R and r < (sqrt(2) - 1) gamma (004 Thm 1-2),
     and ``ballseptron_corrected_d2`` (Cor. 1), ``ballseptron_corrected_d1``
     (eq. 17); the Second-Order Perceptron: ``second_order`` (003 Thm 1, Cor. 1
     for kernels), ``second_order_adaptive`` (Thm 3) or ``second_order_pinv``
     (Thm 4) by its variant; the Higher-Order Perceptron: ``higher_order``
-    (000 Thm 1, p = 2).
+    (000 Thm 1 for p = 2; for p > 2 the derived form with ||u||_q = 1 and the
+    p-norm radius of the transformed mistakes, theory §4.1).
 
     Multiclass (theory §4.5): one-vs-rest, every binary bound per class and
     their sums; the native Perceptron and Ballseptron, the same first-order
@@ -172,8 +181,8 @@ def _evaluate_binary(run, X, y, u, gamma, comparator, target) -> BoundReport:
     n = run.n_features
     comparators, notes = _comparators(
         ctx, u, target, comparator,
-        unit=lambda v, label: unit_comparator(v, n, label, ctx.kernel),
-        fitted=lambda: svm_comparators(ctx.X, ctx.y, ctx.kernel), what="u")
+        unit=lambda v, label: unit_comparator(v, n, label, ctx.kernel, q=ctx.q),
+        fitted=lambda: svm_comparators(ctx.X, ctx.y, ctx.kernel, q=ctx.q), what="u")
     rows = _rows(ctx, comparators, gamma, BOUNDS[run.algorithm])
     if not rows:
         notes.append(f"no bound of the papers applies to {run.algorithm!r}")
@@ -237,7 +246,10 @@ def _comparators(ctx, u, target, comparator, *, unit, fitted,
                  what) -> tuple[list[Comparator], list[str]]:
     """The comparators of a run: ``unit(v, label)`` scales a given u or target, ``fitted()``
     fits the SVMs; ``what`` names u in the notes ("u" or "prototypes")."""
+    q = getattr(ctx, "q", 2.0)
     scaled = "unit norm" if what == "u" else "unit Frobenius norm"
+    if q != 2.0:
+        scaled = f"unit q-norm, q = p/(p - 1) = {q:.6g}"
     if u is not None:
         return [unit(u, "given")], [f"{what}: given (scaled to {scaled})"]
     if comparator == "target" and target is None:
@@ -252,6 +264,8 @@ def _comparators(ctx, u, target, comparator, *, unit, fitted,
         raise ValueError("no SVM comparator could be fitted (one class in y, or a zero solution)")
     if what == "u" and ctx.kernel.is_linear:
         note = "u: normalised linear SVM direction, the best over C for each bound"
+        if q != 2.0:
+            note = f"u: linear SVM direction scaled to {scaled}, the best over C for each bound"
     elif what == "u":
         note = (f"f: kernel SVM ({ctx.kernel.name} kernel) scaled to unit norm in the kernel's "
                 "feature space, intercept dropped, the best over C for each bound")
@@ -321,7 +335,7 @@ def _restricted(value, low, high):
     return restricted
 
 
-# --- first order: Perceptron, voted Perceptron, p-norm (p = 2), Ballseptron --------------------
+# --- first order: Perceptron, voted Perceptron, Ballseptron (and the p-norm Perceptron at p = 2)
 
 
 @dataclass(frozen=True)
@@ -365,9 +379,6 @@ def _perceptron_family(ctx, margins, reduction) -> list[_Spec]:
     if ball:
         names += ["ballseptron_corrected_d2", "ballseptron_corrected_d1"]
     not_applicable = _WARM if run.warm_started else None
-    if run.algorithm == "pnorm_perceptron" and run.params["p"] != 2.0:
-        not_applicable = ("the papers bound the p-norm Perceptron only for p = 2 "
-                          f"(the Perceptron); this run has p = {run.params['p']:g}")
     specs = []
     for variant in VARIANTS:
         rows = ctx.rows_all if variant == "stated" else ctx.rows_updates
@@ -489,27 +500,86 @@ def _so_quantities(profile, scope, energy, extra):
     return lambda g: {"D": float(profile.d1(g)), "trials": scope, "u_energy": energy, **extra}
 
 
+# --- p-norm Perceptron -------------------------------------------------------------------------
+
+
+def _pnorm_specs(ctx, comp) -> list[_Spec]:
+    """The p-norm Perceptron's bounds (theory §4.1); at p = 2 the Perceptron's as well."""
+    margins = ctx.y * comp.values(ctx.X)
+    first = _perceptron_family(ctx, margins, _BINARY) if ctx.p == 2.0 else []
+    return first + _pnorm_family(ctx, margins)
+
+
+def _pnorm_family(ctx, margins) -> list[_Spec]:
+    """``pnorm_separable``, ``pnorm_d2``, ``pnorm_d1`` in both variants: R_p, the hinge losses
+    and the separation over all trials (stated) or the mistaken ones (tightened)."""
+    run, p = ctx.run, ctx.p
+    reason = _WARM if run.warm_started else None
+    specs = []
+    for variant in VARIANTS:
+        rows = ctx.rows_all if variant == "stated" else ctx.rows_mistakes
+        profile = HingeProfile(margins[rows])
+        R_p = ctx.radius_p(rows)
+        scale = max(R_p, float(profile.margins[-1]) if profile.size else 0.0)
+        common = {"R_p": R_p, "p": p, "q": ctx.q,
+                  "trials": "all" if variant == "stated" else "mistakes",
+                  "n_trials_used": profile.size}
+        suffix = " + theory §4.2" if variant == "tightened" else ""
+        for name in ("pnorm_separable", "pnorm_d2", "pnorm_d1"):
+            spec = _pnorm_spec(name, profile, R_p, p, common)
+            spec.variant, spec.scale, spec.reason = variant, scale, reason
+            spec.source += suffix
+            specs.append(spec)
+    return specs
+
+
+def _pnorm_spec(name, profile, R_p, p, common) -> _Spec:
+    if name == "pnorm_separable":
+        mm = profile.min_margin
+        which = "every trial" if common["trials"] == "all" else "every mistaken trial"
+        separation = _Condition(0.0, mm, f"u separates {which} with margin gamma: "
+                                f"gamma <= min y u.x = {mm:.6g}")
+        return _Spec(name, "", "GLS01; Gen03", lambda g: pnorm_separable(R_p, p, g), profile,
+                     conditions=[separation], quantities=lambda g: {**common, "min_margin": mm})
+    if name == "pnorm_d2":
+        return _Spec(name, "", "Gen03 + Cauchy-Schwarz (derived)",
+                     lambda g: pnorm_d2(R_p, p, g, profile.d2(g)), profile,
+                     quantities=lambda g: {**common, "D2": float(profile.d2(g))})
+    return _Spec(name, "", "Gen03", lambda g: pnorm_d1(R_p, p, g, profile.d1(g)), profile,
+                 quantities=lambda g: {**common, "D1": float(profile.d1(g))})
+
+
 # --- higher order -------------------------------------------------------------------------------
 
 
 def _higher_order_specs(ctx, comp) -> list[_Spec]:
+    """Paper 000's Theorem 1 (p = 2) and its p > 2 form (derived, theory §4.1), both variants.
+
+    For p > 2 the transformed instances are measured in ||.||_p: the bound takes their
+    largest p-norm over the mistakes as its radius, and u has ||u||_q = 1.
+    """
     run = ctx.run
-    params, state = run.params, run.state
+    params, p = run.params, ctx.p
+    norm = "||x||" if p == 2.0 else "||x||_p"
     reason = None
-    if params["p"] != 2.0:
-        reason = f"Theorem 1 is stated for p = 2; this run has p = {params['p']:g}"
-    elif ctx.run.warm_started:
+    if run.warm_started:
         reason = _WARM
     elif not params["normalize"]:
-        norms = ctx.norms[ctx.rows_mistakes]
+        norms = ctx.p_norms[ctx.rows_mistakes]
         if norms.size and np.max(np.abs(norms - 1.0)) > UNIT_NORM_ATOL:
-            reason = (f"instances without unit norm (normalize=False; ||x|| of the mistakes in "
+            reason = (f"instances without unit {'norm' if p == 2.0 else 'p-norm'} "
+                      f"(normalize=False; {norm} of the mistakes in "
                       f"[{norms.min():.6g}, {norms.max():.6g}])")
     margins = np.zeros(0)
+    radius = 1.0
     if reason is None and ctx.m:
         margins = ctx.transformed_margins(comp.u if comp.u is not None else comp.values)
+        if p != 2.0:
+            radius = float(ctx.transformed_norms.max())
     profile = HingeProfile(margins)
-    rho, yvx = state["rho"], state["y_v_x"]
+    step = hop_step_terms(run)
+    gv = "|v.x|" if p == 2.0 else "|g(x).v|"
+    derived = "" if p == 2.0 else ", p > 2 (derived)"
     specs = []
     for variant in VARIANTS:
         spec_reason = reason
@@ -517,36 +587,37 @@ def _higher_order_specs(ctx, comp) -> list[_Spec]:
             if params["rho"] is None:
                 c = 1.0 - params["c"]
                 what = f"c' = 1 - c = {c:.6g} (schedule rho_k = c/k, theory §4.2)"
-                slack = rho * (1.0 + np.abs(yvx)) - (1.0 - c)
+                slack = step - (1.0 - c)
                 if spec_reason is None and slack.size and slack.max() > 1e-12:
-                    spec_reason = (f"rho_k <= (1 - c')/(1 + |v.x|) fails at mistake "
+                    spec_reason = (f"rho_k <= (1 - c')/(1 + {gv}) fails at mistake "
                                    f"{int(np.argmax(slack))}")
             else:
-                c = float(np.min(1.0 - rho * (1.0 + np.abs(yvx)), initial=1.0))
-                what = f"c = min_k 1 - rho_k (1 + |v.x|) = {c:.6g}"
-            source = "000 Thm 1"
+                c = float(np.min(1.0 - step, initial=1.0))
+                what = f"c = min_k 1 - rho_k (1 + {gv}) = {c:.6g}"
+            source = "000 Thm 1" + derived
         else:
             c = hop_c_run(run)
             what = f"c_run = min_k min(r_k, 2 - r_k) = {c:.6g}"
-            source = "000 Thm 1 + theory §4.2"
+            source = "000 Thm 1" + derived + " + theory §4.2"
         if spec_reason is None and not c > 0.0:
             spec_reason = f"{what} <= 0"
         alpha = float(hop_alpha(c)) if c > 0 else np.inf
-        scale = max(1.0, float(profile.margins[-1]) if profile.size else 0.0)
+        scale = max(radius, float(profile.margins[-1]) if profile.size else 0.0)
         specs.append(_Spec(
-            "higher_order", variant, source, _ho_value(alpha, profile), profile, scale, [],
-            _ho_quantities(profile, alpha, c), spec_reason,
+            "higher_order", variant, source, _ho_value(alpha, profile, p, radius), profile,
+            scale, [], _ho_quantities(profile, alpha, c, p, radius), spec_reason,
         ))
     return specs
 
 
-def _ho_value(alpha, profile):
-    return lambda g: higher_order_bound(alpha, profile.d1(g), g)
+def _ho_value(alpha, profile, p, radius):
+    return lambda g: higher_order_bound(alpha, profile.d1(g), g, p=p, radius=radius)
 
 
-def _ho_quantities(profile, alpha, c):
+def _ho_quantities(profile, alpha, c, p, radius):
+    extra = {} if p == 2.0 else {"p": p, "transformed_R_p": radius}
     return lambda g: {"D": float(profile.d1(g)), "trials": "transformed mistakes",
-                      "alpha": alpha, "c": c}
+                      "alpha": alpha, "c": c, **extra}
 
 
 # The bounds of each registered algorithm: a function (RunData, Comparator) -> its bound specs
@@ -555,7 +626,7 @@ BOUNDS = {
     "perceptron": _first_order_specs,
     "voted_perceptron": _first_order_specs,
     "ballseptron": _first_order_specs,
-    "pnorm_perceptron": _first_order_specs,
+    "pnorm_perceptron": _pnorm_specs,
     "second_order": _second_order_specs,
     "higher_order": _higher_order_specs,
 }

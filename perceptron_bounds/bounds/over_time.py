@@ -7,7 +7,7 @@ errors and the spectrum of the mistakes taken over those t trials. So each
 bound gives a curve over t that stays above the count of mistakes made so
 far. :func:`bounds_over_time` evaluates those curves for one fixed comparator
 u and margin gamma, through the bounds' own closed forms
-(:mod:`.first_order`, :mod:`.ballseptron`, :mod:`.second_order`,
+(:mod:`.first_order`, :mod:`.ballseptron`, :mod:`.pnorm`, :mod:`.second_order`,
 :mod:`.higher_order`) fed with prefix quantities: cumulative sums of hinge
 losses, running maxima of the norms, and the spectrum of the mistakes made
 so far.
@@ -22,7 +22,14 @@ from .ballseptron import ballseptron_corrected, ballseptron_d1
 from .evaluate import SQRT2_MINUS_1, UNIT_NORM_ATOL, VARIANTS, evaluate
 from .first_order import freund_schapire, novikoff
 from .higher_order import higher_order_bound, hop_alpha
-from .quantities import RunData, hinge_losses, mistake_spectrum, span_spectrum
+from .pnorm import pnorm_d1, pnorm_d2, pnorm_separable
+from .quantities import (
+    RunData,
+    hinge_losses,
+    hop_step_terms,
+    mistake_spectrum,
+    span_spectrum,
+)
 from .search import svm_comparators, unit_comparator
 from .second_order import (
     second_order_adaptive_bound,
@@ -78,7 +85,8 @@ def bounds_over_time(run, X, y, names=None, *, u=None, gamma=None,
         ``freund_schapire``, ``ballseptron_d1``, ...). Default: every bound of the
         run's algorithm that is finite on some prefix.
     u : ndarray of shape (n_features,), optional
-        The comparator, scaled to unit norm (linear-kernel runs). Default: the
+        The comparator, scaled to unit norm (linear-kernel runs; unit q-norm,
+        q = p / (p - 1), for the p-norm algorithms with p > 2). Default: the
         comparator of the smallest applicable bound of ``evaluate(run, X, y)``
         (a normalised SVM direction, or a kernel SVM function of unit norm).
     gamma : float, optional
@@ -116,7 +124,7 @@ def bounds_over_time(run, X, y, names=None, *, u=None, gamma=None,
     condition fails there (Novikoff once u meets a trial with y u.x < gamma;
     the Ballseptron's 0 < gamma <= R(t) while R(t) is still small; the Higher-Order
     step condition from the first mistake that breaks it), or on every prefix
-    when no bound applies to the run (a warm start; p != 2). Where a value is
+    when no bound applies to the run (a warm start). Where a value is
     finite it is at least the mistakes of the prefix: each is a theorem for
     every prefix (theory §4.4). At t = T it equals ``evaluate(run, X, y, u=u,
     gamma=gamma)``'s value for the same u and gamma.
@@ -151,8 +159,10 @@ def bounds_over_time(run, X, y, names=None, *, u=None, gamma=None,
             names = [names]
         names = [check_choice("names", name, known) for name in names]
     mistakes = np.cumsum(_is_trial(run, run.mistake_trials))
-    comp = None if u is None else unit_comparator(u, run.n_features, "given", ctx.kernel)
-    notes = [] if u is None else ["u: given (scaled to unit norm)"]
+    comp = None if u is None else unit_comparator(u, run.n_features, "given", ctx.kernel,
+                                                  q=ctx.q)
+    scaled = "unit norm" if ctx.q == 2.0 else f"unit q-norm, q = {ctx.q:.6g}"
+    notes = [] if u is None else [f"u: given (scaled to {scaled})"]
     if gamma is not None:
         notes.append(f"gamma = {gamma:.6g} (given)")
     if comp is None or gamma is None:
@@ -199,7 +209,7 @@ def _no_bound(report) -> str:
 
 def _svm_comparator(ctx, label):
     """The SVM comparator called ``label``, as evaluate fitted it (same data, same seed)."""
-    for comp in svm_comparators(ctx.X, ctx.y, ctx.kernel):
+    for comp in svm_comparators(ctx.X, ctx.y, ctx.kernel, q=ctx.q):
         if comp.label == label:
             return comp
     raise AssertionError(f"evaluate's comparator {label!r} is not among the SVM comparators")
@@ -227,7 +237,7 @@ def _by_mistakes(run, per_mistake) -> np.ndarray:
     return np.asarray(per_mistake)[np.cumsum(_is_trial(run, run.mistake_trials))]
 
 
-# --- first order: Perceptron, voted Perceptron, p-norm (p = 2), Ballseptron --------------------
+# --- first order: Perceptron, voted Perceptron, Ballseptron (and the p-norm Perceptron at p = 2)
 
 
 def _first_order_curves(ctx, comp, gamma, tight) -> dict:
@@ -251,8 +261,7 @@ def _first_order_curves(ctx, comp, gamma, tight) -> dict:
     R = np.maximum.accumulate(np.where(used, ctx.norms[rows], 0.0))
     eps = np.cumsum(_is_trial(run, run.margin_error_trials))
     min_margin = np.minimum.accumulate(np.where(used, margins, np.inf))
-    valid = not run.warm_started and not (run.algorithm == "pnorm_perceptron"
-                                          and run.params["p"] != 2.0)
+    valid = not run.warm_started
     ball_ok = np.full(run.n_trials, valid)
     if ball:
         needed = np.full(run.n_trials, not tight) | (eps > 0)
@@ -269,6 +278,35 @@ def _first_order_curves(ctx, comp, gamma, tight) -> dict:
             for loss, D in (("d2", D2), ("d1", D1)):
                 curves[f"ballseptron_corrected_{loss}"] = _applies(
                     ballseptron_corrected(R, gamma, D, r, eps, loss, exact=tight), corrected_ok)
+    return curves
+
+
+# --- p-norm Perceptron -------------------------------------------------------------------------
+
+
+def _pnorm_curves(ctx, comp, gamma, tight) -> dict:
+    """The p-norm Perceptron's bounds per prefix (and at p = 2 the Perceptron's).
+
+    R_p(t) is the running maximum of ||x_s||_p, D1(t) and D2(t) cumulative sums of the
+    hinge losses of u (||u||_q = 1), over every trial or, tightened, the mistaken ones;
+    ``pnorm_separable`` needs y u.x >= gamma on each of them so far.
+    """
+    run, p = ctx.run, ctx.p
+    curves = _first_order_curves(ctx, comp, gamma, tight) if p == 2.0 else {}
+    rows = ctx.rows_all
+    used = _is_trial(run, run.mistake_trials) if tight else np.ones(run.n_trials, dtype=bool)
+    margins = (ctx.y * comp.values(ctx.X))[rows]
+    hinge = np.where(used, _hinge(margins, gamma), 0.0)
+    D1 = np.cumsum(hinge)
+    D2 = np.sqrt(np.cumsum(hinge**2))
+    R_p = np.maximum.accumulate(np.where(used, ctx.p_norms[rows], 0.0))
+    min_margin = np.minimum.accumulate(np.where(used, margins, np.inf))
+    valid = np.full(run.n_trials, not run.warm_started)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        curves["pnorm_separable"] = _applies(pnorm_separable(R_p, p, gamma),
+                                             valid & (gamma <= min_margin))
+        curves["pnorm_d2"] = _applies(pnorm_d2(R_p, p, gamma, D2), valid)
+        curves["pnorm_d1"] = _applies(pnorm_d1(R_p, p, gamma, D1), valid)
     return curves
 
 
@@ -316,39 +354,45 @@ def _second_order_curves(ctx, comp, gamma, tight) -> dict:
 
 
 def _higher_order_curves(ctx, comp, gamma, tight) -> dict:
-    """The Higher-Order bound (paper 000, Thm 1) on the transformed mistakes made so far.
+    """The Higher-Order bound (paper 000, Thm 1; p > 2 derived) on the transformed mistakes so far.
 
     The constant c of each prefix is the one :func:`evaluate` takes over the
     prefix's mistakes: stated, 1 - c for the schedule rho_k = c/k (applicable until
-    a mistake breaks rho_k <= c/(1 + |v.x|)) or min_k 1 - rho_k (1 + |v.x|) for
-    given steps; tightened, c_run = min_k min(r_k, 2 - r_k) (theory §4.2).
+    a mistake breaks rho_k <= c/(1 + |v.x|), |g(x).v| for p > 2) or
+    min_k 1 - rho_k (1 + |v.x|) for given steps; tightened,
+    c_run = min_k min(r_k, 2 - r_k) (theory §4.2). For p > 2 the radius is the
+    running maximum of the transformed instances' p-norms (theory §4.1).
     """
     run = ctx.run
-    params, state = run.params, run.state
+    params, state, p = run.params, run.state, ctx.p
     out = np.full(run.n_trials, np.inf)
-    if params["p"] != 2.0 or run.warm_started:
+    if run.warm_started:
         return {"higher_order": out}
     ok = np.ones(ctx.m + 1, dtype=bool)  # per number of mistakes k = 0..m
     if not params["normalize"]:
-        off = np.abs(ctx.norms[ctx.rows_mistakes] - 1.0)
+        off = np.abs(ctx.p_norms[ctx.rows_mistakes] - 1.0)
         ok[1:] &= np.maximum.accumulate(off) <= UNIT_NORM_ATOL
     margins = np.zeros(0)
+    radius = np.ones(ctx.m + 1)
     if ctx.m:
         margins = ctx.transformed_margins(comp.u if comp.u is not None else comp.values)
+        if p != 2.0:
+            radius = np.maximum.accumulate(np.concatenate(([0.0], ctx.transformed_norms)))
     D = np.concatenate(([0.0], np.cumsum(_hinge(margins, gamma))))
-    rho, yvx = state["rho"], state["y_v_x"]
+    step = hop_step_terms(run)
     if tight:
         r_k = np.asarray(state["r"], dtype=np.float64)
         c = np.minimum.accumulate(np.concatenate(([1.0], np.minimum(r_k, 2.0 - r_k))))
     elif params["rho"] is None:
         c = np.full(ctx.m + 1, 1.0 - params["c"])
-        slack = rho * (1.0 + np.abs(yvx)) - (1.0 - c[0])
+        slack = step - (1.0 - c[0])
         ok[1:] &= np.maximum.accumulate(slack) <= _SLACK_ATOL
     else:
-        c = np.minimum.accumulate(np.concatenate(([1.0], 1.0 - rho * (1.0 + np.abs(yvx)))))
+        c = np.minimum.accumulate(np.concatenate(([1.0], 1.0 - step)))
     ok &= c > 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
-        values = _applies(higher_order_bound(hop_alpha(np.where(ok, c, 1.0)), D, gamma), ok)
+        alpha = hop_alpha(np.where(ok, c, 1.0))
+        values = _applies(higher_order_bound(alpha, D, gamma, p=p, radius=radius), ok)
     return {"higher_order": _by_mistakes(run, values)}
 
 
@@ -358,7 +402,7 @@ CURVES = {
     "perceptron": _first_order_curves,
     "voted_perceptron": _first_order_curves,
     "ballseptron": _first_order_curves,
-    "pnorm_perceptron": _first_order_curves,
+    "pnorm_perceptron": _pnorm_curves,
     "second_order": _second_order_curves,
     "higher_order": _higher_order_curves,
 }

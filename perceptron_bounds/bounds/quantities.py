@@ -3,7 +3,8 @@
 * hinge losses l_t = max(0, gamma - y_t u.x_t) and their sums D1, D2 over
   a set of trials (all trials, the mistaken ones, the update trials), as
   functions of gamma (:class:`HingeProfile`);
-* the radius R over the same sets;
+* the radius R over the same sets, and R_p = max ||x_t||_p for the p-norm
+  algorithms (theory §4.1);
 * the spectrum of X_m X_m^T (the run's mistakes) and, for the
   pseudoinverse bound, lambda* = the smallest positive eigenvalue over
   every X_k X_k^T of the run.
@@ -21,12 +22,13 @@ import scipy.linalg
 import scipy.sparse as sp
 
 from .._jit import jit
-from .._linalg import normalize_rows
+from .._linalg import normalize_rows, row_norms
 from .._validation import check_choice, check_labels, check_real, check_X
 from ..kernels import Kernel, kernel_of, kernel_value
 from ..run import OnlineRun
+from .pnorm import dual_exponent
 from .search import unit_comparator
-from .transformed import transformed_margins
+from .transformed import transformed_margins, transformed_norms
 
 # Relative squared distance below which a mistaken instance counts as inside
 # the span of the earlier ones (the rank decision of the lambda* scan).
@@ -136,6 +138,10 @@ class RunData:
         The run's kernel (linear for algorithms without one).
     norms : ndarray
         ||x_i|| of every row in the kernel's feature space.
+    p, q : float
+        The norm of the run's algorithm (``params["p"]`` of the p-norm Perceptron and
+        the Higher-Order Perceptron, else 2) and its dual exponent q = p / (p - 1):
+        the bounds measure instances in ||.||_p and comparators in ||.||_q (theory §4.1).
     m : int
         The run's mistakes.
     """
@@ -154,6 +160,8 @@ class RunData:
         if run.algorithm == "pnorm_perceptron" and run.params.get("normalize"):
             self.X = normalize_rows(X, run.params["p"])
         self.norms = feature_norms(self.X, self.kernel)
+        self.p = float(run.params.get("p", 2.0))
+        self.q = dual_exponent(self.p)
         self.rows_all = run.sample_index
         self.rows_mistakes = run.mistake_rows
         self.rows_updates = run.sample_index[run.update_trials]
@@ -168,6 +176,21 @@ class RunData:
     def radius(self, rows) -> float:
         """R = max ||x|| over the given rows (0 for none)."""
         return float(self.norms[rows].max()) if rows.shape[0] else 0.0
+
+    @cached_property
+    def p_norms(self) -> np.ndarray:
+        """||x_i||_p of every row of :attr:`X` (:attr:`norms` itself for p = 2)."""
+        return self.norms if self.p == 2.0 else row_norms(self.X, self.p)
+
+    def radius_p(self, rows) -> float:
+        """R_p = max ||x||_p over the given rows (0 for none); :meth:`radius` for p = 2."""
+        return float(self.p_norms[rows].max()) if rows.shape[0] else 0.0
+
+    @cached_property
+    def transformed_norms(self) -> np.ndarray:
+        """||B_{k-1} x_{t(k)}||_p over the mistakes of a linear Higher-Order run
+        (:func:`~.transformed.transformed_norms`), computed once."""
+        return transformed_norms(self.run, self.X_raw, self.y_raw)
 
     @cached_property
     def spectrum(self) -> np.ndarray:
@@ -198,7 +221,9 @@ def run_quantities(run, X, y, u, gamma, trials="all") -> dict:
     X, y : array-like
         The training data of the run.
     u : ndarray of shape (n_features,)
-        The comparator, scaled to unit norm here (linear-kernel runs).
+        The comparator, scaled to unit norm here (linear-kernel runs); to unit
+        q-norm, q = p / (p - 1), for a run of the p-norm Perceptron or the
+        Higher-Order Perceptron with p > 2 (theory §4.1).
     gamma : float
         Margin gamma > 0.
     trials : {"all", "mistakes", "updates"}, default="all"
@@ -209,7 +234,10 @@ def run_quantities(run, X, y, u, gamma, trials="all") -> dict:
     -------
     dict
         ``R`` (max ||x_t||), ``D1`` (sum of l_t), ``D2`` (sqrt of sum of l_t^2)
-        over the set, with l_t = max(0, gamma - y_t u.x_t), and ``n_trials``, its size.
+        over the set, with l_t = max(0, gamma - y_t u.x_t), and ``n_trials``, its size;
+        for a run with p > 2 also ``R_p`` (max ||x_t||_p) and ``p``. The instances are
+        those the algorithm saw (scaled to unit p-norm by ``normalize=True`` of the
+        p-norm Perceptron).
 
     Examples
     --------
@@ -227,13 +255,17 @@ def run_quantities(run, X, y, u, gamma, trials="all") -> dict:
     u = _unit(u, data)
     rows = data.rows(trials)
     profile = HingeProfile(data.y[rows] * np.asarray(data.X[rows] @ u))
-    return {"R": data.radius(rows), "D1": float(profile.d1(gamma)),
-            "D2": float(profile.d2(gamma)), "n_trials": profile.size}
+    out = {"R": data.radius(rows), "D1": float(profile.d1(gamma)),
+           "D2": float(profile.d2(gamma)), "n_trials": profile.size}
+    if data.p != 2.0:
+        out.update(R_p=data.radius_p(rows), p=data.p)
+    return out
 
 
 def _unit(u, data) -> np.ndarray:
-    """The vector u scaled to unit norm (checked: shape, finite, nonzero)."""
-    return unit_comparator(u, data.run.n_features, "given", data.kernel).u
+    """The vector u scaled to unit q-norm, q of the run's algorithm (checked: shape, finite,
+    nonzero)."""
+    return unit_comparator(u, data.run.n_features, "given", data.kernel, q=data.q).u
 
 
 def hop_transformed_hinge(run, X, y, u, gamma) -> float:
@@ -249,7 +281,8 @@ def hop_transformed_hinge(run, X, y, u, gamma) -> float:
     X, y : array-like
         The training data of the run.
     u : ndarray of shape (n_features,)
-        The comparator, scaled to unit norm here.
+        The comparator, scaled to unit norm here (to unit q-norm, q = p / (p - 1),
+        when p > 2; theory §4.1).
     gamma : float
         Margin gamma > 0.
 
@@ -286,6 +319,22 @@ def hop_c_run(run) -> float:
     """
     r_k = np.asarray(run.state["r"], dtype=np.float64)
     return float(np.min(np.minimum(r_k, 2.0 - r_k), initial=1.0))
+
+
+def hop_step_terms(run) -> np.ndarray:
+    """rho_k (1 + |g(x_t).v_{k-1}|) at each mistake of a Higher-Order run (theory §4.1).
+
+    Theorem 1 of paper 000 asks rho_k (1 + |v_{k-1}.x_t|) <= 1 - c (p = 2;
+    g(x_t).v_{k-1} for p > 2, derived). For p = 2 the run records
+    y_t v_{k-1}.x_t (``state["y_v_x"]``); for p > 2 the term is read off the
+    recorded r_k = 1 - rho_k (y_t g(x_t).v_{k-1} + g(x_t).x_t) with
+    g(x_t).x_t = ||x_t||_p^2 = 1 (unit instances, which the theorem assumes):
+    rho_k |g(x_t).v_{k-1}| = |1 - rho_k - r_k|, with no division by rho_k.
+    """
+    rho = np.asarray(run.state["rho"], dtype=np.float64)
+    if run.params["p"] == 2.0:
+        return rho * (1.0 + np.abs(run.state["y_v_x"]))
+    return rho + np.abs(1.0 - rho - np.asarray(run.state["r"], dtype=np.float64))
 
 
 def feature_norms(X, kernel) -> np.ndarray:

@@ -7,6 +7,10 @@ of C (kernel SVM functions of unit RKHS norm for kernel runs); gamma is
 searched per bound over the sorted positive margins y u.x and a log grid,
 then refined between the neighbours of the best candidate.
 
+The bounds of the p-norm algorithms (theory §4.1) take u of unit dual norm,
+||u||_q = 1 with q = p / (p - 1): the same vectors are then scaled in q
+(``q=`` of :func:`unit_comparator` and :func:`svm_comparators`).
+
 The bounds of a native multiclass run (theory §4.5) compare with K prototypes
 u^1..u^K of unit Frobenius norm, sum_r ||u^r||^2 = 1: the given or the data's
 target (a K x n matrix), scikit-learn's Crammer-Singer multiclass linear SVM, or
@@ -21,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.optimize
 
+from .._linalg import row_norms
 from ..kernels import Kernel
 
 SVM_C = (0.01, 0.1, 1.0, 10.0, 100.0)
@@ -68,8 +73,29 @@ class Comparator:
         return self.kernel.gram(Z, self.support) @ self.coef
 
 
-def unit_comparator(u, n_features: int, label: str, kernel: Kernel) -> Comparator:
-    """Validate a user's or the data's u (a finite nonzero vector) and scale it to unit norm."""
+def vector_norm(u, q: float = 2.0) -> float:
+    """||u||_q of a 1-D array, q >= 1 (``numpy.linalg.norm`` for q = 2; scaled against overflow).
+
+    Examples
+    --------
+    >>> vector_norm(np.array([3.0, -4.0])), vector_norm(np.array([3.0, -4.0]), 1.0)
+    (5.0, 7.0)
+    """
+    u = np.asarray(u, dtype=np.float64)
+    if q == 2.0:
+        return float(np.linalg.norm(u))
+    if not np.all(np.isfinite(u)):
+        return float("inf") if not np.any(np.isnan(u)) else float("nan")
+    return float(row_norms(np.ascontiguousarray(u.reshape(1, -1)), q)[0])
+
+
+def unit_comparator(u, n_features: int, label: str, kernel: Kernel,
+                    q: float = 2.0) -> Comparator:
+    """Validate a user's or the data's u (a finite nonzero vector) and scale it to ||u||_q = 1.
+
+    ``q`` is 2 (unit norm) except for the bounds of the p-norm algorithms,
+    which take q = p / (p - 1) (theory §4.1).
+    """
     if not kernel.is_linear:
         raise ValueError(
             f"u is a vector of the input space, but the run uses the {kernel.name!r} kernel; "
@@ -78,7 +104,7 @@ def unit_comparator(u, n_features: int, label: str, kernel: Kernel) -> Comparato
     u = np.asarray(u, dtype=np.float64)
     if u.shape != (n_features,):
         raise ValueError(f"u must have shape ({n_features},), got {u.shape}")
-    norm = float(np.linalg.norm(u))
+    norm = vector_norm(u, q)
     if not np.isfinite(norm) or norm == 0.0:
         raise ValueError(f"u must be a finite nonzero vector, got norm {norm}")
     return Comparator(label, kernel, u=u / norm)
@@ -184,14 +210,15 @@ def _svm_rows(X, y, kernel: Kernel, seed: int):
     return X[rows], y[rows]
 
 
-def svm_comparators(X, y, kernel: Kernel, seed: int = 0) -> list[Comparator]:
+def svm_comparators(X, y, kernel: Kernel, seed: int = 0, q: float = 2.0) -> list[Comparator]:
     """Normalised SVM directions, one per C in ``SVM_C`` (no intercept in the bounds).
 
     Linear kernel: ``LinearSVC(fit_intercept=False)`` on at most ``SVM_ROWS``
-    rows, w / ||w||. Other kernels: ``SVC(kernel="precomputed")`` on at most
-    ``KERNEL_SVM_ROWS`` rows, its intercept dropped (the bounds compare with
-    homogeneous functions), the dual coefficients scaled to ||f||_K = 1. The
-    subsets are drawn with ``numpy.random.default_rng(seed)``.
+    rows, w / ||w||_q (q = 2 but for the p-norm bounds, theory §4.1). Other
+    kernels: ``SVC(kernel="precomputed")`` on at most ``KERNEL_SVM_ROWS`` rows,
+    its intercept dropped (the bounds compare with homogeneous functions), the
+    dual coefficients scaled to ||f||_K = 1. The subsets are drawn with
+    ``numpy.random.default_rng(seed)``.
     """
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.svm import SVC, LinearSVC
@@ -206,7 +233,7 @@ def svm_comparators(X, y, kernel: Kernel, seed: int = 0) -> list[Comparator]:
             for C in SVM_C:
                 w = LinearSVC(C=C, fit_intercept=False, dual="auto", max_iter=2000).fit(Xs, ys)
                 w = np.asarray(w.coef_, dtype=np.float64).ravel()
-                norm = float(np.linalg.norm(w))
+                norm = vector_norm(w, q)
                 if norm > 0:
                     out.append(Comparator(f"svm C={C:g}", kernel, u=w / norm))
             return out

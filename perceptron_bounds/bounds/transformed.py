@@ -13,7 +13,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._jit import jit
-from .._linalg import normalize_rows
+from .._linalg import normalize_rows, row_norms
 from .._validation import check_labels, check_X
 from ..algorithms.higher_order import apply_b
 from ..algorithms.pnorm import link
@@ -97,6 +97,60 @@ def transformed_instances(run, X, y) -> np.ndarray:
     F, G, frho = _linear_factors(run)
     _transform_loop(Z, F, G, frho, _factor_index(run))
     return Z * ym[:, None]
+
+
+# Mistaken instances transformed per block by transformed_norms: bounds its memory to
+# TRANSFORM_BLOCK x n_features floats, however many mistakes the run made.
+TRANSFORM_BLOCK = 256
+
+
+def transformed_norms(run, X, y) -> np.ndarray:
+    """||B_{k-1} x_{t(k)}||_p of every transformed mistaken instance, p the run's norm.
+
+    The radius of the transformed sequence in the p-norm, which the Higher-Order
+    bound for p > 2 takes (theory §4.1): the factors I - rho x g(x)^T are not
+    contractions in ||.||_p, so it may exceed 1 even for unit instances. Same
+    instances as :func:`transformed_instances` (linear runs only), built
+    ``TRANSFORM_BLOCK`` mistakes at a time, so memory stays
+    O(``TRANSFORM_BLOCK`` n) over O(m a n) time.
+
+    Parameters
+    ----------
+    run : OnlineRun
+        A linear-kernel ``"higher_order"`` run.
+    X, y : array-like
+        The training data of the run.
+
+    Returns
+    -------
+    ndarray of shape (run.mistakes,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds import run_online
+    >>> X = np.array([[1.0, 0.2], [0.3, 1.0], [-1.0, -0.1], [-0.2, -1.0]])
+    >>> y = np.array([1.0, 1.0, -1.0, -1.0])
+    >>> run = run_online("higher_order", X, y, epochs=3, c=0.4, p=4.0)
+    >>> Z = transformed_instances(run, X, y)
+    >>> bool(np.allclose(transformed_norms(run, X, y), np.sum(np.abs(Z) ** 4, axis=1) ** 0.25))
+    True
+    """
+    Xm, _ = _check_ho_run(run, X, y)
+    if run.params["kernel"] != "linear":
+        raise ValueError("transformed_norms needs a linear-kernel run (p > 2 has no kernel "
+                         f"form), got kernel {run.params['kernel']!r}")
+    p = run.params["p"]
+    Z = normalize_rows(Xm, p) if run.params["normalize"] else Xm
+    F, G, frho = _linear_factors(run)
+    idx = _factor_index(run)
+    out = np.empty(Xm.shape[0])
+    for start in range(0, Xm.shape[0], TRANSFORM_BLOCK):
+        stop = min(start + TRANSFORM_BLOCK, Xm.shape[0])
+        block = _as_dense(Z[start:stop])
+        _transform_loop(block, F, G, frho, idx[start:stop])
+        out[start:stop] = row_norms(block, p)
+    return out
 
 
 def transformed_margins(run, X, y, u) -> np.ndarray:
