@@ -321,8 +321,6 @@ def test_bad_input_is_refused_before_any_trial(params, error, match):
 
 
 def test_bad_input_other_entry_points():
-    with pytest.raises(TypeError, match="dense X"):
-        run_online("higher_order", sp.csr_matrix(X), Y, form="dual")
     with pytest.raises(ValueError, match=r"p must be in \[2, inf\)"):
         run_online("pnorm_perceptron", X, Y, p=1.0)
     with pytest.raises(ValueError, match="K\\(x, x\\) >= 0"):

@@ -20,8 +20,10 @@ Three forms compute the same margins (paper 000 sec. 2, items 1-3):
 * ``primal`` (p = 2): A_k = B_k^T B_k updated in O(n^2) per mistake (O(n nnz(x))
   when rho_k = 0), and w = A v kept so that a correct trial is one dot product;
 * ``dual`` (p = 2, any Mercer kernel): the D_k, H_k, g_k recursion, margin
-  g_{k-1}^T X_{k-1}^T x (k kernel values per trial, cached per row of X across
-  epochs), O(a^2 + k) per mistake where a counts the mistakes with rho > 0;
+  g_{k-1}^T X_{k-1}^T x (k kernel values per trial, from the kernel-row engine
+  of :mod:`perceptron_bounds.kernel_engine`: a block of trials at a time by
+  BLAS, cached per row of X across epochs; dense or CSR X), O(a^2 + k) per
+  mistake where a counts the mistakes with rho > 0;
 * ``implicit`` (any p): B stored as its factors (x_i, g(x_i), rho_i);
   w = B^T g(B v) is recomputed once per mistake in O(n a), so a correct trial
   is one dot product.
@@ -68,10 +70,10 @@ entry per mistake of this run, in trial order):
     (linear forms) the instances x_i (as used) and rho_i > 0 of every factor of
     the final B, over the whole history.
 ``support``, ``support_y``, ``support_scale``, ``active``, ``factor_rho``, ``D``, ``h``, ``g``
-    (dual form) every mistaken row of X (raw), its label, its feature-space
-    scale 1/sqrt(K(x, x)) (1 without normalisation), the supports with
-    rho > 0 and their rho, the compact D over them, and the vectors h and g
-    of sec. 2 item 2.
+    (dual form) every mistaken row of X (raw; an ndarray, or CSR for CSR X),
+    its label, its feature-space scale 1/sqrt(K(x, x)) (1 without
+    normalisation), the supports with rho > 0 and their rho, the compact D
+    over them, and the vectors h and g of sec. 2 item 2.
 
 The transformed instances y_t B_{k-1} x_{t(k)} of Theorem 1 are not stored
 (an m x n array, dense even for sparse data):
@@ -95,11 +97,11 @@ import numpy as np
 from .._jit import jit
 from .._linalg import (
     append_row,
-    append_support,
     csr_dot,
     dense_dot,
     dot,
     grow_square,
+    grow_vector,
     normalize_rows,
     row_axpy,
     rows_buffer,
@@ -110,11 +112,11 @@ from .._linalg import (
 )
 from .._validation import check_bool, check_finite, check_real, loop_arrays
 from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
-from ..kernels import KERNEL_DEFAULTS, kernel_cache, kernel_of, kernel_row
+from ..kernel_engine import engine_append, engine_row, engine_supports, kernel_engine
+from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, register
 from ._common import (
     MEMORY_BUDGET,
-    check_dual_input,
     check_form,
     check_memory_budget,
     dense_matrices_fit,
@@ -239,7 +241,9 @@ def _ho_primal_loop(X, data, indices, indptr, y, order, rho_seq, k0, sparse,
                 u[j] = rho * (half * x[j] - ax[j])
                 xp[j] = x[j]
             pending = True
-            F, frho = append_support(F, frho, a, x, rho)
+            F = append_row(F, a, x)
+            frho = grow_vector(frho, a)
+            frho[a] = rho
             a += 1
         else:
             for j in range(n):
@@ -289,7 +293,9 @@ def _ho_implicit_loop(X, data, indices, indptr, y, order, rho_seq, k0, sparse, p
         out_yvx[m] = yvx
         out_r[m] = 1.0 - rho * (yi * dot(v, gx, n) + dot(gx, x, n))
         if rho > 0.0:
-            F, frho = append_support(F, frho, a, x, rho)
+            F = append_row(F, a, x)
+            frho = grow_vector(frho, a)
+            frho[a] = rho
             if p != 2.0:
                 G = append_row(G, a, gx)
             a += 1
@@ -306,22 +312,25 @@ def _ho_implicit_loop(X, data, indices, indptr, y, order, rho_seq, k0, sparse, p
 
 
 @jit
-def _ho_dual_loop(X, y, order, xscale, xnorm2, rho_seq, k0, sparse,
-                  S, sy, k, sscale, h, g, active, arho, D, a, code, degree, gamma, coef0,
-                  cache, filled, cache_cap, margins, out_rho, out_yvx, out_r):
+def _ho_dual_loop(src, st, k, y, xscale, xnorm2, rho_seq, k0, sparse,
+                  sy, sscale, h, g, active, arho, D, a, margins, out_rho, out_yvx, out_r):
     """HO_2 dual form (paper 000 sec. 2 item 2) with a Mercer kernel.
 
     Instances are phi(x) xscale (xscale = 1/sqrt(K(x, x)) when normalising, so
     xnorm2 = ||phi(x) xscale||^2 = 1). The margin is g . r with
-    r_j = K(S_j, x) sscale_j xscale; A = I + X_a D X_a^T over the supports
-    with rho > 0 (``active``, their rho in ``arho``). On a mistake with rho > 0:
+    r_j = K(s_j, x) sscale_j xscale over the supports s_j (every mistaken
+    instance, label sy_j); A = I + X_a D X_a^T over the supports with rho > 0
+    (``active``, their rho in ``arho``). On a mistake with rho > 0:
     b = D X_a^T x, D <- [[D, -rho b], [-rho b^T, rho^2 x^T X_a b - 2 rho + rho^2 ||x||^2]];
     always h_j += y r_j, h_k = v . x + y ||x||^2. g = y + D h is updated in
     O(a + k) from b: g_q += (y - rho h_k) b_q on the old active supports and
     g_k = y - rho b . h_a + d_kk h_k (g_k = y when rho = 0), so a mistake costs
-    one pass over D (O(a^2)). Kernel values come through the kernel-row cache
-    (``cache``, ``filled``). Returns (mistake trials, S, sy, k, D, a).
+    one pass over D (O(a^2)). Kernel values K(s_j, x) come from the kernel-row
+    engine (``src``, ``st``). The buffers sy, sscale, h, g, active, arho hold
+    one entry per possible support. Returns (mistake trials, engine state, k,
+    D, a).
     """
+    order = src[5]
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
     mistakes = np.empty(n_trials, dtype=np.int64)
@@ -331,9 +340,7 @@ def _ho_dual_loop(X, y, order, xscale, xnorm2, rho_seq, k0, sparse,
     m = 0
     for t in range(n_trials):
         i = order[t]
-        x = X[i]
-        cache = kernel_row(S, k, X, i, cache, filled, cache_cap, code, degree, gamma,
-                           coef0, r)
+        st = engine_row(src, st, t, k, r)
         for j in range(k):
             r[j] = r[j] * sscale[j] * xscale[i]
         s = 0.0
@@ -380,11 +387,12 @@ def _ho_dual_loop(X, y, order, xscale, xnorm2, rho_seq, k0, sparse,
             arho[a] = rho
             a += 1
         sscale[k] = xscale[i]
-        S, sy = append_support(S, sy, k, x, yi)
+        sy[k] = yi
+        st = engine_append(src, st, t, k)
         k += 1
         mistakes[m] = t
         m += 1
-    return mistakes[:m].copy(), S, sy, k, D, a
+    return mistakes[:m].copy(), st, k, D, a
 
 
 def _rho_sequence(params: dict, k0: int, n_trials: int) -> np.ndarray:
@@ -448,7 +456,6 @@ def _resolve(params: dict, data) -> dict:
         raise ValueError(f"form={form!r} exists for p=2 only, got p={p!r}; use form='implicit'")
     if form == "primal" and not fits:
         raise ValueError(over_budget("primal", data.n_features, 1, budget, "form='implicit'"))
-    check_dual_input(form, data, "form='primal' or 'implicit'")
     return {"c": c, "rho": rho, "p": p, "sparse": sparse, "form": form,
             "normalize": normalize, "memory_budget": budget, **kernel.params()}
 
@@ -505,26 +512,27 @@ def _fit_linear(data, order, params, margins, previous) -> LoopResult:
     return LoopResult(trials, HigherOrderHypothesis(w, p, params["normalize"]), state=state)
 
 
-def _dual_buffers(previous, n: int, capacity: int):
-    """Support-set state (S, sy, k, sscale, h, g, active, arho, D, a) for the dual loop."""
-    S, sy, k = np.empty((16, n)), np.empty(16), 0
-    sscale, h, g = np.empty(capacity), np.empty(capacity), np.empty(capacity)
-    active, arho = np.empty(capacity, dtype=np.int64), np.empty(capacity)
+def _dual_buffers(previous, size: int):
+    """Per-support state (sy, sscale, h, g, active, arho, D, a) of the dual loop.
+
+    Vectors of ``size`` entries (room for every support the run may reach),
+    holding the state of ``previous`` when given.
+    """
+    sy, sscale, h, g = (np.empty(size) for _ in range(4))
+    active, arho = np.empty(size, dtype=np.int64), np.empty(size)
     D, a = np.zeros((16, 16)), 0
     if previous is not None:
         st = previous.state
-        k, a = st["support"].shape[0], st["active"].shape[0]
-        S, sy = rows_buffer(st["support"]), rows_buffer(st["support_y"])
-        sscale[:k], h[:k], g[:k] = st["support_scale"], st["h"], st["g"]
+        k, a = st["support_y"].shape[0], st["active"].shape[0]
+        sy[:k], sscale[:k], h[:k], g[:k] = st["support_y"], st["support_scale"], st["h"], st["g"]
         active[:a], arho[:a] = st["active"], st["factor_rho"]
         D = square_buffer(st["D"])
-    return S, sy, k, sscale, h, g, active, arho, D, a
+    return sy, sscale, h, g, active, arho, D, a
 
 
 def _fit_dual(data, order, params, margins, previous) -> LoopResult:
     kernel = kernel_of(params)
-    X = data.X
-    diag = kernel.diagonal(X)
+    diag = kernel.diagonal(data.X)
     if params["normalize"]:
         if np.any(diag < 0):
             raise ValueError("normalize=True needs K(x, x) >= 0 for every row; this kernel "
@@ -536,27 +544,25 @@ def _fit_dual(data, order, params, margins, previous) -> LoopResult:
     k0 = 0 if previous is None else previous.state["mistakes_total"]
     T = order.shape[0]
     rho_seq = _rho_sequence(params, k0, T)
-    k_prev = 0 if previous is None else previous.state["support"].shape[0]
-    S, sy, k, sscale, h, g, active, arho, D, a = _dual_buffers(
-        previous, data.n_features, k_prev + T + 1
-    )
-    cache, filled, cache_cap = kernel_cache(data.n_samples, T)
+    src, st, k = kernel_engine(data.X, order, kernel,
+                               None if previous is None else previous.state["support"])
+    sy, sscale, h, g, active, arho, D, a = _dual_buffers(previous, k + T + 1)
     outs = np.empty(T), np.empty(T), np.empty(T)
-    trials, S, sy, k, D, a = _ho_dual_loop(
-        X, data.y, order, xscale, xnorm2, rho_seq, k0, params["sparse"],
-        S, sy, k, sscale, h, g, active, arho, D, a, *kernel.loop_args(),
-        cache, filled, cache_cap, margins, *outs,
+    trials, st, k, D, a = _ho_dual_loop(
+        src, st, k, data.y, xscale, xnorm2, rho_seq, k0, params["sparse"],
+        sy, sscale, h, g, active, arho, D, a, margins, *outs,
     )
     m = trials.shape[0]
+    support = engine_supports(st, k)
     state = _records(m, *outs)
     state.update(
-        support=S[:k].copy(), support_y=sy[:k].copy(), support_scale=sscale[:k].copy(),
+        support=support, support_y=sy[:k].copy(), support_scale=sscale[:k].copy(),
         active=active[:a].copy(), factor_rho=arho[:a].copy(), D=D[:a, :a].copy(),
         h=h[:k].copy(), g=g[:k].copy(),
         mistakes_total=k0 + m, normalized=params["normalize"],
     )
     hypothesis = HigherOrderKernelHypothesis(
-        S[:k].copy(), g[:k] * sscale[:k], kernel, params["normalize"]
+        support.copy(), g[:k] * sscale[:k], kernel, params["normalize"]
     )
     return LoopResult(trials, hypothesis, state=state)
 
