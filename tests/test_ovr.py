@@ -34,6 +34,9 @@ KINDS = {
     "poly": {"kernel": "poly", "degree": 3, "gamma": 0.4, "coef0": 1.0},
     "rbf": {"kernel": "rbf", "gamma": 0.5},
 }
+# The dual form with every kernel, for dense and CSR X alike.
+DUAL_KINDS = {"linear": {"kernel": "linear", "form": "dual"}, "poly": KINDS["poly"],
+              "rbf": KINDS["rbf"]}
 METHODS = [("vote", False), ("average", False), ("average", True), ("last", False),
            ("last", True), ("random", False), ("random", True)]
 
@@ -50,7 +53,7 @@ def multiclass_data(n_samples, n_features, n_classes, seed, noise=0.1):
 
 
 def params_for(algorithm, kind, **extra):
-    params = {**KINDS[kind], **extra}
+    params = {**{**KINDS, **DUAL_KINDS}[kind], **extra}
     if algorithm == "ballseptron":
         params.setdefault("r", 0.3)
     return params
@@ -86,7 +89,10 @@ def assert_same(result, expected):
 
 
 def check_against_binary(algorithm, X, y, order, params, previous=None, binary_previous=None):
-    """Run the hook once; compare every class with the binary fit on the same order."""
+    """Run the hook once; compare every class with the binary fit on the same order.
+
+    Returns the hook's K results and its (T, K) margins.
+    """
     spec = get(algorithm)
     n_classes = int(y.max()) + 1
     data = Data(check_X(X), y, np.arange(n_classes))
@@ -100,7 +106,7 @@ def check_against_binary(algorithm, X, y, order, params, previous=None, binary_p
         expected = spec.fit(class_data(data, k), order, p, binary_margins, before)
         assert_same(results[k], expected)
         np.testing.assert_array_equal(margins[:, k], binary_margins, err_msg=f"margins {k}")
-    return results
+    return results, margins
 
 
 CASES = [
@@ -119,7 +125,7 @@ def test_each_class_is_the_binary_fit(algorithm, kind, epochs, n_classes):
         X[np.random.default_rng(1).random(X.shape) < 0.5] = 0.0
         X = sp.csr_matrix(X)
     order = presented_sequence(n, epochs, shuffle=True, seed=5)
-    results = check_against_binary(algorithm, X, y, order, params_for(algorithm, kind))
+    results, _ = check_against_binary(algorithm, X, y, order, params_for(algorithm, kind))
     assert all(r.mistake_trials.size > 0 for r in results)
     if algorithm == "ballseptron":
         assert sum(r.margin_error_trials.size for r in results) > 0
@@ -189,18 +195,68 @@ def test_digits(algorithm, kind):
                          params_for(algorithm, kind))
 
 
-def test_merged_supports_keep_each_order_and_share_rows():
+def sparse_rows(n_samples, n_features, n_classes, seed):
+    """multiclass_data with about 60% of the entries set to 0."""
+    X, y = multiclass_data(n_samples, n_features, n_classes, seed)
+    X[np.random.default_rng(seed).random(X.shape) < 0.6] = 0.0
+    return X, y
+
+
+def assert_close(result, expected):
+    """Trials exactly; supports exactly; coefficients and state to 1e-12 (see the test below)."""
+    got, want = state_arrays(result), state_arrays(expected)
+    assert got.keys() == want.keys()
+    for name in want:
+        if name in ("mistakes", "margin_errors", "support_vectors"):
+            np.testing.assert_array_equal(got[name], want[name], err_msg=name)
+        else:
+            np.testing.assert_allclose(got[name], want[name], rtol=1e-12, atol=1e-12,
+                                       err_msg=name)
+
+
+@pytest.mark.parametrize("epochs", [1, 3])
+@pytest.mark.parametrize("kernel", DUAL_KINDS)
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_dual_on_csr_equals_dense(algorithm, kernel, epochs):
+    """The dual form takes CSR X (issue 12): each class is the binary fit on the same CSR X,
+    bit for bit, and the run is the dense run: the same trials and supports, values to 1e-12
+    (a CSR dot product sums in another order than the BLAS's dense one). A warm start from
+    the first 40 rows continues on the last 30, CSR like dense."""
+    X, y = sparse_rows(70, 12, 4, seed=epochs)
+    params = params_for(algorithm, kernel)
+    order = presented_sequence(40, epochs, shuffle=True, seed=7)
+    later = presented_sequence(30, epochs, shuffle=True, seed=8)
+    runs = {}
+    for name, given in (("csr", sp.csr_matrix(X)), ("dense", X)):
+        results, margins = check_against_binary(algorithm, given[:40], y[:40], order, params)
+        first = run_online(algorithm, given[:40], y[:40], multiclass="ovr", **params)
+        again, _ = check_against_binary(algorithm, given[40:], y[40:], later, params,
+                                        previous=first, binary_previous=first.class_runs)
+        runs[name] = results, margins, again
+        if name == "csr":
+            assert all(sp.issparse(r.hypothesis.support_vectors) for r in results + again)
+    for csr, dense in zip(runs["csr"][0] + runs["csr"][2], runs["dense"][0] + runs["dense"][2],
+                          strict=True):
+        assert_close(csr, dense)
+    np.testing.assert_allclose(runs["csr"][1], runs["dense"][1], rtol=1e-12, atol=1e-12)
+    assert all(r.mistake_trials.size > 0 for r in runs["csr"][0])
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_merged_supports_keep_each_order_and_share_rows(sparse):
     rows = np.arange(12.0).reshape(6, 2)
+    rows[1, 0] = 0.0  # rows with zeros, which CSR leaves out
 
     class Run:
         def __init__(self, picks):
-            self.support_vectors = rows[picks]
+            self.support_vectors = sp.csr_matrix(rows[picks]) if sparse else rows[picks]
             self.dual_coef = np.arange(1.0, len(picks) + 1)
 
     picks = [[0, 1, 2, 4], [1, 2, 3], [], [0, 2, 4, 4]]
     S, positions = merged_supports([Run(p) for p in picks])
+    assert sp.issparse(S) == sparse
     for pick, position in zip(picks, positions, strict=True):
-        np.testing.assert_array_equal(S[position], rows[pick])
+        np.testing.assert_array_equal((S.toarray() if sparse else S)[position], rows[pick])
         assert np.all(np.diff(position) > 0)
     assert S.shape[0] == 6  # rows 0, 1, 2, 3, 4, 4: the longest common order, no more
     S, positions = merged_supports([Run([]), Run([])])

@@ -4,11 +4,11 @@ With K classes, binary problem k is "class k (+1) against the rest (-1)":
 y^k_t = +1 if y_t = k, else -1. The loops here run the K binary Perceptrons
 (theory §2.1) or Ballseptrons (theory §2.3) side by side on the same presented
 sequence, each trial read once for all K of them, and hand back K results that
-are, bit for bit, what the binary ``fit`` gives on problem k alone: the same
-mistake (and margin-error) trials, the same margins, the same weights or
-support vectors and dual coefficients, the same ||w||^2. They are the
-``fit_ovr`` hooks of ``"perceptron"``, ``"ballseptron"`` and, through the
-Perceptron's, ``"voted_perceptron"``.
+are, bit for bit (dual form: see Exactness), what the binary ``fit`` gives on
+problem k alone: the same mistake (and margin-error) trials, the same
+margins, the same weights or support vectors and dual coefficients, the same
+||w||^2. They are the ``fit_ovr`` hooks of ``"perceptron"``, ``"ballseptron"``
+and, through the Perceptron's, ``"voted_perceptron"``.
 
 Forms
 -----
@@ -16,42 +16,47 @@ Forms
   x_t once and computes the K scores w^k . x_t, each summed exactly as the
   binary loop sums it (dense rows, or CSR rows where the Ballseptron keeps
   w^k = scale_k v^k).
-* ``dual``: one support list S shared by the K problems. A trial on which
-  any class updates (a mistake, or a Ballseptron margin error) appends x_t
-  to S once. Class k keeps its own supports as indices into S, with their
-  coefficients y^k_t / scale_k (scale_k: the Ballseptron's global scale
-  factor of class k, theory §2.3; 1 for the Perceptron), in the order of its
-  updates: column k of an index table and of a coefficient table (held one
-  row per depth q, so that the K columns grow side by side). One row of kernel
-  values K(s_j, x_t) over S, through the kernel-row cache
-  (:func:`perceptron_bounds.kernels.kernel_row`), serves all K scores.
+* ``dual``: one support list shared by the K problems, held by the
+  kernel-row engine (:mod:`perceptron_bounds.kernel_engine`). A trial on
+  which any class updates (a mistake, or a Ballseptron margin error) appends
+  x_t to it once. Class k keeps its own supports as indices into the shared
+  list, with their coefficients y^k_t / scale_k (scale_k: the Ballseptron's
+  global scale factor of class k, theory §2.3; 1 for the Perceptron), in the
+  order of its updates: row k of an index table and of a coefficient table.
+  One engine row of kernel values K(s_j, x_t) over the whole list (the union
+  of the classes' supports) serves all K scores, so the block products of the
+  engine are shared by the K classes. Dense or CSR X, every kernel.
 
 Exactness
 ---------
 The primal loops compute each class's w . x_t with the sum the binary loops
 write out (:func:`perceptron_bounds._linalg.dense_dot`,
-:func:`perceptron_bounds._linalg.csr_dot` are that loop). The binary dual loops sum
-coef_j K(s_j, x_t) one support at a time in the order of the supports
-(:func:`perceptron_bounds.kernels.kernel_row_dot`); here score k runs over
-class k's own supports in that order, one at a time, the K sums advancing
-side by side (the loop over depths is outside the loop over classes, so no
-sum is reassociated). A column shorter than the deepest adds
-0 * K(s_0, x_t) = +-0 per missing row, which leaves a sum unchanged (a sum
-that starts at +0 is never -0). The kernel values are the same function of
-the same two rows. So every margin, and with it every case of every trial,
-is the binary one; the Ballseptron's scale factors, foldings (into column k
-only) and ||w||^2 recurrences follow the binary arithmetic step by step.
-A trial costs the kernel values of x_t against the union of the classes'
-supports, where K binary runs cost them against each class's own: the
-saving is the supports the classes have in common.
+:func:`perceptron_bounds._linalg.csr_dot` are that loop). In the dual loop,
+score k gathers class k's kernel values, in the order of its supports, into
+one contiguous vector and sums it against its coefficients with
+:func:`perceptron_bounds._linalg.dot`, the sum of the binary dual loops, on
+the same numbers in the same positions. The kernel values come from the same
+engine as the binary run's, from a block product or an in-block correction
+at the same trials; what differs is the width of the block products (the
+union of the supports here, class k's own there) and, once the kernel cache
+reaches its cap, which values it keeps. A BLAS may sum a product of another
+shape in another order and so move the last bit of a kernel value of
+real-valued data (integer data such as raw pixels give exact dot products);
+the tests find the same bits with the BLAS they run on. The Ballseptron's
+scale factors, foldings (into row k only) and ||w||^2 recurrences follow the
+binary arithmetic step by step. So with the same kernel values every margin,
+case and coefficient is the binary one, bit for bit. A trial costs the kernel
+values of x_t against the union of the classes' supports, where K binary
+runs cost them against each class's own: the saving is the supports the
+classes have in common.
 
 Warm start
 ----------
 ``previous`` is a one-vs-rest run; class k continues from its binary run
 ``previous.class_runs[k]`` as the binary ``fit`` would. In the dual form the
-K support lists are merged into one shared list that keeps each class's
-supports in its order (a row shared by several lists, bit for bit, is merged
-once where the order allows: :func:`merged_supports`).
+K support lists (ndarrays or CSR matrices) are merged into one shared list
+that keeps each class's supports in its order (a row shared by several lists,
+bit for bit, is merged once where the order allows: :func:`merged_supports`).
 
 References
 ----------
@@ -77,14 +82,22 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 import numpy as np
+import scipy.sparse as sp
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from .._jit import jit
-from .._linalg import append_row, capacity, csr_dot, dense_dot, grow_vector, rows_buffer
+from .._linalg import capacity, csr_dot, dense_dot, dot, grow_vector
 from .._validation import Data
 from ..hypothesis import KernelHypothesis, LinearHypothesis
-from ..kernels import kernel_cache, kernel_of, kernel_row, kernel_value
+from ..kernel_engine import (
+    engine_append,
+    engine_diag,
+    engine_row,
+    engine_supports,
+    kernel_engine,
+)
+from ..kernels import kernel_of
 from ..registry import LoopResult
 from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, ball_case, scale_in_range
 
@@ -241,55 +254,49 @@ def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, m
 
 @jit
 def _deeper(index, coef, depth):
-    """(index, coef) with room for row ``depth``; new rows hold index 0 and coefficient 0."""
-    if depth < index.shape[0]:
+    """(index, coef) with room for column ``depth``, their first ``depth`` columns kept."""
+    if depth < index.shape[1]:
         return index, coef
-    rows = capacity(depth + 1)
-    grown_index = np.zeros((rows, index.shape[1]), dtype=np.int64)
-    grown_coef = np.zeros((rows, coef.shape[1]))
-    grown_index[:depth] = index[:depth]
-    grown_coef[:depth] = coef[:depth]
+    width = capacity(depth + 1)
+    grown_index = np.zeros((index.shape[0], width), dtype=np.int64)
+    grown_coef = np.zeros((coef.shape[0], width))
+    grown_index[:, :depth] = index[:, :depth]
+    grown_coef[:, :depth] = coef[:, :depth]
     return grown_index, grown_coef
 
 
 @jit
-def _ovr_dual_loop(X, y, order, r, ball, S, m, index, coef, lengths, scale, norm_sq, code, degree,
-                   gamma, coef0, cache, filled, cache_cap, margins, cases):
+def _ovr_dual_loop(src, st, m, y, r, ball, index, coef, lengths, scale, norm_sq, margins, cases):
     """K binary kernel Perceptrons (Ballseptrons with ``ball``) over one shared support list.
 
-    The shared list is S[:m]; class k's supports are S[index[q, k]] with the
-    coefficients coef[q, k], q < lengths[k], in the order of its updates, and
-    w^k = scale[k] sum_q coef[q, k] K(S[index[q, k]], .). Rows q >= lengths[k]
-    of column k hold index 0 and coefficient 0. A trial on which any class
-    updates appends x_t to S once, and y^k / scale[k] to the column of each
-    class that updated. The kernel values of x_t against S[:m] come from the
-    kernel-row cache. ``cases[t, k]`` receives the case of class k on trial t;
+    The shared list is the engine's supports s_0, ..., s_{m-1} (``src``,
+    ``st``: :mod:`perceptron_bounds.kernel_engine`). Class k's supports are
+    s_{index[k, q]} with the coefficients coef[k, q], q < lengths[k], in the
+    order of its updates, and w^k = scale[k] sum_q coef[k, q] K(s_{index[k, q]}, .).
+    A trial on which any class updates appends x_t to the list once, and
+    y^k / scale[k] to the row of each class that updated. ``cases[t, k]``
+    receives the case of class k on trial t and ``margins[t, k]`` its margin;
     ``lengths``, ``scale`` and ``norm_sq`` are updated in place. Returns
-    (S, m, index, coef) with the buffers possibly regrown.
+    (engine state, m, index, coef) with the buffers possibly regrown.
     """
+    order = src[5]
     n_trials = order.shape[0]
-    n_classes = coef.shape[1]
-    depth = lengths.max()
-    scores = np.empty(n_classes)
-    values = np.empty(16)
+    n_classes = coef.shape[0]
+    row = np.empty(capacity(m))
+    gathered = np.empty(coef.shape[1])
     for t in range(n_trials):
         i = order[t]
-        x = X[i]
-        values = grow_vector(values, m)
-        cache = kernel_row(S, m, X, i, cache, filled, cache_cap, code, degree, gamma, coef0,
-                           values)
-        # Column k runs over class k's own supports in order, one at a time, as the binary
-        # loop does; the classes advance side by side. A row past a class's last support adds
-        # 0 * K(S[0], x_t) = +-0 (m > 0 whenever depth > 0), which changes no sum.
-        scores[:] = 0.0
-        for q in range(depth):
-            index_q, coef_q = index[q], coef[q]
-            for k in range(n_classes):
-                scores[k] += coef_q[k] * values[index_q[k]]
+        st = engine_row(src, st, t, m, row)
         appended = False
         kxx = 0.0
         for k in range(n_classes):
-            s = scores[k] * scale[k]
+            # Class k's kernel values in the order of its supports, summed as the binary loop
+            # sums its own row: the same numbers in the same positions, the same dot.
+            n_k = lengths[k]
+            supports = index[k]
+            for q in range(n_k):
+                gathered[q] = row[supports[q]]
+            s = dot(coef[k], gathered, n_k) * scale[k]
             margins[t, k] = s
             yk = 1.0 if y[i] == k else -1.0
             case, a = _case(yk * s, norm_sq[k], r, ball)
@@ -297,60 +304,76 @@ def _ovr_dual_loop(X, y, order, r, ball, S, m, index, coef, lengths, scale, norm
             if case == NO_UPDATE:
                 continue
             if not appended:
-                S = append_row(S, m, x)
+                st = engine_append(src, st, t, m)
+                row = grow_vector(row, m)
                 m += 1
                 appended = True
                 if ball:
-                    kxx = kernel_value(x, x, code, degree, gamma, coef0)
+                    kxx = engine_diag(src, i)
             if ball:
                 product = scale[k] * a
                 if scale_in_range(product):
                     scale[k] = product
                 else:
-                    for q in range(lengths[k]):
-                        coef[q, k] *= product
+                    for q in range(n_k):
+                        coef[k, q] *= product
                     scale[k] = 1.0
                 norm_sq[k] = max(a * a * norm_sq[k] + 2.0 * a * yk * s + kxx, 0.0)
-            q = lengths[k]
-            if q == depth:
-                index, coef = _deeper(index, coef, depth)
-                depth += 1
-            index[q, k] = m - 1
-            coef[q, k] = yk / scale[k]
-            lengths[k] = q + 1
-    return S, m, index, coef
+            if n_k == coef.shape[1]:
+                index, coef = _deeper(index, coef, n_k)
+                gathered = np.empty(coef.shape[1])
+            index[k, n_k] = m - 1
+            coef[k, n_k] = yk / scale[k]
+            lengths[k] = n_k + 1
+    return st, m, index, coef
 
 
-def merged_supports(runs) -> tuple[np.ndarray, list[np.ndarray]]:
+def _row_keys(S) -> list:
+    """One key per row of S (ndarray or sparse); rows equal bit for bit share it."""
+    if not sp.issparse(S):
+        return [row.tobytes() for row in S]
+    S = sp.csr_matrix(S, dtype=np.float64, copy=True)
+    S.sum_duplicates()  # sorted column indices: equal rows store equal arrays
+    indices = S.indices.astype(np.int64)
+    return [(indices[a:b].tobytes(), S.data[a:b].tobytes())
+            for a, b in zip(S.indptr[:-1], S.indptr[1:], strict=True)]
+
+
+def merged_supports(runs) -> tuple[np.ndarray | sp.csr_matrix, list[np.ndarray]]:
     """One support list for the K dual runs ``runs``, keeping each run's supports in order.
 
-    Returns (S, positions): the shared rows, and for each run k the indices
-    in S of its supports, in its order and with multiplicity (S[positions[k]]
-    is run k's support list). The merge is greedy: each step takes the first
-    remaining support of the runs whose first remaining row is the same, bit
-    for bit, choosing the row that heads the most runs (the lowest run on
-    ties), so that a row the runs share is stored, and its kernel values
-    computed, once.
+    Returns (S, positions): the shared rows (an ndarray, or a CSR matrix when
+    any run keeps CSR supports), and for each run k the indices in S of its
+    supports, in its order and with multiplicity (S[positions[k]] is run k's
+    support list). The merge is greedy: each step takes the first remaining
+    support of the runs whose first remaining row is the same, bit for bit,
+    choosing the row that heads the most runs (the lowest run on ties), so
+    that a row the runs share is stored, and its kernel values computed, once.
     """
-    supports = [np.asarray(run.support_vectors, dtype=np.float64) for run in runs]
-    keys = [[row.tobytes() for row in S] for S in supports]
+    supports = [run.support_vectors for run in runs]
+    if any(sp.issparse(S) for S in supports):
+        stacked = sp.vstack([sp.csr_matrix(S, dtype=np.float64) for S in supports], format="csr")
+    else:
+        stacked = np.vstack([np.asarray(S, dtype=np.float64) for S in supports])
+    keys = _row_keys(stacked)
+    starts = np.cumsum([0] + [S.shape[0] for S in supports])
     heads = [0] * len(runs)
     positions: list[list[int]] = [[] for _ in runs]
     rows = []
     while True:
-        waiting: dict[bytes, list[int]] = {}
-        for k, key in enumerate(keys):
-            if heads[k] < len(key):
-                waiting.setdefault(key[heads[k]], []).append(k)
+        waiting: dict = {}
+        for k, head in enumerate(heads):
+            if starts[k] + head < starts[k + 1]:
+                waiting.setdefault(keys[starts[k] + head], []).append(k)
         if not waiting:
             break
         chosen = max(waiting.values(), key=len)
-        rows.append(supports[chosen[0]][heads[chosen[0]]])
+        rows.append(starts[chosen[0]] + heads[chosen[0]])
         for k in chosen:
             positions[k].append(len(rows) - 1)
             heads[k] += 1
-    S = np.array(rows, dtype=np.float64).reshape(-1, supports[0].shape[1])
-    return S, [np.array(p, dtype=np.int64) for p in positions]
+    return stacked[np.array(rows, dtype=np.int64)], [np.array(p, dtype=np.int64)
+                                                     for p in positions]
 
 
 def _class_runs(previous, n_classes: int):
@@ -387,29 +410,27 @@ def _fit_dual(data, order, params, r, ball, margins, cases, runs):
     n_classes = data.classes.shape[0]
     kernel = kernel_of(params)
     if runs is None:
-        S, m = np.empty((16, data.n_features)), 0
+        held = None
         lengths = np.zeros(n_classes, dtype=np.int64)
         norm_sq = np.zeros(n_classes)
     else:
-        S0, positions = merged_supports(runs)
-        S, m = rows_buffer(S0), S0.shape[0]
+        held, positions = merged_supports(runs)
         lengths = np.array([p.shape[0] for p in positions], dtype=np.int64)
         norm_sq = np.array([float(run.state.get("norm_sq", 0.0)) for run in runs])
-    depth = capacity(int(lengths.max()))
-    index = np.zeros((depth, n_classes), dtype=np.int64)
-    coef = np.zeros((depth, n_classes))
+    width = capacity(int(lengths.max()))
+    index = np.zeros((n_classes, width), dtype=np.int64)
+    coef = np.zeros((n_classes, width))
     if runs is not None:
         for k, (run, p) in enumerate(zip(runs, positions, strict=True)):
-            index[: p.shape[0], k] = p
-            coef[: p.shape[0], k] = run.dual_coef
+            index[k, : p.shape[0]] = p
+            coef[k, : p.shape[0]] = run.dual_coef
     scale = np.ones(n_classes)
-    cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
-    S, m, index, coef = _ovr_dual_loop(
-        data.X, data.y, order, r, ball, S, m, index, coef, lengths, scale, norm_sq,
-        *kernel.loop_args(), cache, filled, cache_cap, margins, cases,
-    )
+    src, st, m = kernel_engine(data.X, order, kernel, held)
+    st, m, index, coef = _ovr_dual_loop(src, st, m, data.y, r, ball, index, coef, lengths, scale,
+                                        norm_sq, margins, cases)
+    S = engine_supports(st, m)
     hypotheses = [
-        KernelHypothesis(S[index[: lengths[k], k]], coef[: lengths[k], k] * scale[k], kernel)
+        KernelHypothesis(S[index[k, : lengths[k]]], coef[k, : lengths[k]] * scale[k], kernel)
         for k in range(n_classes)
     ]
     return hypotheses, norm_sq
@@ -461,11 +482,12 @@ def fit_perceptron_ovr(data, order, params, margins, previous) -> list[LoopResul
     Returns
     -------
     list of LoopResult
-        K results; result k is, bit for bit, the binary ``fit`` of
-        ``"perceptron"`` on "class k (+1) against the rest (-1)" with the same
-        ``order`` and ``previous.class_runs[k]``: its mistake trials and a
+        K results; result k is, bit for bit (dual form: see the module's
+        Exactness), the binary ``fit`` of ``"perceptron"`` on "class k (+1)
+        against the rest (-1)" with the same ``order`` and
+        ``previous.class_runs[k]``: its mistake trials and a
         ``LinearHypothesis`` (primal) or ``KernelHypothesis`` over its own
-        supports, in order (dual).
+        supports, in order (dual; CSR rows for CSR X).
     """
     return _fit_ovr(data, order, params, 0.0, False, margins, previous)
 
