@@ -1,6 +1,8 @@
 """Native multiclass Perceptron and Ballseptron (theory §2.6, paper 004 sec. 4) against the
 plain-NumPy references of tests/reference.py."""
 
+from functools import partial
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -32,6 +34,11 @@ def multiclass_data(n_samples, n_features, n_classes, seed, noise=0.1):
     y[noisy] = rng.integers(0, n_classes, noisy.sum())
     assert np.unique(y).size == n_classes
     return X, y
+
+
+def dense(S):
+    """S as an ndarray (support vectors are CSR for CSR data)."""
+    return S.toarray() if sp.issparse(S) else S
 
 
 def digits():
@@ -150,6 +157,43 @@ def test_sparse_equals_dense_on_digits(algorithm):
                                dense.decision_function(X), rtol=0, atol=1e-10)
 
 
+@pytest.mark.parametrize("epochs", [1, 3])
+@pytest.mark.parametrize("kernel", ["linear", "poly", "rbf"])
+@pytest.mark.parametrize("algorithm", ["perceptron", "ballseptron"])
+def test_kernel_on_csr_equals_dense(algorithm, kernel, epochs):
+    """The dual form takes CSR X (issue 12): the reference's trials, and the dense run's trials,
+    supports and, to 1e-12, scores and state (a CSR dot product sums in another order than the
+    BLAS's dense one); a warm start on 30 more rows continues CSR like dense."""
+    X, y = multiclass_data(90, 10, 4, seed=20 + epochs)
+    X[np.random.default_rng(epochs).random(X.shape) < 0.6] = 0.0
+    options = {"form": "dual", "kernel": kernel, **KERNELS[kernel], **PARAMS[algorithm]}
+    runs = {}
+    for name, given in (("csr", sp.csr_matrix(X)), ("dense", X)):
+        first = native_run(algorithm, given[:60], y[:60], epochs=epochs, shuffle=True, seed=5,
+                           **options)
+        second = native_run(algorithm, given[60:], y[60:], epochs=epochs, shuffle=True, seed=6,
+                            warm_start=first)
+        ref = reference_run(algorithm, X[:60], y[:60], first.sample_index,
+                            kernel if kernel != "linear" else None, KERNELS[kernel])
+        assert_matches(first, ref, y[:60])
+        runs[name] = first, second
+    for csr, dense_run in zip(runs["csr"], runs["dense"], strict=True):
+        assert sp.issparse(csr.support_vectors)
+        np.testing.assert_array_equal(csr.mistake_trials, dense_run.mistake_trials)
+        np.testing.assert_array_equal(csr.margin_error_trials, dense_run.margin_error_trials)
+        np.testing.assert_array_equal(csr.support_vectors.toarray(), dense_run.support_vectors)
+        for name, value in dense_run.state.items():
+            np.testing.assert_allclose(csr.state[name], value, rtol=1e-12, atol=1e-12,
+                                       err_msg=name)
+        for name in ("margins", "dual_coef"):
+            np.testing.assert_allclose(getattr(csr, name), getattr(dense_run, name), rtol=1e-12,
+                                       atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(csr.decision_function(sp.csr_matrix(X)),
+                                   dense_run.decision_function(X), rtol=1e-12, atol=1e-12)
+    assert runs["csr"][1].mistakes > 0
+    assert (runs["csr"][0].margin_errors > 0) == (algorithm == "ballseptron")
+
+
 @pytest.mark.parametrize("algorithm", ["perceptron", "ballseptron"])
 def test_linear_kernel_equals_primal(algorithm):
     X, y = multiclass_data(200, 5, 4, seed=3)
@@ -237,12 +281,13 @@ def test_margin_errors_are_the_ball_test():
     assert np.all((gap[error] > 0.0) & (gap[error] <= r * run.state["gap_norm"][error]))
 
 
-@pytest.mark.parametrize("form", ["primal", "csr", "dual"])
+@pytest.mark.parametrize("form", ["primal", "csr", "dual", "dual-csr"])
 @pytest.mark.parametrize("algorithm", ["perceptron", "ballseptron"])
 def test_warm_start_is_one_run_over_the_concatenation(algorithm, form):
     X, y = multiclass_data(120, 5, 4, seed=8)
-    options = {**PARAMS[algorithm], **({"kernel": "rbf", "gamma": 0.5} if form == "dual" else {})}
-    given = sp.csr_matrix(X) if form == "csr" else X
+    dual = form.startswith("dual")
+    options = {**PARAMS[algorithm], **({"kernel": "rbf", "gamma": 0.5} if dual else {})}
+    given = sp.csr_matrix(X) if form.endswith("csr") else X
     first = native_run(algorithm, given, y, epochs=2, shuffle=True, seed=1, **options)
     second = native_run(algorithm, given, y, epochs=2, shuffle=True, seed=2, warm_start=first)
     rows = np.concatenate([first.sample_index, second.sample_index])
@@ -254,14 +299,23 @@ def test_warm_start_is_one_run_over_the_concatenation(algorithm, form):
     np.testing.assert_array_equal(
         whole.margin_error_trials,
         np.concatenate([first.margin_error_trials, second.margin_error_trials + first.n_trials]))
-    np.testing.assert_array_equal(whole.margins, np.vstack([first.margins, second.margins]))
-    for name in ("true_class", "runner_up", "margin_error", "gap_norm"):
+    for name in ("true_class", "runner_up", "margin_error"):
         np.testing.assert_array_equal(
             whole.state[name], np.concatenate([first.state[name], second.state[name]]))
-    np.testing.assert_array_equal(whole.state["gram"], second.state["gram"])
-    if form == "dual":
-        np.testing.assert_array_equal(whole.support_vectors, second.support_vectors)
-        np.testing.assert_array_equal(whole.dual_coef, second.dual_coef)
+    # The kernel engine takes a kernel value from its block's BLAS product, or from a dot
+    # product when the support was appended inside the block. The concatenated run's blocks
+    # are not the two runs' blocks, so a kernel value may differ in its last bits (summation
+    # order): the values agree to 1e-12, the trials exactly. The primal forms are bit for bit.
+    same = (partial(np.testing.assert_allclose, rtol=1e-12, atol=1e-12) if dual
+            else np.testing.assert_array_equal)
+    same(whole.margins, np.vstack([first.margins, second.margins]))
+    same(whole.state["gap_norm"], np.concatenate([first.state["gap_norm"],
+                                                  second.state["gap_norm"]]))
+    same(whole.state["gram"], second.state["gram"])
+    if dual:
+        assert sp.issparse(second.support_vectors) == (form == "dual-csr")
+        np.testing.assert_array_equal(dense(whole.support_vectors), dense(second.support_vectors))
+        same(whole.dual_coef, second.dual_coef)
     else:
         np.testing.assert_array_equal(whole.weights, second.weights)
 

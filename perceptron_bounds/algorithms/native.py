@@ -41,12 +41,14 @@ Forms
   error mixes two prototypes, w^y <- (1 - c) w^y + c w^{y~} + x and
   w^{y~} <- c w^y + (1 - c) w^{y~} - x, in O(n) even for CSR rows.
 * ``dual``: a support list shared by the K prototypes, w^q = sum_j A[q, j]
-  phi(s_j), with the coefficient matrix A (K x S, held transposed, one row
-  per support, so that a support is appended as a row). Every update appends
-  x once, with +1 for class y and -1 for y~; a margin error first applies the
-  row operation above to rows y and y~ of A. The kernel values of x against
-  the supports come from the kernel-row cache
-  (:func:`perceptron_bounds.kernels.kernel_row`).
+  phi(s_j), with the coefficient matrix A (K x S, one row per class, so that
+  a score is one contiguous dot product). Every update appends x once, with
+  +1 for class y and -1 for y~ as its column of A; a margin error first
+  applies the row operation above to rows y and y~ of A. The supports and
+  the kernel values of x against them come from the kernel-row engine
+  (:mod:`perceptron_bounds.kernel_engine`): one row of K(s_j, x) serves the
+  K scores, and K(x, x) comes from the norms the engine keeps. Dense or CSR X,
+  every kernel.
 
 State
 -----
@@ -91,12 +93,20 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .._linalg import append_row, csr_dot, dense_dot, grow_vector, rows_buffer
+from .._linalg import capacity, csr_dot, dense_dot, dot, grow_vector
 from .._validation import loop_arrays
 from ..hypothesis import PrototypeHypothesis, PrototypeKernelHypothesis
-from ..kernels import kernel_cache, kernel_of, kernel_row, kernel_value
+from ..kernel_engine import (
+    engine_append,
+    engine_diag,
+    engine_row,
+    engine_supports,
+    kernel_engine,
+)
+from ..kernels import kernel_of
 from ..registry import LoopResult
 from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE
+from ._common import support_set
 
 
 @jit
@@ -193,14 +203,16 @@ def _native_primal_loop(X, data, indices, indptr, y, order, r, W, G, margins):
 
 
 @jit
-def _native_dual_loop(X, y, order, r, S, C, k, G, code, degree, gamma, coef0, cache, filled,
-                      cache_cap, margins):
-    """Kernel native Ballseptron (r = 0: Perceptron): w^q = sum_{j<k} C[j, q] K(S[j], .).
+def _native_dual_loop(src, st, k, y, r, A, G, margins):
+    """Kernel native Ballseptron (r = 0: Perceptron): w^q = sum_{j<k} A[q, j] K(s_j, .).
 
-    Every update appends x_t to the support list S with the row e_y - e_{y~}
-    of C; G is updated in place. Returns the update log (rows: trial,
-    case, true class, runner-up), the gap norms d, and S, C, k with the buffers possibly regrown.
+    The supports s_j are the engine's (``src``, ``st``:
+    :mod:`perceptron_bounds.kernel_engine`). Every update appends x_t to them
+    with the column e_y - e_{y~} of A; G is updated in place. Returns the
+    update log (rows: trial, case, true class, runner-up), the gap norms d,
+    the engine state, A (possibly regrown) and k.
     """
+    order = src[5]
     n_trials = order.shape[0]
     n_classes = G.shape[0]
     record = margins.shape[0] > 0
@@ -208,20 +220,13 @@ def _native_dual_loop(X, y, order, r, S, C, k, G, code, degree, gamma, coef0, ca
     gaps = np.empty(n_trials)
     s = np.empty(n_classes)
     p = np.empty(n_classes)
-    e = np.empty(n_classes)
-    kvals = np.empty(C.shape[0])
+    row = np.empty(A.shape[1])
     u = 0
     for t in range(n_trials):
         i = order[t]
-        x = X[i]
-        kvals = grow_vector(kvals, k)
-        cache = kernel_row(S, k, X, i, cache, filled, cache_cap, code, degree, gamma, coef0,
-                           kvals)
-        s[:] = 0.0
-        for j in range(k):
-            kj = kvals[j]
-            for q in range(n_classes):
-                s[q] += C[j, q] * kj
+        st = engine_row(src, st, t, k, row)
+        for q in range(n_classes):
+            s[q] = dot(A[q], row, k)
         if record:
             margins[t] = s
         a = y[i]
@@ -231,21 +236,26 @@ def _native_dual_loop(X, y, order, r, S, C, k, G, code, degree, gamma, coef0, ca
         log[u, 0], log[u, 1], log[u, 2], log[u, 3] = t, case, a, b
         gaps[u] = d
         u += 1
-        vv = kernel_value(x, x, code, degree, gamma, coef0)
+        vv = engine_diag(src, i)
         if case == MARGIN_ERROR:
             vv += 2.0 * c * (s[b] - s[a]) + r * r
+            A_a, A_b = A[a], A[b]
             for j in range(k):
-                delta = c * (C[j, b] - C[j, a])
-                C[j, a] += delta
-                C[j, b] -= delta
+                delta = c * (A_b[j] - A_a[j])
+                A_a[j] += delta
+                A_b[j] -= delta
         _update_gram(G, s, a, b, c, vv, p)
-        e[:] = 0.0
-        e[a] = 1.0
-        e[b] = -1.0
-        S = append_row(S, k, x)
-        C = append_row(C, k, e)
+        st = engine_append(src, st, t, k)
+        if k == A.shape[1]:
+            grown = np.empty((n_classes, capacity(k + 1)))
+            grown[:, :k] = A[:, :k]
+            A = grown
+        row = grow_vector(row, k)
+        A[:, k] = 0.0
+        A[a, k] = 1.0
+        A[b, k] = -1.0
         k += 1
-    return log[:u].copy(), gaps[:u].copy(), S, C, k
+    return log[:u].copy(), gaps[:u].copy(), st, A, k
 
 
 def _fit(data, order, params, r, margins, previous) -> LoopResult:
@@ -263,17 +273,12 @@ def _fit(data, order, params, r, margins, previous) -> LoopResult:
         hypothesis = PrototypeHypothesis(W)
     else:
         kernel = kernel_of(params)
-        if previous is None:
-            S, C, k = np.empty((16, data.n_features)), np.empty((16, n_classes)), 0
-        else:
-            S, C = rows_buffer(previous.support_vectors), rows_buffer(previous.dual_coef.T)
-            k = previous.support_vectors.shape[0]
-        cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
-        log, gaps, S, C, k = _native_dual_loop(
-            data.X, data.y, order, r, S, C, k, G, *kernel.loop_args(), cache, filled, cache_cap,
-            margins,
-        )
-        hypothesis = PrototypeKernelHypothesis(S[:k].copy(), np.ascontiguousarray(C[:k].T), kernel)
+        src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
+        A = np.empty((n_classes, capacity(k)))
+        if previous is not None:
+            A[:, :k] = previous.dual_coef
+        log, gaps, st, A, k = _native_dual_loop(src, st, k, data.y, r, A, G, margins)
+        hypothesis = PrototypeKernelHypothesis(engine_supports(st, k), A[:, :k].copy(), kernel)
     updates, cases, true_class, runner_up = (np.ascontiguousarray(col) for col in log.T)
     margin_error = cases == MARGIN_ERROR
     return LoopResult(
