@@ -73,7 +73,8 @@ def _is_pnorm_perceptron(label: str) -> bool:
     return match is not None and re.fullmatch(r"0(\.0*)?", match[2]) is not None
 
 
-def _new_figure(nrows: int, ncols: int, size: tuple[float, float]):
+def new_figure(nrows: int, ncols: int, size: tuple[float, float]):
+    """A constrained-layout Figure (no pyplot) and its nrows x ncols axes, always 2-D."""
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=size, layout="constrained")
@@ -81,7 +82,8 @@ def _new_figure(nrows: int, ncols: int, size: tuple[float, float]):
     return fig, axes
 
 
-def _distinct(records: Sequence[dict], key: str) -> list:
+def distinct(records: Sequence[dict], key: str) -> list:
+    """The values of ``key`` in ``records`` (None where absent), in order of first appearance."""
     seen: list = []
     for record in records:
         if record.get(key) not in seen:
@@ -89,7 +91,8 @@ def _distinct(records: Sequence[dict], key: str) -> list:
     return seen
 
 
-def _check_records(records, experiment: str, keys: Sequence[str]) -> list[dict]:
+def check_records(records, experiment: str, keys: Sequence[str]) -> list[dict]:
+    """``records`` as a list, or a one-line ValueError when empty or lacking one of ``keys``."""
     records = list(records)
     if not records:
         raise ValueError(f"no records to plot; pass the table {experiment} returned")
@@ -99,7 +102,8 @@ def _check_records(records, experiment: str, keys: Sequence[str]) -> list[dict]:
     return records
 
 
-def _mean_line(ax, records, x, y, *, label, marker, linestyle="-", color=None):
+def mean_line(ax, records, x, y, *, label, marker, linestyle="-", color=None):
+    """Draw the mean of ``y`` per value of ``x`` (error bars: 1 std when a point has several)."""
     rows = summarize(records, by=[x], value=y)
     rows.sort(key=lambda row: row[x])
     xs = np.array([row[x] for row in rows])
@@ -120,7 +124,8 @@ def _mean_line(ax, records, x, y, *, label, marker, linestyle="-", color=None):
     )
 
 
-def _percent():
+def percent_formatter():
+    """A tick formatter that shows fractions as percentages (0.05 -> 5%)."""
     from matplotlib.ticker import PercentFormatter
 
     return PercentFormatter(xmax=1.0)
@@ -131,7 +136,7 @@ def _panel_name(key: str, value) -> str:
     return f"{PANEL_NAMES.get(key, key)} = {value}"
 
 
-def _shared_legend(fig, ax, *, title=None):
+def shared_legend(fig, ax, *, title=None):
     """One legend for the whole figure, outside the panels (the panels share their lines)."""
     handles, labels = ax.get_legend_handles_labels()
     return fig.legend(
@@ -171,17 +176,17 @@ def plot_epochs_curve(records, *, panel: str = "eta"):
     epochs 1, 2, 3, 5, 10, 15, 20, for FO = HO_2(0.0), SO (a = 0.2),
     HO_2(0.4), HO_4(0.4), HO_7(0.0), HO_7(0.4).
     """
-    records = _check_records(records, "epochs_curve", ("label", "epochs", "updates", "test_error"))
-    columns = _distinct(records, panel)
-    labels = _distinct(records, "label")
-    fig, axes = _new_figure(2, len(columns), (4.6 * len(columns) + 2.4, 7.0))
+    records = check_records(records, "epochs_curve", ("label", "epochs", "updates", "test_error"))
+    columns = distinct(records, panel)
+    labels = distinct(records, "label")
+    fig, axes = new_figure(2, len(columns), (4.6 * len(columns) + 2.4, 7.0))
     for j, value in enumerate(columns):
         part = [row for row in records if row.get(panel) == value]
         name = "" if value is None else f" ({_panel_name(panel, value)})"
         for i, label in enumerate(labels):
             rows = [row for row in part if row["label"] == label]
             for k, key in enumerate(("updates", "test_error")):
-                _mean_line(
+                mean_line(
                     axes[k, j],
                     rows,
                     "epochs",
@@ -200,9 +205,9 @@ def plot_epochs_curve(records, *, panel: str = "eta"):
             ax.grid(alpha=0.3)
         axes[0, j].set_ylabel("training updates\n(mistakes over all epochs so far)")
         axes[1, j].set_ylabel("test error rate")
-        axes[1, j].yaxis.set_major_formatter(_percent())
+        axes[1, j].yaxis.set_major_formatter(percent_formatter())
     has_ho = any(_HO_LABEL.fullmatch(label) for label in labels)
-    _shared_legend(fig, axes[0, 0], title=HO_NOTATION if has_ho else None)
+    shared_legend(fig, axes[0, 0], title=HO_NOTATION if has_ho else None)
     return fig
 
 
@@ -258,16 +263,16 @@ def plot_noise_curve(records):
     (label noise) and sigma (instance noise). A bound above the dashed line
     bound/T = 1 says nothing.
     """
-    records = _check_records(records, "noise_curve", ("kind", "level", "mistake_rate"))
-    kinds = _distinct(records, "kind")
-    fig, axes = _new_figure(1, len(kinds), (4.6 * len(kinds) + 2.8, 4.6))
+    records = check_records(records, "noise_curve", ("kind", "level", "mistake_rate"))
+    kinds = distinct(records, "kind")
+    fig, axes = new_figure(1, len(kinds), (4.6 * len(kinds) + 2.8, 4.6))
     for j, kind in enumerate(kinds):
         ax = axes[0, j]
         part = [row for row in records if row["kind"] == kind]
         gamma = part[0]["gamma"]
         for key, text, color, marker, style in _NOISE_LINES:
             if key in part[0]:
-                _mean_line(
+                mean_line(
                     ax,
                     part,
                     "level",
@@ -288,7 +293,7 @@ def plot_noise_curve(records):
         ax.set_yscale("log")
         ax.set_title(f"Perceptron vs {kind} noise (T = {part[0]['n_trials']} trials)", fontsize=10)
         ax.grid(alpha=0.3, which="both")
-    _shared_legend(fig, axes[0, 0], title=NOISE_NOTATION)
+    shared_legend(fig, axes[0, 0], title=NOISE_NOTATION)
     return fig
 
 
@@ -305,13 +310,13 @@ def plot_radius_curve(records):
     -------
     matplotlib.figure.Figure
     """
-    records = _check_records(records, "radius_curve", ("r", "mistake_rate", "margin_error_rate"))
-    sets = _distinct(records, "dataset")
-    fig, axes = _new_figure(1, len(sets), (6.4 * len(sets), 4.4))
+    records = check_records(records, "radius_curve", ("r", "mistake_rate", "margin_error_rate"))
+    sets = distinct(records, "dataset")
+    fig, axes = new_figure(1, len(sets), (6.4 * len(sets), 4.4))
     for j, name in enumerate(sets):
         ax = axes[0, j]
         part = [row for row in records if row.get("dataset") == name]
-        _mean_line(
+        mean_line(
             ax,
             part,
             "r",
@@ -320,7 +325,7 @@ def plot_radius_curve(records):
             marker="o",
             color="C3",
         )
-        _mean_line(
+        mean_line(
             ax,
             part,
             "r",
@@ -363,10 +368,10 @@ def plot_sop_toy(records):
         standard deviation, one group per data set; the legend, right of the
         bars, spells out FO and SO(a).
     """
-    records = _check_records(records, "sop_toy", ("target", "label", "test_mistakes"))
-    targets = _distinct(records, "target")
-    labels = _distinct(records, "label")
-    fig, axes = _new_figure(1, 1, (8.0, 4.4))
+    records = check_records(records, "sop_toy", ("target", "label", "test_mistakes"))
+    targets = distinct(records, "target")
+    labels = distinct(records, "label")
+    fig, axes = new_figure(1, 1, (8.0, 4.4))
     ax = axes[0, 0]
     width = 0.8 / len(labels)
     for i, label in enumerate(labels):
@@ -394,7 +399,7 @@ def plot_sop_toy(records):
     }
     ax.set_xticks(np.arange(len(targets)), [names.get(t, t) for t in targets], fontsize=9)
     n_test = records[0]["n_test"]
-    n_perm = len(_distinct(records, "permutation"))
+    n_perm = len(distinct(records, "permutation"))
     ax.set_ylabel(f"test mistakes (of {n_test} test examples)")
     ax.set_title(
         "Perceptron vs Second-Order Perceptron, final classifier\n"
@@ -404,5 +409,5 @@ def plot_sop_toy(records):
     ax.margins(y=0.15)
     ax.set_ylim(bottom=0)  # mistakes are counts: a mean - std below 0 is clipped
     ax.grid(alpha=0.3, axis="y")
-    _shared_legend(fig, ax)
+    shared_legend(fig, ax)
     return fig
