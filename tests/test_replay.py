@@ -264,10 +264,12 @@ def test_wrong_data_is_a_one_line_error(data, labels, error, message):
     assert "\n" not in str(raised.value)
 
 
-def test_sparse_X_for_a_dual_run_is_an_error():
+def test_a_dual_run_replays_on_sparse_X():
     run = run_online("perceptron", X, Y, kernel="rbf")
-    with pytest.raises(TypeError, match="needs dense X"):
-        run.hypothesis_at(1, XS, Y)
+    snapshot = run.hypothesis_at(1, XS, Y)
+    assert sp.issparse(snapshot.support_vectors)
+    np.testing.assert_allclose(snapshot.decision_function(X),
+                               run.hypothesis_at(1, X, Y).decision_function(X), rtol=1e-12)
 
 
 def test_sparse_and_dense_X_replay_alike():
