@@ -115,8 +115,23 @@ def test_warm_start_on_csr_continues_the_run(kernel, first_format):
     close(third.decision_function(X), whole.decision_function(XS))
 
 
-
 def test_auto_form_on_csr_data():
     assert run_online("higher_order", XS, Y, kernel="rbf").params["form"] == "dual"
     assert run_online("higher_order", XS, Y).params["form"] == "primal"
     assert run_online("higher_order", XS, Y, sparse=True).params["form"] == "implicit"
+    # The implicit form's dense factors, one per trial of an epoch at most: 40 x 6 float64.
+    factors = 8 * 40 * 6
+    auto = run_online("higher_order", XS, Y, sparse=True, memory_budget=factors - 1,
+                      record_margins=True)
+    assert auto.params["form"] == "dual"
+    assert run_online("higher_order", XS, Y, sparse=True, memory_budget=factors
+                      ).params["form"] == "implicit"
+    assert run_online("higher_order", X, Y, sparse=True, memory_budget=factors - 1
+                      ).params["form"] == "implicit"  # dense X: the dual's supports are dense
+    assert run_online("higher_order", XS, Y, p=3.0, memory_budget=factors - 1
+                      ).params["form"] == "implicit"  # no dual form for p > 2
+    implicit = run_online("higher_order", XS, Y, sparse=True, form="implicit",
+                          record_margins=True)
+    np.testing.assert_array_equal(auto.mistake_trials, implicit.mistake_trials)
+    close(auto.margins, implicit.margins)
+    close(auto.decision_function(XS), implicit.decision_function(XS))

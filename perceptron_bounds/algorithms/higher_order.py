@@ -35,7 +35,10 @@ possible mistake (at least earlier mistakes + trials of the run); ``p >= 2``
 "implicit" | "auto" (auto: dual for a non-linear kernel, primal for p = 2,
 not sparse, at most ``PRIMAL_MAX_FEATURES`` features and its n x n matrix
 within ``memory_budget`` bytes (default 2 GiB; an explicit primal form over it
-is a ValueError before anything is allocated), implicit otherwise);
+is a ValueError before anything is allocated), dual for p = 2 and CSR X of
+n_samples x n_features float64 over ``memory_budget`` (the implicit form keeps
+one dense n_features-vector per matrix update, up to one per trial, where the
+dual form keeps its supports sparse), implicit otherwise);
 ``normalize`` (default True: rows scaled to unit p-norm, or to unit norm in
 the kernel's feature space, K(x, z) / sqrt(K(x, x) K(z, z)); a zero row stays
 zero; False uses the data as given); ``kernel``, ``degree``, ``gamma``,
@@ -447,6 +450,8 @@ def _resolve(params: dict, data) -> dict:
             form = "dual"
         elif p == 2.0 and not sparse and data.n_features <= PRIMAL_MAX_FEATURES and fits:
             form = "primal"
+        elif p == 2.0 and data.sparse and 8.0 * data.n_samples * data.n_features > budget:
+            form = "dual"
         else:
             form = "implicit"
     if form != "dual" and not kernel.is_linear:
