@@ -87,10 +87,10 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
        run scikit-learn's ``check_estimator`` on it in a test, with
        ``parametrize_with_checks`` as ``tests/test_estimators.py`` does.
 
-    Sparse input is accepted when the estimator runs a linear form (no
-    ``kernel`` parameter, or ``kernel="linear"`` and ``form`` not ``"dual"``);
-    override ``_sparse_format`` to return False for an algorithm whose linear
-    form needs dense X.
+    Every estimator takes sparse X (as CSR, scikit-learn's ``accept_sparse="csr"``) in
+    ``fit``, ``partial_fit``, ``predict`` and ``decision_function``: every form of every
+    algorithm runs on CSR rows, the dual (kernel) forms included, whose support vectors
+    are then CSR rows too (``run_.support_vectors``).
     """
 
     _algorithm: str
@@ -102,7 +102,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features) or sparse matrix
-            Training instances (sparse only for linear forms).
+            Training instances.
         y : array-like of shape (n_samples,)
             Two or more distinct label values.
 
@@ -110,7 +110,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        X, y = validate_data(self, X, y, accept_sparse=self._sparse_format())
+        X, y = validate_data(self, X, y, accept_sparse="csr")
         self.classes_ = self._check_targets(y, None)
         self.mistakes_ = self.corrections_ = self.margin_errors_ = 0
         self._count(self._run(X, y, self.epochs, None))
@@ -140,7 +140,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         first = not hasattr(self, "run_")
-        X, y = validate_data(self, X, y, accept_sparse=self._sparse_format(), reset=first)
+        X, y = validate_data(self, X, y, accept_sparse="csr", reset=first)
         if first:
             self.classes_ = self._check_targets(y, classes)
             self.mistakes_ = self.corrections_ = self.margin_errors_ = 0
@@ -213,7 +213,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = self._sparse_format() is not False
+        tags.input_tags.sparse = True
         return tags
 
     def _count(self, run) -> None:
@@ -222,11 +222,6 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         self.corrections_ += run.corrections
         runs = run.class_runs if run.class_runs is not None else (run,)
         self.margin_errors_ += sum(r.margin_errors for r in runs)
-
-    def _sparse_format(self):
-        """``"csr"`` when the estimator runs a linear (primal) form, else False."""
-        linear = getattr(self, "kernel", "linear") == "linear"
-        return "csr" if linear and getattr(self, "form", "auto") != "dual" else False
 
     def _run_params(self) -> dict:
         """The estimator's parameters that ``run_online`` takes, by name."""
@@ -276,7 +271,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def _check_predict_input(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, accept_sparse=self._sparse_format(), reset=False)
+        return validate_data(self, X, accept_sparse="csr", reset=False)
 
 
 class Perceptron(_OnlineClassifier):
@@ -351,7 +346,7 @@ class KernelPerceptron(_OnlineClassifier):
     The hypothesis is f(x) = sum_i y_i K(x_i, x) over the mistaken instances
     x_i (with multiplicity); a trial with y_t f(x_t) <= 0 appends x_t
     (theory §2.1). ``kernel="linear"`` runs the primal form, with the same
-    mistakes and sparse input accepted.
+    mistakes.
 
     Parameters
     ----------
@@ -446,7 +441,7 @@ class VotedPerceptron(_OnlineClassifier):
         Use v_j / ||v_j|| in place of v_j (paper 001 sec. 5); no effect on ``vote``.
     kernel : {"linear", "poly", "rbf"}, default="linear"
         K(x, z) (theory §1.7, scikit-learn's names); ``linear`` runs the primal
-        form and accepts sparse X.
+        form.
     degree : int, default=3
         Degree of the polynomial kernel.
     gamma : float, "scale", "auto" or None, default="scale"
@@ -538,7 +533,7 @@ class Ballseptron(_OnlineClassifier):
         Radius of the ball around each instance, r >= 0.
     kernel : {"linear", "poly", "rbf"}, default="linear"
         K(x, z) (theory §1.7, scikit-learn's names); ``linear`` runs the primal
-        form and accepts sparse X.
+        form.
     degree : int, default=3
         Degree of the polynomial kernel.
     gamma : float, "scale", "auto" or None, default="scale"
