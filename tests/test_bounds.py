@@ -481,6 +481,24 @@ def test_labels_and_sparse_input(noisy):
         assert a.applies == b.applies and (a.value == pytest.approx(b.value) if a.applies else 1)
 
 
+def test_higher_order_dual_run_on_csr_x(noisy):
+    """A dual HO run keeps CSR supports sparse: its transformed sequence and bound are the
+    dense run's."""
+    from perceptron_bounds.bounds import transformed_instances, transformed_margins
+
+    X, y, u = noisy
+    sparse = run_online("higher_order", sp.csr_matrix(X), y, form="dual", epochs=2)
+    dense = run_online("higher_order", X, y, form="dual", epochs=2)
+    assert sp.issparse(sparse.state["support"])
+    np.testing.assert_allclose(transformed_margins(sparse, sp.csr_matrix(X), y, u),
+                               transformed_margins(dense, X, y, u), atol=1e-12)
+    np.testing.assert_allclose(transformed_instances(sparse, sp.csr_matrix(X), y),
+                               transformed_instances(dense, X, y), atol=1e-12)
+    a = evaluate(sparse, sp.csr_matrix(X), y, target=u).row("higher_order", "tightened")
+    b = evaluate(dense, X, y, target=u).row("higher_order", "tightened")
+    assert a.applies and a.value == pytest.approx(b.value, rel=1e-12)
+
+
 def test_evaluate_rejects_bad_input(noisy):
     X, y, u = noisy
     run = run_online("perceptron", X, y)

@@ -51,14 +51,20 @@ def _factor_index(run) -> np.ndarray:
 
 
 def _linear_factors(run):
-    """(F, G, frho): the factors x_i, g(x_i), rho_i of B as the loop used them (linear kernel)."""
+    """(F, G, frho): the factors x_i, g(x_i), rho_i of B as the loop used them (linear kernel).
+
+    F is a CSR matrix when a dual run kept its supports sparse (CSR X); that form has
+    p = 2, so G is F itself.
+    """
     st, p = run.state, run.params["p"]
     if run.params["form"] == "dual":
         active = st["active"]
-        F = st["support"][active] * st["support_scale"][active, None]
+        F = st["support"][active]
+        scale = st["support_scale"][active]
+        F = sp.csr_matrix(sp.diags(scale) @ F) if sp.issparse(F) else F * scale[:, None]
     else:
         F = np.array(st["factors"])
-    return F, link(F, p), np.array(st["factor_rho"])
+    return F, F if p == 2.0 else link(F, p), np.array(st["factor_rho"])
 
 
 def _as_dense(Z) -> np.ndarray:
@@ -94,7 +100,7 @@ def transformed_instances(run, X, y) -> np.ndarray:
                          "transformed_margins with u given as a function")
     Z = normalize_rows(Xm, run.params["p"]) if run.params["normalize"] else Xm
     Z = _as_dense(Z)
-    F, G, frho = _linear_factors(run)
+    F, G, frho = (_as_dense(A) for A in _linear_factors(run))
     _transform_loop(Z, F, G, frho, _factor_index(run))
     return Z * ym[:, None]
 
@@ -153,6 +159,18 @@ def transformed_norms(run, X, y) -> np.ndarray:
     return out
 
 
+def _dense_step(U, F, G, frho, j):
+    """U <- (I - rho_j g(x_j) x_j^T) U, i.e. B_j^T u from B_{j-1}^T u."""
+    U -= frho[j] * (F[j] @ U) * G[j]
+
+
+def _sparse_step(U, F, G, frho, j):
+    """:func:`_dense_step` on the nonzeros of CSR row j (p = 2: G is F)."""
+    cols = F.indices[F.indptr[j]:F.indptr[j + 1]]
+    vals = F.data[F.indptr[j]:F.indptr[j + 1]]
+    U[cols] -= frho[j] * (vals @ U[cols]) * vals
+
+
 def transformed_margins(run, X, y, u) -> np.ndarray:
     """Margins y_t u . B_{k-1} x_{t(k)} of a comparator u on the transformed sequence (Thm 1).
 
@@ -203,12 +221,13 @@ def transformed_margins(run, X, y, u) -> np.ndarray:
         Z = normalize_rows(Xm, run.params["p"]) if run.params["normalize"] else Xm
         Z = _as_dense(Z)
         F, G, frho = _linear_factors(run)
+        step = _sparse_step if sp.issparse(F) else _dense_step
         out = np.empty(Z.shape[0])
         U = u.copy()
         j = 0
         for k in range(Z.shape[0]):
             while j < idx[k]:
-                U -= frho[j] * (F[j] @ U) * G[j]
+                step(U, F, G, frho, j)
                 j += 1
             out[k] = U @ Z[k]
         return ym * out
