@@ -11,8 +11,9 @@ and read by :func:`numpy.load` with ``allow_pickle=False``:
 * every array of the record is an entry of its own, named after where it sits:
   ``classes``, ``sample_index``, ``mistake_trials``, ``margin_error_trials``,
   ``margins`` (absent when None), ``state/<name>``, ``hypothesis/<field>``
-  (``hypothesis/<field>/data``, ``/indices``, ``/indptr`` for a CSR matrix),
-  ``params/<name>``;
+  (``hypothesis/<field>/data``, ``/indices``, ``/indptr`` for a CSR matrix,
+  such as the support vectors of a dual run on CSR X, its shape in the
+  header), ``params/<name>``;
 * the entry ``header.json`` is a 0-d unicode array holding one JSON document:
   ``format`` (``"perceptron_bounds.OnlineRun"``), ``format_version``,
   ``package_version`` and ``run``, every field of the record with its scalars

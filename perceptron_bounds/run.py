@@ -42,11 +42,13 @@ class _Scoring:
         return getattr(self.hypothesis, "weights", None)
 
     @property
-    def support_vectors(self) -> np.ndarray | None:
+    def support_vectors(self):
         """Support vectors of the hypothesis, one row each; None when it keeps none.
 
-        One-vs-rest: the union of the class runs' support vectors (equal rows
-        once, see :class:`~perceptron_bounds.hypothesis.OneVsRestHypothesis`).
+        An ndarray, or a ``scipy.sparse.csr_matrix`` for a dual (kernel) run
+        on CSR X. One-vs-rest: the union of the class runs' support vectors
+        (equal rows once, see
+        :class:`~perceptron_bounds.hypothesis.OneVsRestHypothesis`).
         """
         return getattr(self.hypothesis, "support_vectors", None)
 
@@ -279,7 +281,8 @@ class OnlineRun(_Scoring):
             both count, theory §1.4); 0 is the zero state, ``n_updates`` the
             final hypothesis.
         X : array-like of shape (n_samples, n_features) or scipy.sparse matrix
-            The data the run was made on.
+            The data the run was made on, dense or sparse (every form replays
+            on CSR rows; a dual form's snapshots then keep CSR support vectors).
         y : array-like of shape (n_samples,)
             Its labels, as given to the run.
 
