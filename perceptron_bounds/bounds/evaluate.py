@@ -176,8 +176,10 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
     return MODES[run.multiclass](run, X, y, u, gamma, comparator, target)
 
 
-def _evaluate_binary(run, X, y, u, gamma, comparator, target) -> BoundReport:
-    ctx = RunData(run, X, y)
+def _evaluate_binary(run, X, y, u, gamma, comparator, target, ctx=None) -> BoundReport:
+    """A binary run's report; ``ctx`` (its :class:`RunData`) when the caller made it already,
+    so that what it caches (the spectra, the p-norms of the transformed sequence) is shared."""
+    ctx = RunData(run, X, y) if ctx is None else ctx
     n = run.n_features
     comparators, notes = _comparators(
         ctx, u, target, comparator,
