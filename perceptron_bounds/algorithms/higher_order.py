@@ -3,7 +3,7 @@
 Brotto, Gentile and Vitale's algorithm (paper 000, Figure 1 and sec. 2): with
 instances normalised to ||x_t||_p = 1, B_0 = I, v_0 = 0 and the dual-norm link
 g(theta) = grad ||theta||_p^2 / 2, i.e.
-g_i(theta) = sign(theta_i) |theta_i|^(p-1) / ||theta||_p^(p-2),
+g_i(theta) = sign(theta_i) |theta_i|^(p-1) / ||theta||_p^(p-2), ::
 
     margin_t = g(B_{k-1} v_{k-1}) . B_{k-1} x_t
     on a mistake (y_t margin_t <= 0):
