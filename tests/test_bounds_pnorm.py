@@ -32,7 +32,9 @@ from perceptron_bounds.bounds import (
 from perceptron_bounds.bounds import transformed as transformed_module
 from perceptron_bounds.bounds.quantities import hop_step_terms
 from perceptron_bounds.bounds.search import svm_comparators, unit_comparator, vector_norm
-from perceptron_bounds.datasets import make_separable
+from perceptron_bounds.datasets import make_hop_artificial, make_separable
+from perceptron_bounds.experiments import epochs_curve
+from perceptron_bounds.experiments.figures import HOP_BOUNDS, hop_fig2
 from perceptron_bounds.kernels import Kernel
 
 P_VALUES = [2.5, 3.0, 4.0, 7.0, 10.0]
@@ -344,6 +346,43 @@ def test_ho_p_rows_and_reasons(noisy):
     unit = normalize_rows(X, 4.0)
     assert evaluate(run_online("higher_order", unit, y, p=4.0, normalize=False), unit, y,
                     target=u).row("higher_order").applies
+
+
+# --- the Higher-Order Figure 2 experiment ------------------------------------------------------
+
+
+def test_epochs_curve_reports_the_bounds_beside_the_updates():
+    """HO paper Fig. 2 (theory §5): the p = 4 and 7 curves get their mistake bounds."""
+    data = make_hop_artificial(0.1, n_train=60, n_test=20, n_features=30, n_relevant=5, seed=0)
+    specs = [("FO", "perceptron", {}), ("HO_4(0.4)", "higher_order", {"p": 4.0, "c": 0.4}),
+             ("HO_7(0.0)", "pnorm_perceptron", {"p": 7.0})]
+    table = epochs_curve(specs, data.train, data.test, epochs=(1, 3), seeds=[2],
+                         bounds=["HO_4(0.4)", "HO_7(0.0)"])
+    assert all("bound" not in row for row in table if row["label"] == "FO")
+    for label, algorithm, params in specs[1:]:
+        rows = [row for row in table if row["label"] == label]
+        order = np.random.default_rng(2).permutation(60)
+        X, y = np.ascontiguousarray(data.train.X[order]), data.train.y[order]
+        fresh = run_online(algorithm, X, y, epochs=3, **params)
+        curves = bounds_over_time(fresh, X, y, u=data.train.u)
+        for row in rows:
+            t = row["epochs"] * 60 - 1
+            assert curves.mistakes[t] == row["updates"] <= row["bound"]
+            assert row["bound"] == min(float(values[t]) for values in curves.values())
+            assert row["bound_name"] in curves and row["bound_gamma"] == curves.gamma
+        assert {row["bound_name"] for row in rows} <= {"higher_order", *PNORM_NAMES}
+    with pytest.raises(ValueError, match="bounds must name spec labels"):
+        epochs_curve(specs, data.train, data.test, epochs=(1,), bounds=["HO_4"])
+
+
+def test_hop_fig2_reports_p4_and_p7_bounds():
+    records, fig = hop_fig2(quick=True, seeds=1, n_jobs=1)
+    fig.clear()
+    bounded = {row["label"] for row in records if row.get("bound") is not None}
+    assert bounded == set(HOP_BOUNDS)
+    for row in records:
+        if row["label"] in HOP_BOUNDS:
+            assert row["updates"] <= row["bound"]
 
 
 # --- validity: property tests ------------------------------------------------------------------

@@ -21,7 +21,7 @@ from .._version import __version__
 from ..datasets import make_hop_artificial, make_separable
 from ..plots import plot_epochs_curve, plot_noise_curve, plot_radius_curve, plot_sop_toy
 from ..plots.style import add_caption
-from ._cells import AlgorithmSpec, as_xy, check_n_jobs, write_csv
+from ._cells import AlgorithmSpec, as_specs, as_xy, check_n_jobs, write_csv
 from .epochs import PAPER_EPOCHS, epochs_cells, run_epochs_cells
 from .noise import INSTANCE_LEVELS, LABEL_LEVELS, noise_curve
 from .radius import radius_curve
@@ -36,6 +36,11 @@ HOP_SPECS = (
     AlgorithmSpec("HO_7(0.0)", "pnorm_perceptron", {"p": 7.0}),
     AlgorithmSpec("HO_7(0.4)", "higher_order", {"p": 7.0, "c": 0.4}),
 )
+
+#: The curves of Figure 2 whose mistake bounds hop_fig2 reports beside their updates (theory §4.1:
+#: the Perceptron's, HO_2's, and for p = 4 and 7 the p-norm Perceptron's and HO_p's). SO's are
+#: left out: its bound on every prefix takes an eigendecomposition per mistake (n = 500).
+HOP_BOUNDS = ("FO", "HO_2(0.4)", "HO_4(0.4)", "HO_7(0.0)", "HO_7(0.4)")
 
 #: Paper 000, sec. 4, Task 1: the Artificial eta data (``make_hop_artificial``), and quick sizes.
 HOP_DATA = {"n_train": 1000, "n_test": 1000, "n_features": 500, "n_relevant": 50, "gamma": 0.005}
@@ -106,14 +111,20 @@ def provenance_line(meta: dict) -> str:
     )
 
 
-def hop_fig2(*, seeds=None, quick=False, n_jobs=None, progress=False, specs=HOP_SPECS):
+def hop_fig2(*, seeds=None, quick=False, n_jobs=None, progress=False, specs=HOP_SPECS,
+             bounds=None):
     """HO paper Figure 2: training updates and test error vs epochs on Artificial 0.0 and 0.1.
 
     Data: ``make_hop_artificial(eta, seed=0, **HOP_DATA)`` for eta = 0.0 and
     0.1 (the same instances and target; eta = 0.1 flips labels), 1000 + 1000
     examples in 500 dimensions. Each seed s (default 5; the whole figure
-    takes about 80 s on one core) presents the training set in the
-    permutation ``default_rng(s)``, cycled for 1..20 epochs.
+    takes about 80 s on one core without bounds) presents the training set in
+    the permutation ``default_rng(s)``, cycled for 1..20 epochs.
+
+    ``bounds`` (labels of ``specs``; default: those of ``HOP_BOUNDS`` among
+    them) get their smallest stated mistake bound beside the updates at every
+    checkpoint, with the data's target as the comparator (``epochs_curve``'s
+    ``bounds``): the records' ``bound``, ``bound_name`` and ``bound_gamma``.
     """
     check_n_jobs(n_jobs)
     quick = check_bool("quick", quick)
@@ -128,13 +139,16 @@ def hop_fig2(*, seeds=None, quick=False, n_jobs=None, progress=False, specs=HOP_
         n_relevant=data["n_relevant"],
         margin=data["gamma"],
     )
+    if bounds is None:
+        labels = {spec.label for spec in as_specs(specs)}
+        bounds = [label for label in HOP_BOUNDS if label in labels]
     cells = []
     # One sweep over both data sets, the noisy one first: its HO_p(0.4) runs are the
     # longest, so the short cells of Artificial 0.0 fill the workers' tail.
     for eta in (0.1, 0.0):
         train, test = make_hop_artificial(eta, seed=0, **data)
         tag = {**meta, "eta": eta, "data_seed": 0}
-        cells += epochs_cells(specs, train, test, epochs, seed_list, tag=tag)
+        cells += epochs_cells(specs, train, test, epochs, seed_list, tag=tag, bounds=bounds)
     records = run_epochs_cells(cells, n_jobs=n_jobs, progress=progress, desc="hop-fig2")
     records.sort(key=lambda row: row["eta"])
     fig = plot_epochs_curve(records, panel="eta")
