@@ -4,22 +4,33 @@ Every experiment runs independent (algorithm, parameter, seed) cells through
 joblib: ``n_jobs`` sets the workers, and the table is the same whatever it
 is. To spread a sweep over a cluster, wrap the call in
 ``joblib.parallel_config(backend="dask")`` inside a ``dask.distributed``
-``Client`` (install the ``dask`` extra).
+``Client`` (install the ``dask`` extra). The real-data experiments take
+``cache=DIR``: every finished cell is kept on disk, so a sweep killed half way
+and started again recomputes nothing that finished; their configurations at
+paper size (MNIST, USPS, RCV1) are in :mod:`.real`.
 """
 
 from .._tables import summarize
 from ._cells import AlgorithmSpec, write_csv
+from .bound_ratios import bound_ratios
+from .corrections import best_params, corrections_table, cross_validate
 from .epochs import epochs_curve
 from .noise import noise_curve
 from .radius import radius_curve
 from .sop import sop_toy
+from .voted_epochs import voted_epochs_curve
 
 __all__ = [
     "AlgorithmSpec",
+    "best_params",
+    "bound_ratios",
+    "corrections_table",
+    "cross_validate",
     "epochs_curve",
     "noise_curve",
     "radius_curve",
     "sop_toy",
     "summarize",
+    "voted_epochs_curve",
     "write_csv",
 ]

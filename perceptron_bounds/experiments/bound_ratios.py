@@ -1,0 +1,106 @@
+"""Every algorithm's mistakes against every bound of the papers that applies to it, as a table.
+
+What ``perceptron-bounds compare`` prints, as tidy records over algorithms and
+seeds (theory §4): one record per (algorithm, seed, bound, variant) with the
+bound's value and the ratio mistakes / bound.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import check_labels, check_X
+from .._version import __version__
+from ..bounds import evaluate
+from ..online import run_online
+from ._cache import data_key, run_cached_cells
+from ._cells import as_specs, check_seeds, plain
+
+
+def bound_ratios(
+    specs,
+    data,
+    *,
+    epochs: int = 1,
+    seeds=None,
+    gamma: float | None = None,
+    comparator: str = "auto",
+    n_jobs: int | None = None,
+    progress: bool = False,
+    cache=None,
+) -> list[dict]:
+    """Run each algorithm on binary data and evaluate every bound that applies.
+
+    Parameters
+    ----------
+    specs : list of AlgorithmSpec or (label, algorithm, params) tuples
+        The algorithms, e.g. ``[("FO", "perceptron", {}), ("SO", "second_order", {})]``.
+    data : Dataset or (X, y) tuple
+        Binary data (two labels; a Dataset's target u is the comparator under
+        ``comparator="auto"`` or ``"target"``).
+    epochs : int, default=1
+        Passes over the data.
+    seeds : sequence of int or None, default=None
+        None presents the rows in the order given; seed s runs with
+        ``shuffle=True, seed=s``. Every algorithm sees the same sequences.
+    gamma : float or None, default=None
+        The bounds' margin; searched per bound when None (theory §4.3).
+    comparator : {"auto", "target", "svm"}, default="auto"
+        How :func:`~perceptron_bounds.bounds.evaluate` chooses u.
+    n_jobs, progress, cache
+        joblib workers over the (spec, seed) cells, a tqdm bar, the folder that
+        keeps finished cells (see :func:`voted_epochs_curve`).
+
+    Returns
+    -------
+    list of dict
+        One record per (spec, seed, bound, variant): ``experiment``, ``label``,
+        ``algorithm``, ``params`` (as resolved), ``seed``, ``n_trials``, then the
+        bound's :meth:`~perceptron_bounds.bounds.BoundRow.to_record` (``name``,
+        ``variant``, ``source``, ``value``, ``margin_gamma``, ``applies``,
+        ``reason``, ``mistakes``, ``holds``, ``ratio`` = mistakes / value,
+        ``comparator`` and the quantities the value came from).
+
+    Examples
+    --------
+    >>> from perceptron_bounds.datasets import make_separable
+    >>> data = make_separable(200, 5, margin=0.1, seed=0)
+    >>> table = bound_ratios([("FO", "perceptron", {})], data)
+    >>> all(row["holds"] for row in table if row["applies"])
+    True
+    """
+    specs = as_specs(specs)
+    X = check_X(data[0], name="data.X")
+    y, _ = check_labels(data[1], X.shape[0])
+    target = data[2] if len(data) > 2 else None
+    key = data_key(X, y, target)
+    cells = [
+        {"X": X, "y": y, "data_key": key, "target": target, "spec": spec, "epochs": epochs,
+         "seed": seed, "gamma": gamma, "comparator": comparator, "version": __version__}
+        for spec in specs
+        for seed in check_seeds(seeds)
+    ]
+    return run_cached_cells(_bounds_cell, cells, cache=cache, n_jobs=n_jobs, progress=progress,
+                            desc="bound_ratios")
+
+
+def _bounds_cell(X, y, data_key, target, spec, epochs, seed, gamma, comparator,
+                 version) -> list[dict]:
+    run = run_online(spec.algorithm, X, y, epochs=epochs, shuffle=seed is not None, seed=seed,
+                     **spec.params)
+    report = evaluate(run, X, y, gamma=gamma, comparator=comparator, target=target)
+    head = {
+        "experiment": "bound_ratios",
+        "label": spec.label,
+        "algorithm": spec.algorithm,
+        "params": plain(run.params),
+        "seed": seed,
+        "n_trials": run.n_trials,
+    }
+    return [{**head, **{key: _plain(value) for key, value in row.items()}}
+            for row in report.to_records()]
+
+
+def _plain(value):
+    """NumPy scalars as Python numbers, for CSV and JSON."""
+    return value.item() if isinstance(value, np.generic) else value

@@ -1,0 +1,193 @@
+"""Figures of the papers' real-data experiments, drawn from the experiments' tidy tables.
+
+- :func:`plot_voted_epochs`: paper 001's Figure 2, test error against epochs per degree;
+- :func:`plot_corrections`: paper 002's Tables 2 and 3 as bars, the paper's values marked;
+- :func:`plot_bound_ratios`: mistakes / bound for every bound and algorithm.
+
+Each returns a matplotlib Figure and never calls ``plt.show()``; values are the
+mean over seeds, with error bars of one standard deviation when there are several.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._tables import summarize
+from .curves import check_records, distinct, mean_line, new_figure, percent_formatter, shared_legend
+from .style import MARKERS
+
+#: The four predictions of paper 001's Figure 2, as the ``prediction`` values of the records.
+FIGURE2_PREDICTIONS = ("vote", "average (unnorm)", "last (unnorm)", "random (unnorm)")
+
+
+def plot_voted_epochs(records, *, predictions=FIGURE2_PREDICTIONS):
+    """Test error against epochs, one panel per kernel degree d (paper 001, Figure 2).
+
+    Parameters
+    ----------
+    records : list of dict
+        The table of :func:`perceptron_bounds.experiments.voted_epochs_curve`.
+    predictions : sequence of str, default=FIGURE2_PREDICTIONS
+        The ``prediction`` values drawn: paper 001 plots vote and the unnormalised
+        average, last and random ("we omitted the normalized versions for the sake
+        of readability").
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One panel per degree on a log epoch axis; each panel notes SupVec and
+        Mistake at the last checkpoint.
+    """
+    records = check_records(records, "voted_epochs_curve",
+                            ("degree", "epochs", "prediction", "test_error"))
+    degrees = sorted(distinct(records, "degree"))
+    ncols = min(3, len(degrees))
+    nrows = math.ceil(len(degrees) / ncols)
+    fig, axes = new_figure(nrows, ncols, (3.6 * ncols + 2.2, 3.0 * nrows + 0.6))
+    for index, degree in enumerate(degrees):
+        ax = axes.flat[index]
+        part = [row for row in records if row["degree"] == degree]
+        for i, name in enumerate(predictions):
+            rows = [row for row in part if row["prediction"] == name]
+            if rows:
+                mean_line(ax, rows, "epochs", "test_error", label=name,
+                          marker=MARKERS[i % len(MARKERS)], color=f"C{i}",
+                          linestyle=":" if name.startswith("random") else "-")
+        last = max(row["epochs"] for row in part)
+        at_end = [row for row in part if row["epochs"] == last]
+        supvec = np.mean([row["supvec"] for row in at_end])
+        mistakes = np.mean([row["mistakes"] for row in at_end])
+        ax.text(0.97, 0.95, f"T = {last:g}: SupVec {supvec:,.0f}\nMistake {mistakes:,.0f}",
+                transform=ax.transAxes, ha="right", va="top", fontsize=7, color="0.3")
+        epochs = sorted({row["epochs"] for row in part})
+        ax.set_xscale("log")
+        ax.set_xticks(epochs, [f"{e:g}" for e in epochs])
+        ax.minorticks_off()
+        ax.set_title(f"polynomial kernel, d = {degree}", fontsize=10)
+        ax.set_xlabel("epochs T (log scale)")
+        ax.set_ylabel("test error")
+        ax.yaxis.set_major_formatter(percent_formatter())
+        ax.grid(alpha=0.3)
+    top = max(ax.get_ylim()[1] for ax in axes.flat[:len(degrees)])
+    for ax in axes.flat[:len(degrees)]:  # one scale, so that the degrees compare
+        ax.set_ylim(0.0, top)
+    for ax in axes.flat[len(degrees):]:
+        ax.set_visible(False)
+    shared_legend(fig, axes.flat[0], title="prediction (paper 001 sec. 5)")
+    return fig
+
+
+def plot_corrections(records, *, group: str = "kernel", bar: str = "label",
+                     paper: str | None = "paper"):
+    """Training corrections and test error per algorithm, the paper's values marked.
+
+    Parameters
+    ----------
+    records : list of dict
+        The table of :func:`perceptron_bounds.experiments.corrections_table` with a
+        ``group`` key added (``kernel`` for the OCR table, ``task`` for RCV1) and,
+        where the paper reports them, ``paper_corrections`` and ``paper_test_error``.
+    group : str, default="kernel"
+        The record key whose values form the groups of bars.
+    bar : str, default="label"
+        The record key that names the bars of a group (the algorithm).
+    paper : str or None, default="paper"
+        The legend's name for the paper's values (e.g. ``"paper 002, Table 3"``); None
+        draws none (a quick run's sizes are not the paper's).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Two panels (corrections, test error): one bar per algorithm in each group,
+        ours (mean over seeds), and a black tick at the paper's value (unless
+        ``paper`` is None).
+    """
+    records = check_records(records, "corrections_table",
+                            (group, bar, "corrections", "test_error"))
+    groups = distinct(records, group)
+    labels = distinct(records, bar)
+    fig, axes = new_figure(1, 2, (5.0 * 2 + 2.2, 4.2))
+    width = 0.8 / len(labels)
+    for k, (key, title) in enumerate((("corrections", "training corrections"),
+                                      ("test_error", "test error"))):
+        ax = axes[0, k]
+        shown_paper = False
+        for i, label in enumerate(labels):
+            rows = summarize([r for r in records if r[bar] == label], [group], key)
+            by_group = {row[group]: row for row in rows}
+            x = np.arange(len(groups)) + (i - (len(labels) - 1) / 2) * width
+            mean = [by_group[g]["mean"] if g in by_group else np.nan for g in groups]
+            std = [by_group[g]["std"] if g in by_group else 0.0 for g in groups]
+            several = any(row["n"] > 1 for row in rows)
+            ax.bar(x, mean, width * 0.92, yerr=std if several else None, capsize=2,
+                   color=f"C{i}", label=f"{label} (ours)" if k == 0 else None)
+            if paper is None:
+                continue
+            reported = {r[group]: r.get(f"paper_{key}") for r in records if r[bar] == label}
+            for xi, g in zip(x, groups, strict=True):
+                value = reported.get(g)
+                if value is not None:
+                    ax.plot([xi], [value], marker="_", markersize=14, markeredgewidth=2.2,
+                            color="k", linestyle="none",
+                            label=paper if (k == 0 and not shown_paper) else None)
+                    shown_paper = True
+        ax.set_xticks(np.arange(len(groups)), [str(g) for g in groups])
+        ax.set_title(title, fontsize=10)
+        ax.grid(alpha=0.3, axis="y")
+        if key == "test_error":
+            ax.yaxis.set_major_formatter(percent_formatter())
+        else:
+            ax.set_ylabel("binary mistakes, summed over the class runs")
+    shared_legend(fig, axes[0, 0])
+    return fig
+
+
+def plot_bound_ratios(records):
+    """Mistakes / bound of every applicable bound, per algorithm, on a log axis.
+
+    Parameters
+    ----------
+    records : list of dict
+        One record per (algorithm, bound, variant): ``label`` (the algorithm),
+        ``name`` (the bound), ``variant`` ("stated" or "tightened"), ``applies`` and
+        ``ratio`` (mistakes / bound), as :func:`perceptron_bounds.experiments.bound_ratios`
+        returns them.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One column per algorithm, one marker per bound (filled: stated, hollow:
+        tightened); a ratio at most 1 is a bound that holds, and the closer to 1,
+        the tighter.
+    """
+    records = check_records(records, "bound_ratios", ("label", "name", "variant", "ratio"))
+    records = [row for row in records if row.get("applies") and row["ratio"] is not None]
+    if not records:
+        raise ValueError("no applicable bound among the records: nothing to plot")
+    labels = distinct(records, "label")
+    names = distinct(records, "name")
+    fig, axes = new_figure(1, 1, (1.3 * len(labels) + 5.0, 4.4))
+    ax = axes[0, 0]
+    width = 0.7 / len(names)
+    for j, name in enumerate(names):
+        for variant in ("stated", "tightened"):
+            rows = [r for r in records if r["name"] == name and r["variant"] == variant]
+            if not rows:
+                continue
+            means = summarize(rows, ["label"], "ratio")
+            x = [labels.index(row["label"]) - 0.35 + (j + 0.5) * width for row in means]
+            filled = variant == "stated"
+            ax.plot(x, [row["mean"] for row in means], linestyle="none",
+                    marker=MARKERS[j % len(MARKERS)], color=f"C{j}", markersize=7,
+                    markerfacecolor=f"C{j}" if filled else "none",
+                    label=f"{name} ({variant})")
+    ax.axhline(1.0, color="k", linewidth=1.0, linestyle="--", label="mistakes = bound")
+    ax.set_yscale("log")
+    ax.set_xticks(np.arange(len(labels)), labels, rotation=15, ha="right")
+    ax.set_ylabel("mistakes / bound (at most 1: the bound holds)")
+    ax.set_title("How tight is each bound? (filled: stated, hollow: tightened)", fontsize=10)
+    ax.grid(alpha=0.3, axis="y", which="both")
+    shared_legend(fig, ax)
+    return fig
