@@ -47,7 +47,8 @@ def one_line_error(capsys, prefix="perceptron-bounds"):
 
 
 def test_commands_are_one_module_each_and_nothing_imports_the_cli():
-    assert list(COMMANDS) == ["run", "algorithms", "compare", "figure", "demo", "data"]
+    assert list(COMMANDS) == ["run", "algorithms", "compare", "figure", "table", "demo",
+                              "data"]
     for name, module in COMMANDS.items():
         assert module.__name__ == f"perceptron_bounds.cli.{name}"
     assert not (PACKAGE / "bounds" / "cli.py").exists()
@@ -331,7 +332,8 @@ def test_csv_option_errors(files, argv, message, capsys):
     ("argv", "message"),
     [
         (["rn"], "perceptron-bounds: error: unknown command 'rn'; did you mean 'run'? (choose "
-         "from run, algorithms, compare, figure, demo, data) (see perceptron-bounds --help)"),
+         "from run, algorithms, compare, figure, table, demo, data) (see perceptron-bounds "
+         "--help)"),
         (["--version2"], "perceptron-bounds: error: the following arguments are required: "
          "COMMAND (see perceptron-bounds --help)"),
         (["run", "--algorithm", "perceptorn"], "perceptron-bounds run: error: argument "
@@ -379,7 +381,8 @@ def test_csv_option_errors(files, argv, message, capsys):
         (["compare", "--seed", "-1"], "perceptron-bounds compare: error: seed must be"),
         (["figure", "sop-tyo"], "perceptron-bounds figure: error: argument NAME: unknown "
          "figure 'sop-tyo'; did you mean 'sop-toy'? (choose from hop-fig2, ballseptron-noise, "
-         "ballseptron-radius, sop-toy, all) (see perceptron-bounds figure --help)"),
+         "ballseptron-radius, sop-toy, fs-mnist, bounds-mnist, all) (see perceptron-bounds "
+         "figure --help)"),
         (["run", "--algorithm", "perceptron", "--data", "missing.npz"], "perceptron-bounds run: "
          "error: missing.npz: no such file"),
         (["run", "--algorithm", "perceptron", "--epochs", "0", "--data", "missing.npz"],
