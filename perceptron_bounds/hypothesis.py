@@ -257,7 +257,7 @@ class OneVsRestHypothesis:
         -----
         When every class keeps support vectors with one kernel (a dual run),
         the kernel values of a block of test rows come from one product
-        against the union of the classes' supports (:attr:`support_vectors`;
+        against the union of the classes' supports (``support_vectors``;
         one-vs-rest runs share most of their supports), and each class reads
         its own columns of it: the per-class scores up to the order in which
         the BLAS adds the products of a dot product. The classes whose score
