@@ -176,10 +176,20 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
     return MODES[run.multiclass](run, X, y, u, gamma, comparator, target)
 
 
-def _evaluate_binary(run, X, y, u, gamma, comparator, target, ctx=None) -> BoundReport:
-    """A binary run's report; ``ctx`` (its :class:`RunData`) when the caller made it already,
-    so that what it caches (the spectra, the p-norms of the transformed sequence) is shared."""
-    ctx = RunData(run, X, y) if ctx is None else ctx
+def _evaluate_binary(run, X, y, u, gamma, comparator, target) -> BoundReport:
+    return binary_report(RunData(run, X, y), u=u, gamma=gamma, comparator=comparator,
+                         target=target)
+
+
+def binary_report(ctx, *, u=None, gamma=None, comparator="auto", target=None) -> BoundReport:
+    """:func:`evaluate` of a binary run given as its :class:`~.quantities.RunData`.
+
+    For callers that hold one already (``bounds_over_time``), so that what it
+    caches, the spectrum of the mistakes or the p-norms of a Higher-Order
+    run's transformed sequence, is computed once. ``gamma`` (None or > 0) and
+    ``comparator`` are taken as checked.
+    """
+    run = ctx.run
     n = run.n_features
     comparators, notes = _comparators(
         ctx, u, target, comparator,

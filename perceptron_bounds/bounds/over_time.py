@@ -19,7 +19,7 @@ import numpy as np
 
 from .._validation import check_choice, check_real
 from .ballseptron import ballseptron_corrected, ballseptron_d1
-from .evaluate import SQRT2_MINUS_1, UNIT_NORM_ATOL, VARIANTS, _evaluate_binary
+from .evaluate import SQRT2_MINUS_1, UNIT_NORM_ATOL, VARIANTS, binary_report
 from .first_order import freund_schapire, novikoff
 from .higher_order import higher_order_bound, hop_alpha
 from .pnorm import pnorm_d1, pnorm_d2, pnorm_separable
@@ -152,7 +152,7 @@ def bounds_over_time(run, X, y, names=None, *, u=None, gamma=None,
     if gamma is not None:
         gamma = check_real("gamma", gamma, low=0.0, include_low=False)
     ctx = RunData(run, X, y)
-    report = _evaluate_binary(run, X, y, u, gamma, "auto", None, ctx=ctx)
+    report = binary_report(ctx, u=u, gamma=gamma)
     known = list(dict.fromkeys(row.name for row in report.rows))
     if names is not None:
         if isinstance(names, str):
