@@ -67,9 +67,11 @@ def test_unknown_algorithm_names_the_choices():
         run_online("nope", X, Y)
 
 
-def test_kernel_form_rejects_sparse_input():
-    with pytest.raises(TypeError, match="dense X"):
-        run_online("perceptron", sp.csr_matrix(X), Y, kernel="rbf")
+def test_kernel_form_takes_sparse_input():
+    dense = run_online("perceptron", X, Y, kernel="rbf")
+    sparse = run_online("perceptron", sp.csr_matrix(X), Y, kernel="rbf")
+    np.testing.assert_array_equal(sparse.mistake_trials, dense.mistake_trials)
+    assert sp.issparse(sparse.support_vectors)
 
 
 def test_predict_checks_features():
