@@ -165,6 +165,24 @@ def test_a_killed_sweep_resumes_without_recomputing(tmp_path, monkeypatch):
     assert calls == [1]
 
 
+def test_cached_cells_in_worker_processes_and_on_dask(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    from joblib import parallel_config
+
+    train, test = small_digits()
+    specs = [(f"FO d={d}", "perceptron", {"kernel": "poly", "degree": d}) for d in (1, 2, 3)]
+    serial = corrections_table(specs, train, test)
+    assert corrections_table(specs, train, test, n_jobs=2, cache=tmp_path / "loky") == serial
+    with (
+        distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                 dashboard_address=None) as cluster,
+        distributed.Client(cluster),
+        parallel_config(backend="dask"),
+    ):
+        assert corrections_table(specs, train, test, cache=tmp_path / "dask") == serial
+    assert len(list((tmp_path / "dask").rglob("output.pkl"))) == 3
+
+
 def test_cache_must_be_a_folder(tmp_path):
     train, test = small_digits()
     (tmp_path / "file").write_text("x")
