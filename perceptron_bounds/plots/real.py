@@ -162,6 +162,8 @@ def plot_bound_ratios(records):
         tightened); a ratio at most 1 is a bound that holds, and the closer to 1,
         the tighter.
     """
+    from matplotlib.ticker import FuncFormatter
+
     records = check_records(records, "bound_ratios", ("label", "name", "variant", "ratio"))
     records = [row for row in records if row.get("applies") and row["ratio"] is not None]
     if not records:
@@ -170,14 +172,18 @@ def plot_bound_ratios(records):
     names = distinct(records, "name")
     fig, axes = new_figure(1, 1, (1.3 * len(labels) + 5.0, 4.4))
     ax = axes[0, 0]
-    width = 0.7 / len(names)
+    # Each algorithm's column holds its own bounds side by side, centred on its tick.
+    here = {label: [name for name in names if any(r["label"] == label and r["name"] == name
+                                                  for r in records)] for label in labels}
     for j, name in enumerate(names):
         for variant in ("stated", "tightened"):
             rows = [r for r in records if r["name"] == name and r["variant"] == variant]
             if not rows:
                 continue
             means = summarize(rows, ["label"], "ratio")
-            x = [labels.index(row["label"]) - 0.35 + (j + 0.5) * width for row in means]
+            x = [labels.index(row["label"]) + 0.7 * ((here[row["label"]].index(name) + 0.5)
+                                                     / len(here[row["label"]]) - 0.5)
+                 for row in means]
             filled = variant == "stated"
             ax.plot(x, [row["mean"] for row in means], linestyle="none",
                     marker=MARKERS[j % len(MARKERS)], color=f"C{j}", markersize=7,
@@ -185,6 +191,10 @@ def plot_bound_ratios(records):
                     label=f"{name} ({variant})")
     ax.axhline(1.0, color="k", linewidth=1.0, linestyle="--", label="mistakes = bound")
     ax.set_yscale("log")
+    plain = FuncFormatter(lambda value, _: f"{value:g}")
+    ax.yaxis.set_major_formatter(plain)
+    ax.yaxis.set_minor_formatter(plain)
+    ax.tick_params(axis="y", which="minor", labelsize=7)
     ax.set_xticks(np.arange(len(labels)), labels, rotation=15, ha="right")
     ax.set_ylabel("mistakes / bound (at most 1: the bound holds)")
     ax.set_title("How tight is each bound? (filled: stated, hollow: tightened)", fontsize=10)
