@@ -30,11 +30,22 @@ def test_an_explicit_primal_form_over_the_budget_is_one_line_before_any_allocati
     start = time.perf_counter()
     with pytest.raises(ValueError, match=r"form='primal' keeps 1 dense 60000 x 60000 float64 "
                                          r"matrix \(26.8 GiB\), over memory_budget=2 GiB; "
-                                         r"use form='dual' on dense X"):
-        run_online("second_order", WIDE, WIDE_Y)  # auto on sparse X has no other form
+                                         r"use form='dual', or raise memory_budget"):
+        run_online("second_order", WIDE, WIDE_Y, form="primal")
     with pytest.raises(ValueError, match="use form='implicit', or raise memory_budget"):
         run_online("higher_order", WIDE.toarray(), WIDE_Y, form="primal")
     assert time.perf_counter() - start < 5.0  # nothing of 27 GiB was allocated
+
+
+@pytest.mark.parametrize("variant", ["inverse", "adaptive", "pinv"])
+def test_auto_on_wide_sparse_data_is_the_dual_form_on_csr(variant):
+    """No 27 GiB primal, no dense copy of X: the dual form reads the CSR rows (issue 12)."""
+    run = run_online("second_order", WIDE, WIDE_Y, variant=variant)
+    assert run.params["form"] == "dual" and sp.issparse(run.support_vectors)
+    dense = run_online("second_order", WIDE.toarray(), WIDE_Y, variant=variant)
+    np.testing.assert_array_equal(run.mistake_trials, dense.mistake_trials)
+    np.testing.assert_allclose(run.decision_function(WIDE), dense.decision_function(WIDE),
+                               rtol=1e-12)
 
 
 def test_higher_order_auto_stays_within_the_budget():

@@ -14,7 +14,8 @@ and S_t = [X_k, x_t] (the current instance included). On trial t
 A trial is a mistake iff y_t margin_t <= 0 (theory §1.1); on a mistake
 v_{k+1} = v_k + y_t x_t and X_{k+1} = S_t.
 
-Forms (``form="primal" | "dual" | "auto"``; a non-linear kernel needs the dual):
+Forms (``form="primal" | "dual" | "auto"``; a non-linear kernel needs the dual;
+X dense or CSR in every form):
 
 * primal, fixed a: keep A^{-1} = (a I + X_k X_k^T)^{-1} and w = A^{-1} v_k. By
   Sherman-Morrison, with z = A^{-1} x_t the margin is (w . x_t) / (1 + x_t . z),
@@ -28,9 +29,7 @@ Forms (``form="primal" | "dual" | "auto"``; a non-linear kernel needs the dual):
   s = a + K(x_t, x_t) - g . u > 0, the margin is a (alpha . g) / s. A mistake
   grows the inverse by the partitioned-inverse formula and
   alpha <- (alpha - u d, d) with d = (y_t - alpha . g) / s (the block update
-  + u u^T / s is deferred to the next product as above). Over several epochs
-  each support row's kernel values against the training rows are cached, so a
-  later epoch computes no kernel value twice (within a memory budget).
+  + u u^T / s is deferred to the next product as above).
 * adaptive: a changes at every mistake, so A (or a I + G) is factored afresh
   (Cholesky) at each mistake; the correlation X_k X_k^T (or the Gram G_k) is
   kept incrementally.
@@ -42,6 +41,12 @@ Forms (``form="primal" | "dual" | "auto"``; a non-linear kernel needs the dual):
   ||x_perp||^2 > span_tol ||x||^2 (squared norms in the kernel's feature
   space); then the margin is 0 and a new basis direction e / ||e|| is added, for
   which C^{-1} grows in O(r) (the old block is unchanged).
+
+The dual loops get g = K(supports, x_t) from the kernel-row engine
+(:mod:`perceptron_bounds.kernel_engine`): a block of upcoming trials against
+the supports in one matrix product, the supports added inside the block
+corrected for exactly, and a cache of these values across epochs. The
+per-mistake work above is the loops' own.
 
 Record (what the second-order bounds read, theory §3): ``run.params`` holds a, c,
 span_tol, the kernel and the form used; ``X[run.mistake_rows]`` is X_m; the
@@ -75,7 +80,7 @@ import scipy.sparse
 from .._jit import jit
 from .._linalg import (
     SHORT,
-    append_support,
+    append_row,
     cholesky_solve,
     dense_row,
     dot,
@@ -94,16 +99,24 @@ from ..hypothesis import (
     SecondOrderHypothesis,
     SecondOrderKernelHypothesis,
 )
-from ..kernels import KERNEL_DEFAULTS, kernel_cache, kernel_of, kernel_row
+from ..kernel_engine import (
+    engine_append,
+    engine_diag,
+    engine_row,
+    engine_supports,
+    kernel_engine,
+)
+from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, register
 from ._common import (
     MEMORY_BUDGET,
     check_form,
     check_memory_budget,
     dense_matrices_fit,
+    dual_buffer,
     over_budget,
     resolve_kernel_form,
-    support_buffers,
+    support_set,
 )
 
 VARIANTS = ("inverse", "adaptive", "pinv")
@@ -192,13 +205,14 @@ def _so_inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margin
 
 
 @jit
-def _so_inverse_dual_loop(X, y, order, kdiag, S, alpha, m_inv, k, a, cache, filled, cache_cap,
-                           code, degree, gamma, coef0, margins):
-    """Dual SO with fixed a over the support rows S[:k] (mistakes, with multiplicity).
+def _so_inverse_dual_loop(src, st, k, y, a, alpha, m_inv, margins):
+    """Dual SO with fixed a over the engine's k supports s_j (the mistakes, with multiplicity).
 
-    Keeps m_inv = (a I_k + G_k)^{-1} and alpha = m_inv y_k. Returns
-    (mistake trials, S, alpha, m_inv, k), the buffers possibly regrown.
+    Keeps m_inv = (a I_k + G_k)^{-1} and alpha = m_inv y_k; kernel values come
+    from the kernel-row engine (``src``, ``st``). Returns (mistake trials,
+    engine state, alpha, m_inv, k), the buffers possibly regrown.
     """
+    order = src[5]
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
     g = grow_vector(np.empty(0), k)
@@ -211,13 +225,12 @@ def _so_inverse_dual_loop(X, y, order, kdiag, S, alpha, m_inv, k, a, cache, fill
         g = grow_vector(g, k)
         u = grow_vector(u, k)
         pending = grow_vector(pending, k)
-        cache = kernel_row(S, k, X, i, cache, filled, cache_cap, code, degree, gamma,
-                           coef0, g)
+        st = engine_row(src, st, t, k, g)
         s = dot(alpha, g, k)
         mistake = y[i] * s <= 0.0
         if record or mistake:
             _rank_one_matvec(m_inv, pending, -1.0, g, k, u)
-            schur = a + kdiag[i] - dot(g, u, k)
+            schur = a + engine_diag(src, i) - dot(g, u, k)
             if record:
                 margins[t] = a * s / schur
             if mistake:
@@ -233,12 +246,14 @@ def _so_inverse_dual_loop(X, y, order, kdiag, S, alpha, m_inv, k, a, cache, fill
                 c = (y[i] - s) / schur
                 for p in range(k):
                     alpha[p] -= c * u[p]
-                S, alpha = append_support(S, alpha, k, X[i], c)
+                st = engine_append(src, st, t, k)
+                alpha = grow_vector(alpha, k)
+                alpha[k] = c
                 k += 1
                 mistakes[m] = t
                 m += 1
     _rank_one_matvec(m_inv, pending, -1.0, g, k, u)
-    return mistakes[:m].copy(), S, alpha, m_inv, k
+    return mistakes[:m].copy(), st, alpha, m_inv, k
 
 
 # ---------------------------------------------------------------- adaptive a_k (Fig. 4)
@@ -283,13 +298,14 @@ def _so_adaptive_primal_loop(X, data, indices, indptr, y, order, c_r2, k0, corr,
 
 
 @jit
-def _so_adaptive_dual_loop(X, y, order, kdiag, S, ys, gram, k, c_r2, cache, filled, cache_cap,
-                           code, degree, gamma, coef0, margins):
-    """Dual SO with a_k = c R^2 k over the support rows S[:k] with labels ys[:k].
+def _so_adaptive_dual_loop(src, st, k, y, ys, gram, c_r2, margins):
+    """Dual SO with a_k = c R^2 k over the engine's k supports s_j with labels ys[:k].
 
-    Keeps the Gram ``gram`` = G_k and factors a_k I + G_k at every mistake.
-    Returns (mistake trials, S, ys, gram, k).
+    Keeps the Gram ``gram`` = G_k and factors a_k I + G_k at every mistake;
+    kernel values come from the kernel-row engine (``src``, ``st``). Returns
+    (mistake trials, engine state, ys, gram, k), the buffers possibly regrown.
     """
+    order = src[5]
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
     g = np.empty(0)
@@ -305,26 +321,27 @@ def _so_adaptive_dual_loop(X, y, order, kdiag, S, ys, gram, k, c_r2, cache, fill
         g = grow_vector(g, k)
         tmp = grow_vector(tmp, k)
         alpha = grow_vector(alpha, k)
-        cache = kernel_row(S, k, X, i, cache, filled, cache_cap, code, degree, gamma,
-                           coef0, g)
+        st = engine_row(src, st, t, k, g)
         s = dot(alpha, g, k)
         if record:
             solve_lower(L, g, k, tmp)
-            margins[t] = a * s / (a + kdiag[i] - dot(tmp, tmp, k))
+            margins[t] = a * s / (a + engine_diag(src, i) - dot(tmp, tmp, k))
         if y[i] * s <= 0.0:
             gram = grow_square(gram, k)
             for p in range(k):
                 gram[p, k] = g[p]
                 gram[k, p] = g[p]
-            gram[k, k] = kdiag[i]
-            S, ys = append_support(S, ys, k, X[i], y[i])
+            gram[k, k] = engine_diag(src, i)
+            st = engine_append(src, st, t, k)
+            ys = grow_vector(ys, k)
+            ys[k] = y[i]
             k += 1
             a = c_r2 * (k + 1)
             L = shifted_cholesky(gram, k, a)
             cholesky_solve(L, ys, k, tmp, alpha)
             mistakes[m] = t
             m += 1
-    return mistakes[:m].copy(), S, ys, gram, k
+    return mistakes[:m].copy(), st, ys, gram, k
 
 
 # ---------------------------------------------------------------- pseudoinverse (Fig. 5)
@@ -422,7 +439,9 @@ def _so_pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_
             for q in range(n):
                 e[q] /= eta
                 w[q] += c * e[q]
-            Q, wc = append_support(Q, wc, r, e, c)
+            Q = append_row(Q, r, e)
+            wc = grow_vector(wc, r)
+            wc[r] = c
             r += 1
             grew[m] = 1
             mistakes[m] = t
@@ -431,14 +450,15 @@ def _so_pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_
 
 
 @jit
-def _so_pinv_dual_loop(X, y, order, kdiag, span_tol, B, wc, l_inv, c_inv, r, cache, filled,
-                       cache_cap, code, degree, gamma, coef0, margins):
-    """Dual SO with the pseudoinverse over the basis mistakes B[:r].
+def _so_pinv_dual_loop(src, st, r, y, span_tol, wc, l_inv, c_inv, margins):
+    """Dual SO with the pseudoinverse over the engine's r supports, the basis mistakes b_j.
 
-    ``l_inv`` is the inverse Cholesky factor of the Gram of B[:r]; the
-    coordinates of x are p = l_inv K(B, x). Returns (mistake trials,
-    rank-growth flags per mistake, B, wc, l_inv, c_inv, r).
+    ``l_inv`` is the inverse Cholesky factor of the Gram of b_0, ..., b_{r-1};
+    the coordinates of x are p = l_inv K(B, x), the kernel values coming from
+    the kernel-row engine (``src``, ``st``). Returns (mistake trials,
+    rank-growth flags per mistake, engine state, wc, l_inv, c_inv, r).
     """
+    order = src[5]
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
     g = np.empty(0)
@@ -452,16 +472,16 @@ def _so_pinv_dual_loop(X, y, order, kdiag, span_tol, B, wc, l_inv, c_inv, r, cac
         g = grow_vector(g, r)
         p = grow_vector(p, r)
         zc = grow_vector(zc, r)
-        cache = kernel_row(B, r, X, i, cache, filled, cache_cap, code, degree, gamma,
-                           coef0, g)
+        st = engine_row(src, st, t, r, g)
         for j in range(r):
             s = 0.0
             for q in range(j + 1):
                 s += l_inv[j, q] * g[q]
             p[j] = s
         s = dot(wc, p, r)
-        e2 = kdiag[i] - dot(p, p, r)
-        if e2 <= span_tol * kdiag[i]:
+        kxx = engine_diag(src, i)
+        e2 = kxx - dot(p, p, r)
+        if e2 <= span_tol * kxx:
             if record:
                 sym_matvec(c_inv, p, r, zc)
                 margins[t] = s / (1.0 + dot(p, zc, r))
@@ -482,12 +502,14 @@ def _so_pinv_dual_loop(X, y, order, kdiag, span_tol, B, wc, l_inv, c_inv, r, cac
                     s2 += p[j] * l_inv[j, q]
                 l_inv[r, q] = -s2 / eta
             l_inv[r, r] = 1.0 / eta
-            B, wc = append_support(B, wc, r, X[i], (y[i] - s) / eta)
+            st = engine_append(src, st, t, r)
+            wc = grow_vector(wc, r)
+            wc[r] = (y[i] - s) / eta
             r += 1
             grew[m] = 1
             mistakes[m] = t
             m += 1
-    return mistakes[:m].copy(), grew[:m].copy(), B, wc, l_inv, c_inv, r
+    return mistakes[:m].copy(), grew[:m].copy(), st, wc, l_inv, c_inv, r
 
 
 # ---------------------------------------------------------------- Python wrappers
@@ -515,14 +537,12 @@ def _fit_inverse(data, order, params, margins, previous):
         trials = _so_inverse_primal_loop(*loop_arrays(data.X), data.y, order, a_inv, w, margins)
         return LoopResult(trials, SecondOrderHypothesis(w, a_inv))
     kernel = kernel_of(params)
-    S, alpha, k0 = support_buffers(previous, data.n_features)
+    src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
     m_inv = np.zeros((16, 16)) if previous is None else square_buffer(previous.hypothesis.m_inv)
-    cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
-    trials, S, alpha, m_inv, k = _so_inverse_dual_loop(
-        data.X, data.y, order, kernel.diagonal(data.X), S, alpha, m_inv, k0, a, cache, filled,
-        cache_cap, *kernel.loop_args(), margins,
+    trials, st, alpha, m_inv, k = _so_inverse_dual_loop(
+        src, st, k, data.y, a, dual_buffer(previous), m_inv, margins
     )
-    hypothesis = SecondOrderKernelHypothesis(S[:k].copy(), alpha[:k].copy(), kernel,
+    hypothesis = SecondOrderKernelHypothesis(engine_supports(st, k), alpha[:k].copy(), kernel,
                                              m_inv[:k, :k].copy(), a)
     return LoopResult(trials, hypothesis)
 
@@ -556,21 +576,18 @@ def _fit_adaptive(data, order, params, margins, previous):
         extra = {"correlation": corr, "v": v}
     else:
         if previous is None:
-            S, ys, gram = np.empty((16, data.n_features)), np.empty(16), np.zeros((16, 16))
+            ys, gram = np.empty(16), np.zeros((16, 16))
         else:
-            h = previous.hypothesis
-            ys0 = previous.state["support_labels"]
-            S, ys = rows_buffer(h.support_vectors), rows_buffer(ys0)
+            ys = rows_buffer(previous.state["support_labels"])
             gram = square_buffer(previous.state["gram"])
-        cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
-        trials, S, ys, gram, k = _so_adaptive_dual_loop(
-            data.X, data.y, order, kdiag, S, ys, gram, k0, c_r2, cache, filled, cache_cap,
-            *kernel.loop_args(), margins,
-        )
+        src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
+        trials, st, ys, gram, k = _so_adaptive_dual_loop(src, st, k, data.y, ys, gram, c_r2,
+                                                         margins)
         a = c_r2 * (k + 1)
         m_inv = scipy.linalg.inv(gram[:k, :k] + a * np.eye(k))
         ys = ys[:k].copy()
-        hypothesis = SecondOrderKernelHypothesis(S[:k].copy(), m_inv @ ys, kernel, m_inv, a)
+        hypothesis = SecondOrderKernelHypothesis(engine_supports(st, k), m_inv @ ys, kernel,
+                                                 m_inv, a)
         extra = {"gram": gram[:k, :k].copy(), "support_labels": ys}
     a_k = c_r2 * (k0 + 1 + np.arange(trials.shape[0] + 1, dtype=np.float64))
     state = {"a_k": a_k, "R": float(np.sqrt(r2)), "k": int(k), **extra}
@@ -582,27 +599,26 @@ def _fit_pinv(data, order, params, margins, previous):
     tol = params["span_tol"]
     kernel = kernel_of(params)
     h = None if previous is None else previous.hypothesis
-    r = 0 if h is None else h.basis.shape[0]
     n = data.n_features
-    basis = np.empty((16, n)) if h is None else rows_buffer(h.basis)
     wc = np.empty(16) if h is None else rows_buffer(h.coords)
     c_inv = np.zeros((16, 16)) if h is None else square_buffer(h.c_inv)
     if params["form"] == "primal":
+        r = 0 if h is None else h.basis.shape[0]
+        basis = np.empty((16, n)) if h is None else rows_buffer(h.basis)
         w = np.zeros(n) if h is None else np.array(h.weights)
         trials, grew, basis, wc, c_inv, r = _so_pinv_primal_loop(
             *loop_arrays(data.X), data.y, order, tol, basis, wc, c_inv, r, w, margins
         )
-        transform = None
+        basis, transform = basis[:r].copy(), None
     else:
+        src, st, r = kernel_engine(data.X, order, kernel, support_set(previous))
         l_inv = np.zeros((16, 16)) if h is None else square_buffer(h.transform)
-        cache, filled, cache_cap = kernel_cache(data.n_samples, order.shape[0])
-        trials, grew, basis, wc, l_inv, c_inv, r = _so_pinv_dual_loop(
-            data.X, data.y, order, kernel.diagonal(data.X), tol, basis, wc, l_inv, c_inv, r,
-            cache, filled, cache_cap, *kernel.loop_args(), margins,
+        trials, grew, st, wc, l_inv, c_inv, r = _so_pinv_dual_loop(
+            src, st, r, data.y, tol, wc, l_inv, c_inv, margins
         )
-        transform = l_inv[:r, :r].copy()
+        basis, transform = engine_supports(st, r), l_inv[:r, :r].copy()
     hypothesis = PseudoinverseHypothesis(
-        basis[:r].copy(), transform, c_inv[:r, :r].copy(), wc[:r].copy(), kernel, tol
+        basis, transform, c_inv[:r, :r].copy(), wc[:r].copy(), kernel, tol
     )
     state = {"rank": int(r), "rank_growth": np.flatnonzero(grew).astype(np.int64)}
     return LoopResult(trials, hypothesis, state=state)
@@ -635,13 +651,14 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
 def _resolve(params: dict, data) -> dict:
     """Validate a, c, span_tol, variant, kernel and form; resolve ``form="auto"``.
 
-    ``"auto"`` is the dual form for a non-linear kernel; with the linear kernel
-    it is the primal form (O(n^2) per mistake, O(n) per correct trial) when X
-    is sparse or n_features <= n_samples, else the dual form (O(k) kernel
-    values per trial, k <= n_samples mistakes per epoch, and no n x n matrix);
-    never a primal form whose n x n matrices (one for ``inverse``, two for
-    ``pinv``, three for ``adaptive``) exceed ``memory_budget`` bytes: an
-    explicit one is a ``ValueError`` raised before anything is allocated.
+    ``"auto"`` is the dual form for a non-linear kernel. With the linear
+    kernel, dense or CSR X, it is the primal form (O(n^2) per mistake, O(n)
+    per correct trial) when n_features <= n_samples and the primal's n x n
+    matrices (one for ``inverse``, two for ``pinv``, three for ``adaptive``)
+    fit within ``memory_budget`` bytes, else the dual form (O(k) kernel values
+    per trial, k <= n_samples mistakes per epoch, and no n x n matrix). An
+    explicit primal form over the budget is a ``ValueError`` raised before
+    anything is allocated.
     """
     a = check_real("a", params["a"], low=0.0, include_low=False)
     c = check_real("c", params["c"], low=0.0, include_low=False)
@@ -653,11 +670,9 @@ def _resolve(params: dict, data) -> dict:
     matrices = _PRIMAL_MATRICES[variant]
     fits = dense_matrices_fit(data.n_features, matrices, budget)
     if form == "auto" and params["kernel"] == "linear":
-        small = data.sparse or data.n_features <= data.n_samples
-        form = "primal" if small and (fits or data.sparse) else "dual"
+        form = "primal" if fits and data.n_features <= data.n_samples else "dual"
     if form == "primal" and not fits:
-        instead = ("form='dual' on dense X (X.toarray())" if data.sparse else "form='dual'")
-        raise ValueError(over_budget("primal", data.n_features, matrices, budget, instead))
+        raise ValueError(over_budget("primal", data.n_features, matrices, budget, "form='dual'"))
     resolved = resolve_kernel_form({**params, "form": form}, data)
     return {"a": a, "variant": variant, "c": c, "span_tol": span_tol, "memory_budget": budget,
             **resolved}
