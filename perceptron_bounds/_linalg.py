@@ -249,20 +249,6 @@ def append_row(S, k, x):
     return S
 
 
-@jit
-def append_support(S, coef, k, x, c):
-    """Store x as support row k with coefficient c, growing the buffers when full.
-
-    Returns the (possibly new) buffers; the caller increments k.
-    """
-    if k == coef.shape[0]:
-        coef_new = np.empty(capacity(k + 1))
-        coef_new[:k] = coef[:k]
-        coef = coef_new
-    coef[k] = c
-    return append_row(S, k, x), coef
-
-
 def rows_buffer(values: np.ndarray) -> np.ndarray:
     """A zero buffer of ``capacity(len(values))`` rows, starting with ``values``."""
     out = np.zeros((capacity(values.shape[0]), *values.shape[1:]))

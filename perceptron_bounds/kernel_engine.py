@@ -280,7 +280,7 @@ def kernel_engine(X, order, kernel: Kernel, supports=None):
     csr = sp.issparse(X)
     n_features = X.shape[1]
     sq = _row_squares(X)
-    src = (Xd, data, indices, indptr, sq, np.ascontiguousarray(order, dtype=np.int64),
+    src = (Xd, data, indices, indptr, sq, np.array(order, dtype=np.int64),
            *kernel.loop_args(), BLOCK_SIZE)
     k = 0 if supports is None else supports.shape[0]
     if supports is not None and csr:

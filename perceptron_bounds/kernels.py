@@ -14,8 +14,8 @@ default of :func:`sklearn.metrics.pairwise.polynomial_kernel` and
 A kernel enters a jitted loop as four scalars ``(code, degree, gamma,
 coef0)`` (:meth:`Kernel.loop_args`), so that every loop compiles for one
 signature whatever the kernel. Every dual form gets the kernel values of a
-trial against its support vectors from :func:`kernel_row`, which keeps them
-across epochs in one cache (see there).
+trial against its support vectors from the engine of
+:mod:`perceptron_bounds.kernel_engine`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._jit import jit
-from ._linalg import capacity, dot
+from ._linalg import dot
 from ._validation import check_choice, check_int, check_real
 
 KERNELS = ("linear", "poly", "rbf")
@@ -209,89 +209,3 @@ def check_kernel_range(kernel: Kernel, X) -> None:
 def kernel_of(params: dict) -> Kernel:
     """The :class:`Kernel` named by resolved run parameters."""
     return Kernel(params["kernel"], params["degree"], params["gamma"], params["coef0"])
-
-
-# The kernel-row cache keeps at most this many float64 values (256 MiB) unless told otherwise.
-KERNEL_CACHE_ENTRIES = 1 << 25
-
-
-def kernel_cache(n_rows: int, n_trials: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """An empty kernel-row cache ``(values, filled, max_entries)`` for :func:`kernel_row`.
-
-    For a run of ``n_trials`` trials over the ``n_rows`` rows of X. ``values``
-    has one row per row of X (none when no row is shown twice,
-    ``n_trials <= n_rows``: a cache would only cost memory) and grows in width as
-    support vectors are added; ``filled[i]`` counts the valid entries of row i;
-    ``max_entries`` is :data:`KERNEL_CACHE_ENTRIES` as it is at the call, the
-    cap on rows x width.
-    """
-    rows = n_rows if n_trials > n_rows else 0
-    width = min(16, KERNEL_CACHE_ENTRIES // max(rows, 1))
-    return np.empty((rows, width)), np.zeros(n_rows, dtype=np.int64), KERNEL_CACHE_ENTRIES
-
-
-@jit
-def _grown(values, filled, k, max_entries):
-    """The cache with room for k supports per row, when rows x width may stay within max_entries."""
-    n_rows = values.shape[0]
-    if n_rows == 0 or k <= values.shape[1] or n_rows * capacity(k) > max_entries:
-        return values
-    grown = np.empty((n_rows, capacity(k)))
-    for q in range(n_rows):
-        for j in range(filled[q]):
-            grown[q, j] = values[q, j]
-    return grown
-
-
-@jit
-def kernel_row(S, k, X, i, values, filled, max_entries, code, degree, gamma, coef0, out):
-    """out[j] = K(S[j], X[i]) for j < k, through the kernel-row cache; returns the cache.
-
-    The cache is keyed by (row i of X, index j of the support list): support
-    vectors are only ever appended, so ``values[i, :filled[i]]`` stay valid for
-    the rest of the run and a row shown again in a later epoch costs only the
-    kernel values of the supports added since. Several classifiers over one
-    shared support list (one-vs-rest) can share one cache. The width of
-    ``values`` doubles when a row needs more room, while rows x width stays
-    within ``max_entries``; kernel values past the width are computed every
-    time. A cache with no rows (see :func:`kernel_cache`) caches nothing.
-    """
-    values = _grown(values, filled, k, max_entries)
-    x = X[i]
-    start = filled[i] if values.shape[0] > 0 else 0
-    stop = min(k, values.shape[1]) if values.shape[0] > 0 else 0
-    for j in range(start):
-        out[j] = values[i, j]
-    for j in range(start, k):
-        out[j] = kernel_value(S[j], x, code, degree, gamma, coef0)
-    for j in range(start, stop):
-        values[i, j] = out[j]
-    if stop > start:
-        filled[i] = stop
-    return values
-
-
-@jit
-def kernel_row_dot(S, coef, k, X, i, values, filled, max_entries, code, degree, gamma, coef0):
-    """sum_{j<k} coef[j] K(S[j], X[i]) through the kernel-row cache; returns (cache, sum).
-
-    The same cache as :func:`kernel_row`, for a loop that needs only the
-    score. The sum runs in the order j = 0, 1, ..., k - 1, one kernel value at
-    a time, as the first-order loops have always summed it.
-    """
-    values = _grown(values, filled, k, max_entries)
-    x = X[i]
-    start = filled[i] if values.shape[0] > 0 else 0
-    stop = min(k, values.shape[1]) if values.shape[0] > 0 else 0
-    s = 0.0
-    for j in range(k):
-        if j < start:
-            v = values[i, j]
-        else:
-            v = kernel_value(S[j], x, code, degree, gamma, coef0)
-            if j < stop:
-                values[i, j] = v
-        s += coef[j] * v
-    if stop > start:
-        filled[i] = stop
-    return values, s

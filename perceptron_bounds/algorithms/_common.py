@@ -59,13 +59,6 @@ def resolve_kernel(params: dict, data) -> Kernel:
     return kernel
 
 
-def check_dual_input(form: str, data, other: str) -> None:
-    """``TypeError`` for the dual form on sparse X; ``other`` names the forms that take it."""
-    if form == "dual" and data.sparse:
-        raise TypeError("the dual (kernel) form needs dense X, got a sparse matrix; "
-                        f"pass X.toarray() or use {other}")
-
-
 def resolve_kernel_form(params: dict, data) -> dict:
     """Resolve the kernel parameters and ``form`` of an algorithm with primal and dual forms.
 
@@ -80,18 +73,6 @@ def resolve_kernel_form(params: dict, data) -> dict:
     if form == "primal" and not kernel.is_linear:
         raise ValueError(f"form='primal' needs kernel='linear', got kernel={kernel.name!r}")
     return {**kernel.params(), "form": form}
-
-
-def support_buffers(previous, n_features: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """Support-vector buffers (S, coef, k) to start a dual loop from.
-
-    Empty for a fresh run; a copy of the final support set of ``previous``
-    (a dual ``OnlineRun``) for a warm start.
-    """
-    if previous is None:
-        return np.empty((16, n_features)), np.empty(16), 0
-    S = previous.support_vectors
-    return rows_buffer(S), rows_buffer(previous.dual_coef), S.shape[0]
 
 
 def support_set(previous):
