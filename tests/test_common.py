@@ -139,14 +139,19 @@ def test_warm_start_with_form_auto_keeps_its_form(algorithm):
 
 
 @pytest.mark.parametrize("algorithm", [a for a in ALGORITHMS if a != "pnorm_perceptron"])
-def test_a_dual_warm_start_rejects_sparse_input_before_any_loop(algorithm):
+def test_a_dual_warm_start_continues_on_sparse_input(algorithm):
+    """A dense dual run continued on CSR rows is the run continued on the same dense rows."""
     first = run_online(algorithm, X, Y, kernel="rbf")
-    with pytest.raises(TypeError, match="dual .*form needs dense X"):
-        run_online(algorithm, sp.csr_matrix(X), Y, warm_start=first)
+    sparse = run_online(algorithm, sp.csr_matrix(X), Y, warm_start=first)
+    dense = run_online(algorithm, X, Y, warm_start=first)
+    np.testing.assert_array_equal(sparse.mistake_trials, dense.mistake_trials)
+    np.testing.assert_allclose(sparse.decision_function(X), dense.decision_function(X),
+                               rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
-def test_csr_with_duplicate_and_unsorted_indices_is_its_dense_matrix(algorithm):
+def test_csr_with_duplicate_and_unsorted_indices_is_its_dense_matrix(algorithm, kernel):
     """A CSR row's duplicate entries add up, as in toarray(); the input is left as it was."""
     rows, cols = np.nonzero(X[:, ::-1])  # each row's columns in decreasing order
     cols = X.shape[1] - 1 - cols
@@ -155,8 +160,9 @@ def test_csr_with_duplicate_and_unsorted_indices_is_its_dense_matrix(algorithm):
                        shape=X.shape)
     assert not Xs.has_canonical_format
     kept = Xs.data.copy(), Xs.indices.copy()
-    run = run_online(algorithm, Xs, Y, epochs=2, record_margins=True)
-    dense = run_online(algorithm, X, Y, epochs=2, record_margins=True)
+    params = {"kernel": kernel} if kernel != "linear" and algorithm != "pnorm_perceptron" else {}
+    run = run_online(algorithm, Xs, Y, epochs=2, record_margins=True, **params)
+    dense = run_online(algorithm, X, Y, epochs=2, record_margins=True, **params)
     np.testing.assert_array_equal(run.mistake_trials, dense.mistake_trials)
     np.testing.assert_array_equal(run.margin_error_trials, dense.margin_error_trials)
     np.testing.assert_allclose(run.margins, dense.margins, rtol=1e-9, atol=1e-12)
