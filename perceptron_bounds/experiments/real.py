@@ -89,16 +89,18 @@ OCR_GRID = {
 #: the machine's budget), and in quick mode.
 OCR_SEARCH_ROWS = {"mnist": 3000, "usps": 3000}
 OCR_SEARCH_QUICK_ROWS = 600
-#: The parameters the table uses without ``--cv`` (chosen by :func:`hop_ocr_search`).
+#: The parameters the table uses without ``--cv``: the choice of :func:`hop_ocr_search` on
+#: MNIST (3000 rows, 5 folds; mean validation errors 7.8-9.7%). The polynomial degree
+#: chosen, 6, is the largest of the grid.
 OCR_DEFAULTS = {
-    ("mnist", "gauss", "FO"): {"gamma": 2.0},
-    ("mnist", "gauss", "HO2"): {"gamma": 2.0, "c": 0.5},
-    ("mnist", "gauss", "sparse-HO2"): {"gamma": 2.0, "c": 0.5},
-    ("mnist", "gauss", "SO"): {"gamma": 2.0, "a": 1.0},
-    ("mnist", "poly", "FO"): {"degree": 3},
-    ("mnist", "poly", "HO2"): {"degree": 3, "c": 0.5},
-    ("mnist", "poly", "sparse-HO2"): {"degree": 3, "c": 0.5},
-    ("mnist", "poly", "SO"): {"degree": 3, "a": 1.0},
+    ("mnist", "gauss", "FO"): {"gamma": 4.0},
+    ("mnist", "gauss", "HO2"): {"gamma": 4.0, "c": 0.5},
+    ("mnist", "gauss", "sparse-HO2"): {"gamma": 4.0, "c": 0.8},
+    ("mnist", "gauss", "SO"): {"gamma": 4.0, "a": 0.1},
+    ("mnist", "poly", "FO"): {"degree": 6},
+    ("mnist", "poly", "HO2"): {"degree": 6, "c": 0.5},
+    ("mnist", "poly", "sparse-HO2"): {"degree": 6, "c": 0.2},
+    ("mnist", "poly", "SO"): {"degree": 6, "a": 1.0},
 }
 #: USPS was not in the data home to search: its defaults are MNIST's choice.
 OCR_DEFAULTS.update({("usps", kernel, algorithm): params
