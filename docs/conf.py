@@ -102,6 +102,7 @@ sphinx_gallery_conf = {
     "abort_on_example_error": True,
     "backreferences_dir": None,
     "capture_repr": (),
+    "default_thumb_file": str(DOCS / "_static" / "thumb_unrun.png"),
 }
 
 # --- API reference (autodoc, autosummary, numpydoc) -----------------------------------

@@ -16,7 +16,9 @@ documentation sources, and nothing there is written for Sphinx. This module
 * copies the notebooks into ``docs/lessons/`` for myst-nb (:func:`stage_lessons`);
 * gives each example page its first docstring line as the page title
   (:func:`title_examples`, the scripts' docstrings have no reST heading);
-* reads ``|`` in docstrings as a character, not a reST substitution (:func:`escape_bars`);
+* reads ``|`` in docstrings as a character, not a reST substitution (:func:`escape_bars`),
+  and links their citations of the theory page, "theory §2.4", to its sections
+  (:func:`link_theory`);
 * resolves references to a name's defining module by its documented public path
   (:func:`resolve_reexported`), and adds the API pages' directives: the registered
   algorithms (``pb-algorithms``), the public names no page lists (``pb-remaining``) and
@@ -44,10 +46,11 @@ from sphinx.util.docutils import SphinxDirective
 SECTIONS = {
     "papers": (
         "The papers' figures and tables",
-        "One script per figure or table of the papers, at the papers' sizes: each draws "
-        "the figure, writes the numbers behind it (CSV) and prints what the paper "
-        "states beside what we measure. The command-line twin of each is "
-        "``perceptron-bounds figure NAME`` (see :doc:`/reproducing`).",
+        "One script per figure or table of the papers: each draws the figure, writes the "
+        "numbers behind it (CSV) and prints what the paper states beside what we measure. "
+        "A figure made in a quick build (reduced sizes) says so in its caption. The "
+        "command-line twin of each is ``perceptron-bounds figure NAME`` or ``table NAME`` "
+        "(see :doc:`/reproducing`).",
     ),
     "bounds": (
         "Bounds in practice",
@@ -134,9 +137,12 @@ def stage_examples(examples: Path, stage: Path) -> list[tuple[str, Path]]:
     stage.mkdir(parents=True, exist_ok=True)
     (stage / "GALLERY_HEADER.rst").write_text(
         "Gallery\n=======\n\nEvery script of ``examples/``, run when the site was built: "
-        "its figures, animations and printed output below its code. Each runs on its own "
-        "from the repository, ``python examples/NAME.py [OUT_DIR]``, and writes its files "
-        "into ``OUT_DIR`` (default ``./figures``).\n",
+        "its figures, animations and printed output below its code. Each also runs on its "
+        "own from the repository, ``python examples/NAME.py`` (its docstring gives the "
+        "options), and writes its files into ``./figures`` unless told otherwise. Scripts "
+        "that read the papers' real data sets run only where the data are installed "
+        "(``$PERCEPTRON_BOUNDS_DATA``); on a site built without them, their pages show "
+        "the code alone.\n",
         encoding="utf-8",
     )
     for folder in list(stage.iterdir()):
@@ -236,7 +242,12 @@ class OutputScraper:
             target = Path(target).with_suffix(path.suffix)
             shutil.copyfile(path, target)
             targets.append(str(target))
-        rst = figure_rst(targets, gallery_conf["src_dir"])
+        # One image a row, each at its own size, named as the script wrote it.
+        rst = "".join(
+            figure_rst([target], gallery_conf["src_dir"])
+            + f"\n``{path.name}``{' (animation)' if path.suffix == '.gif' else ''}\n\n"
+            for path, target in zip(images, targets, strict=False)
+        )
         tables = [p for p in new if p.suffix == ".csv"]
         if tables:
             image_dir = Path(block_vars["image_path_iterator"].image_path).parent
@@ -279,11 +290,12 @@ def _write_if_changed(path: Path, content: bytes) -> None:
 
 
 def title_examples(app, docname, source):
-    """Make the first paragraph of a generated example page its title.
+    """Give a generated example page a title, and say so on it when its script did not run.
 
-    sphinx-gallery writes the script's docstring as the page's first text; the scripts
-    open with a one-paragraph summary instead of a reST heading, which would leave the
-    page without a title. Pages that have a heading are left alone.
+    sphinx-gallery writes the script's docstring as the page's first text; a script that
+    opens with a one-paragraph summary instead of a reST heading would leave the page
+    without a title: the paragraph becomes the title. A page without output gets a note
+    that says why its script was not run in this build.
     """
     gallery_dirs = app.config.sphinx_gallery_conf.get("gallery_dirs", [])
     if isinstance(gallery_dirs, str):
@@ -297,15 +309,34 @@ def title_examples(app, docname, source):
     match = re.compile(r"\n+((?:[^\n]+\n)+)\n").match(text, text.find(label) + len(label))
     if label not in text or match is None:
         return
-    paragraph = match.group(1)
-    lines = paragraph.splitlines()
-    if lines[0].startswith("..") or (
-        len(lines) >= 2 and re.fullmatch(r"([=\-~^\"'`#*+])\1{2,}", lines[1].strip())
-    ):
-        return
-    title = " ".join(line.strip() for line in lines).rstrip(".")
-    heading = f"{title}\n{'=' * len(title)}\n"
-    source[0] = text[: match.start(1)] + heading + text[match.end(1):]
+    lines = match.group(1).splitlines()
+    if not lines[0].startswith(".."):
+        if len(lines) >= 2 and re.fullmatch(r"([=\-~^\"'`#*+])\1{2,}", lines[1].strip()):
+            end = match.start(1) + len(lines[0]) + len(lines[1]) + 2  # after the heading
+        else:
+            title = " ".join(line.strip() for line in lines).rstrip(".")
+            text = text[: match.start(1)] + f"{title}\n{'=' * len(title)}\n" + text[
+                match.end(1):]
+            end = match.start(1) + 2 * len(title) + 2
+        if "sphx-glr-script-out" not in text and "sphx-glr-single-img" not in text:
+            text = text[:end] + "\n" + _unrun_note(app, docname) + text[end:]
+    source[0] = text
+
+
+def _unrun_note(app, docname) -> str:
+    """The note on the page of a script that did not run in this build, saying why."""
+    section, name = docname.split("/")[-2:]
+    script = Path(app.confdir) / "_build" / "gallery_src" / section / f"{name}.py"
+    if not app.config.sphinx_gallery_conf.get("plot_gallery", True):
+        why = "this build ran no script (``plot_gallery=0``)"
+    elif script.exists() and needs_real_data(script):
+        why = ("it reads the papers' real data sets, and the machine that built this site "
+               "had none in its data home (``$PERCEPTRON_BOUNDS_DATA``)")
+    else:
+        why = ("this was a quick build, and at the paper's size the script takes minutes "
+               "without a quick mode")
+    return f".. note::\n\n   This script was not run when this site was built: {why}. Run " \
+           f"it from the repository to see its output and figures.\n\n"
 
 
 #: Where the README's own sections are on this site, for its links "(#section)".
@@ -324,7 +355,8 @@ class ReadmePart(SphinxDirective):
 
     Parsed as Markdown where it stands, with the README's links made the site's own:
     ``docs/X`` becomes ``X``, a README section (``#real-data``) the page that covers it
-    (:data:`README_SECTIONS`), any other in-README link plain text.
+    (:data:`README_SECTIONS`), any other in-README link plain text; "theory §2.4" links
+    to that section of the theory page.
     """
 
     option_spec = {"start-after": str, "end-before": str}
@@ -346,6 +378,10 @@ class ReadmePart(SphinxDirective):
             return match.group(0)
 
         text = re.sub(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)", link, text)
+        text = "".join(  # "theory §2.4" in prose, not in code, links to the section
+            part if k % 2 else re.sub(r"theory §(\d+(?:\.\d+)?)",
+                                      r"{ref}`theory §\1 <theory-\1>`", part)
+            for k, part in enumerate(re.split(r"(```.*?```|`[^`\n]*`)", text, flags=re.S)))
         self.env.note_dependency(str(Path(self.env.srcdir).parent / "README.md"))
         node = nodes.container()
         self.state.nested_parse(StringList(text.splitlines(), source="README.md"),
@@ -439,6 +475,7 @@ class SubModules(SphinxDirective):
             constants = re.findall(r"^([A-Z][A-Z0-9_]*)\s*(?::[^=\n]+)?=", Path(
                 module.__file__).read_text(encoding="utf-8"), re.MULTILINE)
             members = [n for n in public_names(module) if n not in listed | exported]
+            lines += [f".. rubric:: ``{module.__name__}``", ""]
             lines += [f".. automodule:: {module.__name__}"]
             lines += [f"   :members: {', '.join(members)}"] if members else ["   :no-members:"]
             lines += [""]
@@ -535,15 +572,12 @@ def resolve_reexported(app, env, node, contnode):
 
 
 _LITERAL_SPAN = re.compile(r"(``.*?``|`[^`]*`)")
+_THEORY_SECTION = re.compile(r"§(\d+(?:\.\d+)?)")
 
 
-def escape_bars(app, what, name, obj, options, lines):
-    """Read ``|`` in docstrings as a character (|x|, ||w||), never as a reST substitution.
-
-    The docstrings write absolute values and norms in plain text; reST would take
-    ``|x|`` for a substitution reference and fail. Literal text (inline literals, roles,
-    literal blocks after ``::`` and doctest blocks) is left as it is.
-    """
+def _edit_prose(lines, edit):
+    """Apply ``edit`` to the docstring's prose, in place: not to inline literals and roles,
+    literal blocks after ``::``, or doctest blocks."""
     block_indent = None  # indentation of the paragraph that opened a literal block
     doctest = False
     for i, line in enumerate(lines):
@@ -558,12 +592,58 @@ def escape_bars(app, what, name, obj, options, lines):
         if doctest:
             doctest = bool(stripped)
             continue
-        if "|" in line:
-            parts = _LITERAL_SPAN.split(line)
-            lines[i] = "".join(part if k % 2 else part.replace("|", "\\|")
-                               for k, part in enumerate(parts))
+        parts = _LITERAL_SPAN.split(line)
+        lines[i] = "".join(part if k % 2 else edit(part) for k, part in enumerate(parts))
         if stripped.rstrip().endswith("::"):
             block_indent = indent
+
+
+def tidy_docstring(app, what, name, obj, options, lines):
+    """Fit docstrings written for ``help()`` to a page of the site.
+
+    A constant without a ``#:`` comment would show its type's docstring ("Built-in
+    immutable sequence..."): it shows none. A module docstring's sections ("Warm start"
+    over a dashed line) become rubrics, so that they do not crowd the page's contents.
+    """
+    if what == "data" and lines and "\n".join(lines).strip() == (type(obj).__doc__ or "").strip():
+        lines.clear()
+    if what == "module":
+        for i in range(len(lines) - 1):
+            title, rule = lines[i].strip(), lines[i + 1].strip()
+            if title and re.fullmatch(r"-{3,}", rule) and len(rule) == len(title):
+                lines[i], lines[i + 1] = f".. rubric:: {title}", ""
+
+
+def escape_bars(app, what, name, obj, options, lines):
+    """Read ``|`` in docstrings as a character (|x|, ||w||), never as a reST substitution.
+
+    The docstrings write absolute values and norms in plain text; reST would take
+    ``|x|`` for a substitution reference and fail.
+    """
+    _edit_prose(lines, lambda text: text.replace("|", "\\|"))
+
+
+def link_theory(app, what, name, obj, options, lines):
+    """Make each "§2.4" of a docstring (they cite the theory page) a link to that section.
+
+    The labels ``theory-2.4`` are made from the theory page's numbered headings
+    (:func:`label_theory_sections`); a docstring that cites a section the page does not
+    have is a broken reference, an error of the build.
+    """
+    _edit_prose(lines, lambda text: _THEORY_SECTION.sub(r":ref:`§\1 <theory-\1>`", text))
+
+
+def label_theory_sections(app, doctree):
+    """Give each numbered heading of the theory page a label: "### 2.4 ..." is ``theory-2.4``."""
+    if app.env.docname != "theory":
+        return
+    std = app.env.get_domain("std")
+    for section in doctree.findall(nodes.section):
+        match = re.match(r"(\d+(?:\.\d+)?)\s", section.next_node(nodes.title).astext())
+        if match and section["ids"]:
+            label = f"theory-{match.group(1)}"
+            std.anonlabels[label] = ("theory", section["ids"][0])
+            std.labels[label] = ("theory", section["ids"][0], f"theory §{match.group(1)}")
 
 
 class RelativeModules(SphinxPostTransform):
@@ -604,7 +684,10 @@ def setup(app):
     app.connect("source-read", title_examples)
     app.connect("missing-reference", resolve_reexported)
     app.connect("autodoc-skip-member", skip_member)
+    app.connect("autodoc-process-docstring", tidy_docstring, priority=400)
     app.connect("autodoc-process-docstring", escape_bars, priority=600)
+    app.connect("autodoc-process-docstring", link_theory, priority=601)
+    app.connect("doctree-read", label_theory_sections)
     app.add_post_transform(RelativeModules)
     app.add_directive("pb-algorithms", AlgorithmTable)
     app.add_directive("pb-readme", ReadmePart)
