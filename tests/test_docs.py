@@ -158,6 +158,17 @@ def test_every_public_name_is_documented(site, module):
     assert undocumented == [], f"{module}: no API entry for {undocumented}"
 
 
+def test_estimator_pages_document_the_inherited_api(site):
+    """fit, partial_fit, predict and decision_function come from the shared base class."""
+    from perceptron_bounds import estimators
+
+    for name in perceptron_bounds._ESTIMATORS:
+        assert hasattr(estimators, name)
+        page = _text(site / "api" / "generated" / f"perceptron_bounds.{name}.html")
+        for method in ("fit", "partial_fit", "predict", "decision_function", "coef_"):
+            assert f'id="perceptron_bounds.{name}.{method}"' in page, f"{name}.{method}"
+
+
 def test_cli_page_documents_every_command(site):
     from perceptron_bounds.cli import COMMANDS
 
