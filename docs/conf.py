@@ -46,6 +46,7 @@ exclude_patterns = ["_build", "_ext", "**.ipynb_checkpoints", "auto_examples/**/
                     "auto_examples/**/*.py", "auto_examples/**/*.zip"]
 root_doc = "index"
 smartquotes_action = "qe"  # curly quotes, but "--quick" stays two hyphens
+highlight_language = "none"  # literal blocks of docstrings and usage lines are not Python
 templates_path = ["_templates"]
 
 # Every cross-reference must resolve. There is no network at build time, so no
