@@ -23,6 +23,7 @@ from perceptron_bounds import (
     Ballseptron,
     HigherOrderPerceptron,
     KernelPerceptron,
+    SecondOrderPerceptron,
     VotedPerceptron,
     load_run,
     run_online,
@@ -30,6 +31,7 @@ from perceptron_bounds import (
 from perceptron_bounds.bounds import bounds_over_time, evaluate
 from perceptron_bounds.hypothesis import (
     OneVsRestHypothesis,
+    PseudoinverseHypothesis,
     VotedHypothesis,
     product_operand,
 )
@@ -53,14 +55,17 @@ TEST = sparse_rows(25, 12, 0.5, seed=1)[0]
 X_THIN, Y3_THIN = sparse_rows(80, 200, 0.03, seed=2)
 TEST_THIN = sparse_rows(30, 200, 0.03, seed=3)[0]
 
-# The dual forms on the kernel engine, with their parameters (binary, one-vs-rest and, where
-# it has one, native). The Second-Order Perceptron's dual forms join when they take CSR X.
+# Every dual form on the kernel engine, with its parameters (binary, one-vs-rest and, where it
+# has one, native).
 DUAL = {
     "perceptron-poly": ("perceptron", {"kernel": "poly", "degree": 2}),
     "perceptron-linear": ("perceptron", {"kernel": "linear", "form": "dual"}),
     "voted-rbf": ("voted_perceptron", {"kernel": "rbf"}),
     "voted-linear": ("voted_perceptron", {"kernel": "linear", "form": "dual"}),
     "ballseptron-poly": ("ballseptron", {"kernel": "poly", "degree": 2, "r": 0.05}),
+    "so-rbf": ("second_order", {"kernel": "rbf", "form": "dual"}),
+    "so-adaptive": ("second_order", {"variant": "adaptive", "form": "dual"}),
+    "so-pinv-linear": ("second_order", {"variant": "pinv", "form": "dual"}),
     "ho-poly": ("higher_order", {"kernel": "poly", "degree": 2, "form": "dual"}),
     "ho-sparse-rbf": ("higher_order", {"kernel": "rbf", "form": "dual", "sparse": True}),
 }
@@ -137,7 +142,8 @@ def test_product_operand_densifies_a_csr_matrix_only_when_a_tenth_is_nonzero():
 
 
 @pytest.mark.parametrize("case, mode", [
-    (case, mode) for case, mode in RUNS if case in ("perceptron-linear", "voted-linear")])
+    (case, mode) for case, mode in RUNS
+    if case in ("perceptron-linear", "voted-linear", "so-pinv-linear")])
 def test_weights_of_csr_supports_are_a_dense_array(case, mode):
     sparse, dense = dual_run(case, mode), dual_run(case, mode, data=X)
     weights = sparse.weights
@@ -147,6 +153,13 @@ def test_weights_of_csr_supports_are_a_dense_array(case, mode):
     if mode != "native":
         for hypothesis in class_hypotheses(sparse):
             assert type(hypothesis.weights) is np.ndarray and hypothesis.weights.ndim == 1
+
+
+def test_the_pseudoinverse_hypothesis_keeps_its_csr_basis():
+    hypothesis = dual_run("so-pinv-linear", "binary").hypothesis
+    assert isinstance(hypothesis, PseudoinverseHypothesis) and sp.issparse(hypothesis.basis)
+    close(hypothesis.decision_function(sp.csr_matrix(TEST)),
+          densified(hypothesis).decision_function(TEST))
 
 
 # ------------------------------------------------------------------ one-vs-rest
@@ -196,7 +209,8 @@ def gram_calls(monkeypatch):
     return calls
 
 
-@pytest.mark.parametrize("algorithm", ["perceptron", "voted_perceptron", "higher_order"])
+@pytest.mark.parametrize("algorithm", ["perceptron", "voted_perceptron", "second_order",
+                                       "higher_order"])
 def test_one_vs_rest_makes_one_kernel_product_against_the_union(algorithm, gram_calls):
     run = run_online(algorithm, XS, Y3, epochs=3, kernel="poly", degree=2, form="dual")
     union = run.support_vectors
@@ -292,6 +306,7 @@ ESTIMATORS = [
     VotedPerceptron(kernel="poly", degree=2, method="average", normalize=True),
     VotedPerceptron(kernel="rbf", method="vote"),
     Ballseptron(kernel="rbf", r=0.05),
+    SecondOrderPerceptron(kernel="rbf", gamma=0.5),
     HigherOrderPerceptron(kernel="poly", degree=2),
 ]
 
@@ -331,7 +346,7 @@ def bound_values(report):
 
 @pytest.mark.parametrize("case, mode", [(case, mode) for case, mode in RUNS
                                         if case in ("perceptron-poly", "voted-rbf",
-                                                    "ballseptron-poly", "ho-poly")])
+                                                    "ballseptron-poly", "so-rbf", "ho-poly")])
 def test_bounds_of_a_csr_dual_run_are_those_of_the_dense_run(case, mode):
     labels = Y2 if mode == "binary" else Y3
     sparse, dense = dual_run(case, mode), dual_run(case, mode, data=X)
