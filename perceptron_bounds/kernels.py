@@ -83,15 +83,19 @@ class Kernel:
     def gram(self, X, Z) -> np.ndarray:
         """The matrix K(X[i], Z[j]) of shape (len(X), len(Z)); X or Z may be CSR."""
         G = X @ Z.T
-        G = G.toarray() if sp.issparse(G) else np.asarray(G, dtype=np.float64)
+        G = G.toarray() if sp.issparse(G) else np.array(G, dtype=np.float64, copy=None)
         if self.name == "linear":
             return G
         if self.name == "poly":
-            return (self.gamma * G + self.coef0) ** self.degree
-        sq_x = rowwise_dot(X, X)
-        sq_z = rowwise_dot(Z, Z)
-        dist = np.maximum(sq_x[:, None] + sq_z[None, :] - 2.0 * G, 0.0)
-        return np.exp(-self.gamma * dist)
+            G *= self.gamma
+            G += self.coef0
+            return _power_in_place(G, self.degree)
+        G *= -2.0
+        G += rowwise_dot(X, X)[:, None]
+        G += rowwise_dot(Z, Z)[None, :]
+        np.maximum(G, 0.0, out=G)
+        G *= -self.gamma
+        return np.exp(G, out=G)
 
     def diagonal(self, X) -> np.ndarray:
         """K(x, x) for every row of X."""
@@ -101,6 +105,18 @@ class Kernel:
         if self.name == "poly":
             return (self.gamma * sq + self.coef0) ** self.degree
         return np.ones(X.shape[0])
+
+
+def _power_in_place(G: np.ndarray, degree: int) -> np.ndarray:
+    """G ** degree for an integer degree >= 1 by repeated squaring, overwriting G."""
+    result = None
+    while True:
+        if degree & 1:
+            result = G.copy() if result is None else np.multiply(result, G, out=result)
+        degree >>= 1
+        if not degree:
+            return result
+        np.square(G, out=G)
 
 
 def rowwise_dot(A, B) -> np.ndarray:
