@@ -4,7 +4,12 @@ and never call plt.show()."""
 
 from .bounds import mistakes_vs_bounds  # noqa: F401
 from .curves import plot_epochs_curve, plot_noise_curve, plot_radius_curve, plot_sop_toy  # noqa: F401
-from .real import plot_bound_ratios, plot_corrections, plot_voted_epochs  # noqa: F401
+from .real import (  # noqa: F401
+    plot_bound_ratios,
+    plot_corrections,
+    plot_radius_panels,
+    plot_voted_epochs,
+)
 from .teaching import (  # noqa: F401
     animate_run,
     plot_mistakes_over_time,

@@ -1,6 +1,8 @@
 """Figures of the papers' real-data experiments, drawn from the experiments' tidy tables.
 
 - :func:`plot_voted_epochs`: paper 001's Figure 2, test error against epochs per degree;
+- :func:`plot_radius_panels`: paper 004's Fig. 3 top, mistakes/T against r, and the margin
+  errors beside;
 - :func:`plot_corrections`: paper 002's Tables 2 and 3 as bars, the paper's values marked;
 - :func:`plot_bound_ratios`: mistakes / bound for every bound and algorithm.
 
@@ -76,6 +78,46 @@ def plot_voted_epochs(records, *, predictions=FIGURE2_PREDICTIONS):
     for ax in axes.flat[len(degrees):]:
         ax.set_visible(False)
     shared_legend(fig, axes.flat[0], title="prediction (paper 001 sec. 5)")
+    return fig
+
+
+def plot_radius_panels(records):
+    """Ballseptron mistakes/T against r (paper 004, Fig. 3 top) beside the margin errors/T.
+
+    Parameters
+    ----------
+    records : list of dict
+        The table of :func:`perceptron_bounds.experiments.radius_curve` (one data set).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Left, the paper's plot: prediction mistakes epsilon/T against r, the
+        Perceptron's (r = 0) as a dotted line; right, the margin errors/T, on their
+        own scale (an order of magnitude larger, they would flatten the left curve).
+    """
+    records = check_records(records, "radius_curve", ("r", "mistake_rate", "margin_error_rate"))
+    fig, axes = new_figure(1, 2, (10.0, 4.0))
+    left, right = axes[0]
+    mean_line(left, records, "r", "mistake_rate", label=r"prediction mistakes $\epsilon$ / T",
+              marker="o", color="C3")
+    perceptron = [row["mistake_rate"] for row in records if row["r"] == 0.0]
+    if perceptron:
+        left.axhline(np.mean(perceptron), color="0.5", linestyle=":", linewidth=1.0,
+                     label="the Perceptron's (r = 0)")
+    name = records[0].get("dataset")
+    left.set_title(("" if name is None else f"{name}: ")
+                   + r"prediction mistakes $\epsilon$ / T (paper 004, Fig. 3 top)", fontsize=10)
+    mean_line(right, records, "r", "margin_error_rate", label="margin errors / T", marker="s",
+              color="C0", linestyle="--")
+    right.set_title(r"margin errors / T (right class wins by at most r $\|w^y - w^{\tilde y}\|$)",
+                    fontsize=10)
+    for ax in (left, right):
+        ax.set_xlabel("Ballseptron radius r (r = 0 is the Perceptron)")
+        ax.set_ylabel("fraction of the T rounds")
+        ax.set_ylim(bottom=0.0)
+        ax.grid(alpha=0.3)
+    left.legend(fontsize=8, loc="upper center")
     return fig
 
 
