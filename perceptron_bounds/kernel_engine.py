@@ -33,9 +33,10 @@ Kernel cache across epochs. When a run shows a row of X more than once
 a cache keyed by (row i of X, support j): supports are only ever appended,
 so a row shown again costs only the values of the supports added since. The
 cache holds at most :data:`KERNEL_CACHE_ENTRIES` values (rows x width, 1 GiB;
-set the module attribute to change it for the runs that follow); it widens
-as supports are added, up to that cap, and values past its width are
-computed again each time they are needed.
+set the module attribute to change it for the runs that follow); values past
+its width are computed again each time they are needed. It is allocated at
+its full width once, and the operating system gives it memory only as rows
+fill (about 8 bytes per value computed), so it never needs a copy to grow.
 
 State layout. A loop receives ``src``, what does not change in a run, and
 ``st``, the engine's buffers, and threads ``st`` through
@@ -62,7 +63,7 @@ KERNEL_CACHE_ENTRIES = 1 << 27
 
 # src: (X, data, indices, indptr, sq, order, code, degree, gamma, coef0, block)
 # st:  (S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work)
-#      info = [t0, t1, k0, c0, cache cap]
+#      info = [t0, t1, k0, c0]
 
 
 @jit
@@ -145,20 +146,6 @@ def _block(src, st, t, k):
 
 
 @jit
-def _grown_cache(values, filled, k, max_entries):
-    """The cache with room for k supports a row, or as many as rows x width <= max_entries."""
-    n_rows = values.shape[0]
-    width = min(capacity(k), max_entries // max(n_rows, 1))
-    if n_rows == 0 or k <= values.shape[1] or width <= values.shape[1]:
-        return values
-    grown = np.empty((n_rows, width))
-    for q in range(n_rows):
-        for j in range(filled[q]):
-            grown[q, j] = values[q, j]
-    return grown
-
-
-@jit
 def engine_row(src, st, t, k, out):
     """out[j] = K(s_j, x_t) for j < k, the supports held at trial t; returns the state.
 
@@ -182,7 +169,6 @@ def engine_row(src, st, t, k, out):
     for j in range(max(cached, k0), k):
         out[j] = H[q, j - k0]
     if values.shape[0] > 0:
-        values = _grown_cache(values, filled, k, info[4])
         stop = min(k, values.shape[1])
         for j in range(cached, stop):
             values[i, j] = out[j]
@@ -302,13 +288,13 @@ def kernel_engine(X, order, kernel: Kernel, supports=None):
     if k:
         s_sq[:k] = _row_squares(supports)
     cache_rows = X.shape[0] if order.shape[0] > X.shape[0] else 0
-    width = min(16, KERNEL_CACHE_ENTRIES // max(cache_rows, 1))
+    width = min(KERNEL_CACHE_ENTRIES // max(cache_rows, 1), order.shape[0] + k)
     st = (
         S, s_data, s_indices, s_indptr, s_sq,
         np.empty((0 if csr else BLOCK_SIZE, n_features)),
         np.empty(16),
         np.empty((BLOCK_SIZE, 16)),
-        np.array([0, 0, 0, 0, KERNEL_CACHE_ENTRIES], dtype=np.int64),
+        np.array([0, 0, 0, 0], dtype=np.int64),
         np.empty((cache_rows, width)),
         np.zeros(X.shape[0], dtype=np.int64),
         np.zeros(n_features if csr else 0),
