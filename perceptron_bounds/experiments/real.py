@@ -286,11 +286,15 @@ def fs_claims(records) -> list[str]:
     last = max(e for _, e in cells)
     by_degree = {d: error[d, last, "vote"] for d, e in cells if e == last}
     if 1 in by_degree and 2 in by_degree:
-        steps = [f"{d} -> {d + 1}: {100 * (by_degree[d] - by_degree[d + 1]):+.2f} points"
-                 for d in sorted(by_degree) if d + 1 in by_degree]
-        biggest = max(sorted(by_degree)[:-1], key=lambda d: by_degree[d] - by_degree.get(d + 1, 0))
-        lines.append(f"- *the big step is d = 1 -> 2*: vote's test error falls, at T = {last:g}, "
-                     f"by {'; '.join(steps)}; the largest drop is d = {biggest} -> {biggest + 1}.")
+        degrees = sorted(by_degree)
+        steps = [f"d = {d}: {100 * by_degree[d]:.2f}%" + (
+            "" if i == 0 else f" ({100 * (by_degree[d] - by_degree[degrees[i - 1]]):+.2f})")
+            for i, d in enumerate(degrees)]
+        drops = {d: by_degree[d] - by_degree[d + 1] for d in degrees if d + 1 in by_degree}
+        biggest = max(drops, key=drops.get)
+        lines.append(f"- *the big step is d = 1 -> 2*: vote's test error at T = {last:g}: "
+                     f"{', '.join(steps)} points; the largest drop is d = {biggest} -> "
+                     f"{biggest + 1}.")
     return lines
 
 
