@@ -44,6 +44,7 @@ import os
 import resource
 import subprocess
 import sys
+import threading
 import time
 
 import numba
@@ -100,8 +101,24 @@ def timed(func):
     return out, time.perf_counter() - start
 
 
-def peak_gib():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024**2
+class PeakMemory(threading.Thread):
+    """The largest resident set of this process while running, sampled every 20 ms, in GiB.
+
+    Sampled rather than read from ``getrusage``, whose high-water mark would
+    include the memory :func:`prefault` touches before timing.
+    """
+
+    def __init__(self):
+        super().__init__(daemon=True)
+        self.peak = 0.0
+        self.running = True
+
+    def run(self):
+        while self.running:
+            with open("/proc/self/statm") as statm:
+                pages = int(statm.read().split()[1])
+            self.peak = max(self.peak, pages * resource.getpagesize() / 1024**3)
+            time.sleep(0.02)
 
 
 @numba.njit
@@ -212,9 +229,12 @@ def prefault(gib):
 
 def run_case(name, args):
     prefault(args.prefault_gib)
+    memory = PeakMemory()
+    memory.start()
     X, y, source = mnist_or_synthetic(args.n)
     result = globals()[f"case_{name}"](X, y, args)
-    result.update(case=name, data=source, n=int(X.shape[0]), peak_gib=peak_gib(),
+    memory.running = False
+    result.update(case=name, data=source, n=int(X.shape[0]), peak_gib=memory.peak,
                   threads=os.environ.get("OPENBLAS_NUM_THREADS", "all"))
     if name in TARGETS:
         result["target"] = TARGETS[name]
