@@ -115,31 +115,10 @@ def _documented_ids(site: Path) -> set[str]:
     return ids
 
 
-def _import(name: str):
-    """The object a dotted name imports to, or None: an attribute of its parent before a
-    submodule of the same name (``bounds.evaluate`` is the function)."""
-    parts = name.split(".")
-    for split in range(len(parts) - 1, 0, -1):
-        try:
-            obj = importlib.import_module(".".join(parts[:split]))
-        except ImportError:
-            continue
-        try:
-            for part in parts[split:]:
-                obj = getattr(obj, part)
-        except AttributeError:
-            break
-        return obj
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
 @pytest.mark.parametrize("module", PUBLIC)
 def test_every_public_name_is_documented(site, module):
     sys.path.insert(0, str(ROOT / "docs" / "_ext"))
-    from pb_docs import public_names  # what the API pages' pb-remaining directive lists
+    from pb_docs import _import, public_names  # what the API pages' directive lists
 
     package = importlib.import_module(module)
     names = getattr(package, "__all__", None) or public_names(package)
