@@ -13,7 +13,7 @@ import os
 
 import numpy as np
 
-from .._validation import did_you_mean
+from .._validation import check_int, did_you_mean
 from ..algorithms import get
 from ..datasets import (
     Dataset,
@@ -292,3 +292,11 @@ def sequence_text(epochs: int, shuffle: bool, seed) -> str:
 def format_params(params: dict) -> str:
     """``"r=0.05, kernel='rbf'"``."""
     return ", ".join(f"{key}={value!r}" for key, value in params.items())
+
+
+def check_sweep_options(args) -> None:
+    """``--seeds`` (>= 1 when given) and ``--n-jobs`` (nonzero) of a sweeping command."""
+    if args.seeds is not None:
+        check_int("--seeds", args.seeds, low=1)
+    if args.n_jobs == 0:
+        raise ValueError("--n-jobs must be a nonzero integer, got 0")

@@ -21,11 +21,10 @@ import os
 import sys
 import time
 
-from .._validation import check_int
 from ..datasets import load_data
 from ..experiments.figures import FIGURES, save_figure
 from ..experiments.real import REAL_FIGURES, ballseptron_radius_real, save_outputs
-from ._common import UsageError, choice
+from ._common import UsageError, check_sweep_options, choice
 
 #: The figures that run on a ``--data`` file.
 DATA_FIGURES = ("ballseptron-radius",)
@@ -77,10 +76,7 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
 
 def figure_command(args) -> int:
     """Run the named figure(s), save PNG, PDF and CSV (and a report), print the paths."""
-    if args.seeds is not None:
-        check_int("--seeds", args.seeds, low=1)
-    if args.n_jobs == 0:
-        raise ValueError("--n-jobs must be a nonzero integer, got 0")
+    check_sweep_options(args)
     real = args.name in REAL_FIGURES or (args.name in DATA_FIGURES and args.data in RADIUS_DATA)
     given = {}
     if args.data is not None:

@@ -28,7 +28,7 @@ from ..experiments.real import (
     hop_ocr_search,
     save_outputs,
 )
-from ._common import UsageError, choice
+from ._common import UsageError, check_sweep_options, choice
 
 #: Each table's data sets (the first is the default) and algorithms.
 DATA = {"hop-ocr": ("mnist", "usps"), "hop-rcv1": ()}
@@ -95,10 +95,7 @@ def _names(text: str | None, option: str, known) -> tuple[str, ...] | None:
 
 def table_command(args) -> int:
     """Run the table (and the search with ``--cv``), save it, print the report; exit 0."""
-    if args.seeds is not None:
-        check_int("--seeds", args.seeds, low=1)
-    if args.n_jobs == 0:
-        raise ValueError("--n-jobs must be a nonzero integer, got 0")
+    check_sweep_options(args)
     ocr = args.name == "hop-ocr"
     for option, value in (("--data", args.data), ("--kernels", args.kernels),
                           ("--cv", args.cv or None)):
