@@ -52,7 +52,7 @@ import scipy.sparse as sp
 from ._jit import jit
 from ._linalg import capacity, dot
 from ._validation import loop_arrays
-from .kernels import POLY, RBF, Kernel
+from .kernels import POLY, RBF, Kernel, rowwise_dot
 
 # Trials per block: large enough for the BLAS to run at full speed, small enough that the
 # block's buffers (BLOCK_SIZE x supports) stay in the caches of the CPU.
@@ -265,7 +265,7 @@ def kernel_engine(X, order, kernel: Kernel, supports=None):
     Xd, data, indices, indptr = loop_arrays(X)
     csr = sp.issparse(X)
     n_features = X.shape[1]
-    sq = _row_squares(X)
+    sq = rowwise_dot(X, X)
     src = (Xd, data, indices, indptr, sq, np.array(order, dtype=np.int64),
            *kernel.loop_args(), BLOCK_SIZE)
     k = 0 if supports is None else supports.shape[0]
@@ -286,7 +286,7 @@ def kernel_engine(X, order, kernel: Kernel, supports=None):
             S[:k] = supports.toarray() if sp.issparse(supports) else supports
     s_sq = np.empty(capacity(k))
     if k:
-        s_sq[:k] = _row_squares(supports)
+        s_sq[:k] = rowwise_dot(supports, supports)
     cache_rows = X.shape[0] if order.shape[0] > X.shape[0] else 0
     width = min(KERNEL_CACHE_ENTRIES // max(cache_rows, 1), order.shape[0] + k)
     st = (
@@ -312,10 +312,3 @@ def engine_supports(st, k: int):
         (s_data[:nnz].copy(), s_indices[:nnz].copy(), s_indptr[: k + 1].copy()),
         shape=(k, S.shape[1]),
     )
-
-
-def _row_squares(X) -> np.ndarray:
-    """||x||^2 of every row of X (dense or sparse)."""
-    if sp.issparse(X):
-        return np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
-    return np.einsum("ij,ij->i", X, X)
