@@ -10,9 +10,15 @@ Labels are any K >= 2 distinct values, sorted into ``classes_``. Two classes
 make a binary run, mapped to -1/+1 in sorted order (theory §1.6;
 ``classes_[1]`` is the positive class); more make a one-vs-rest run, and the
 ``multiclass`` parameter chooses one-vs-rest or the native multiclass form
-explicitly (theory §2.6; :func:`perceptron_bounds.run_online`). There is no
-intercept: the papers' algorithms have none (append a constant feature to X to
-get one).
+explicitly (theory §2.6; :func:`perceptron_bounds.run_online`).
+
+Two protocols (the ``protocol`` parameter). The default, ``"sklearn"``, is what a
+scikit-learn user expects of a linear classifier: an intercept (a constant
+feature 1 appended to every instance, linear kernel only), 10 passes, each in a
+fresh random permutation. ``protocol="paper"`` is the papers' protocol, the one
+the mistake bounds describe: one pass over the rows in the order given, no
+intercept, so ``fit`` is exactly ``run_online`` with its defaults. An explicit
+``fit_intercept``, ``epochs`` or ``shuffle`` overrides either protocol.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
@@ -28,21 +35,45 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._validation import check_int
 from .online import run_online
 
-_COMMON_PARAMS = ("epochs", "shuffle", "random_state")
+_COMMON_PARAMS = ("protocol", "fit_intercept", "epochs", "shuffle", "random_state")
+
+# What fit_intercept, epochs and shuffle left at None mean under each protocol.
+_PROTOCOLS = {
+    "sklearn": {"fit_intercept": True, "epochs": 10, "shuffle": True},
+    "paper": {"fit_intercept": False, "epochs": 1, "shuffle": False},
+}
 
 
 class _OnlineClassifier(ClassifierMixin, BaseEstimator):
     """Base of the toolkit's estimators: a registered algorithm behind the scikit-learn API.
 
     Parameters common to every estimator (stored by the subclass ``__init__``):
-    ``epochs`` (passes of ``fit``), ``shuffle`` (a fresh permutation of the rows
-    every pass) and ``random_state`` (None, an int or a ``numpy.random.RandomState``;
+    ``protocol``, ``fit_intercept`` (append a constant feature 1), ``epochs``
+    (passes of ``fit``), ``shuffle`` (a fresh permutation of the rows every
+    pass) and ``random_state`` (None, an int or a ``numpy.random.RandomState``;
     with ``shuffle=True`` an int is the ``run_online`` seed, and None or a
     RandomState gives a seed drawn from that generator, None meaning NumPy's
     global one). Every other ``__init__`` parameter is passed to
     ``run_online`` under its own name, except those listed in ``_predict_params``;
     among them ``multiclass`` (None, ``"ovr"`` or ``"native"``, default None:
     binary for two classes, one-vs-rest for more; see ``run_online``).
+
+    ``fit_intercept``, ``epochs`` and ``shuffle`` default to None, which takes
+    their values from ``protocol``:
+
+    ============  ================================  ==========================
+    protocol      fit_intercept, epochs, shuffle    what it is for
+    ============  ================================  ==========================
+    ``"sklearn"`` True (linear kernel), 10, True    accuracy, as scikit-learn's
+                                                    ``Perceptron()``
+    ``"paper"``   False, 1, False                   the papers' online run,
+                                                    the one the bounds describe
+    ============  ================================  ==========================
+
+    With ``"sklearn"`` a non-linear kernel gets no intercept (the polynomial
+    kernel's ``coef0`` already adds a constant term). With an intercept the run
+    ``run_`` is on the instances [x, 1]: its weights have n_features + 1
+    entries, and a bound read from it needs that X too.
 
     Attributes
     ----------
@@ -66,6 +97,9 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         The final weight vector, as in scikit-learn's linear models (one row
         per class for a multiclass run); only for linear-kernel runs
         (``AttributeError`` otherwise).
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The weight of the constant feature (zeros without an intercept);
+        linear-kernel runs only.
     n_features_in_ : int
         Number of features seen in ``fit``.
     feature_names_in_ : ndarray of str
@@ -112,16 +146,18 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         """
         X, y = validate_data(self, X, y, accept_sparse="csr")
         self.classes_ = self._check_targets(y, None)
+        self._intercept = self._setting("fit_intercept")
         self.mistakes_ = self.corrections_ = self.margin_errors_ = 0
-        self._count(self._run(X, y, self.epochs, None))
+        self._count(self._run(X, y, self._setting("epochs"), None))
         return self
 
     def partial_fit(self, X, y, classes=None):
         """One more pass over the batch (X, y), continuing from the current state.
 
         ``epochs`` is not used: every call is one pass (shuffled when
-        ``shuffle=True``). Without shuffling, calls on consecutive batches
-        equal one run over their concatenation.
+        ``shuffle`` is, which ``protocol="sklearn"`` makes the default). Without
+        shuffling (``protocol="paper"``), calls on consecutive batches equal one
+        run over their concatenation.
 
         Parameters
         ----------
@@ -143,6 +179,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, accept_sparse="csr", reset=first)
         if first:
             self.classes_ = self._check_targets(y, classes)
+            self._intercept = self._setting("fit_intercept")
             self.mistakes_ = self.corrections_ = self.margin_errors_ = 0
         else:
             self._check_targets(y, self.classes_)
@@ -172,7 +209,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,) or (n_samples, n_classes) for n_classes > 2
         """
         X = self._check_predict_input(X)
-        scores = self.run_.decision_function(X, **self._predict_options())
+        scores = self.run_.decision_function(self._with_intercept(X), **self._predict_options())
         if scores.ndim == 2 and scores.shape[1] == 2:
             return scores[:, 1] - scores[:, 0]
         return scores
@@ -192,24 +229,37 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,)
         """
         X = self._check_predict_input(X)
-        return self.run_.predict(X, **self._predict_options())
+        return self.run_.predict(self._with_intercept(X), **self._predict_options())
 
     @property
     def coef_(self) -> np.ndarray:
         """Final weights, shape (1, n_features), or (n_classes, n_features) multiclass.
 
         Linear-kernel runs only; row k of a multiclass run is class k's vector
-        (its class run's for one-vs-rest, its prototype for the native form).
+        (its class run's for one-vs-rest, its prototype for the native form),
+        without the intercept's weight.
         """
+        return self._weights("coef_")[:, : self.n_features_in_]
+
+    @property
+    def intercept_(self) -> np.ndarray:
+        """Weight of the constant feature, shape (1,) or (n_classes,); zeros without one."""
+        weights = self._weights("intercept_")
+        if not self._intercept:
+            return np.zeros(weights.shape[0])
+        return weights[:, -1]
+
+    def _weights(self, name: str) -> np.ndarray:
+        """The run's weights, one row per class, intercept column included."""
         check_is_fitted(self, "run_")
         weights = self.run_.weights
         if weights is None:
             raise AttributeError(
-                f"coef_ is only available for a linear kernel; this run used "
+                f"{name} is only available for a linear kernel; this run used "
                 f"kernel={self.run_.params.get('kernel')!r} (see run_.dual_coef and "
                 "run_.support_vectors)"
             )
-        return np.array(weights).reshape(-1, self.n_features_in_)
+        return np.array(weights).reshape(-1, self.n_features_in_ + self._intercept)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -231,6 +281,30 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
     def _predict_options(self) -> dict:
         return {name: getattr(self, name) for name in self._predict_params}
 
+    def _setting(self, name: str):
+        """``fit_intercept``, ``epochs`` or ``shuffle``: its value, or the protocol's when None."""
+        value = getattr(self, name)
+        if value is not None:
+            if name == "fit_intercept" and not isinstance(value, (bool, np.bool_)):
+                raise TypeError(f"fit_intercept must be None, True or False, got {value!r}")
+            return bool(value) if name == "fit_intercept" else value
+        if self.protocol not in _PROTOCOLS:
+            raise ValueError(
+                f"protocol must be one of {sorted(_PROTOCOLS)}, got {self.protocol!r}"
+            )
+        if name == "fit_intercept" and getattr(self, "kernel", "linear") != "linear":
+            return False
+        return _PROTOCOLS[self.protocol][name]
+
+    def _with_intercept(self, X):
+        """X with a constant column 1 appended when the estimator fits an intercept."""
+        if not self._intercept:
+            return X
+        ones = np.ones((X.shape[0], 1))
+        if sp.issparse(X):
+            return sp.hstack([X, ones], format="csr")
+        return np.hstack([X, ones])
+
     def _random_seed(self) -> int:
         """An int seed from ``random_state`` (see the class docstring)."""
         state = self.random_state
@@ -244,13 +318,14 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         return int(check_random_state(state).randint(np.iinfo(np.int32).max))
 
     def _run(self, X, y, epochs, warm_start):
+        shuffle = self._setting("shuffle")
         self.run_ = run_online(
             self._algorithm,
-            X,
+            self._with_intercept(X),
             y,
             epochs=epochs,
-            shuffle=self.shuffle,
-            seed=self._random_seed() if self.shuffle else None,
+            shuffle=shuffle,
+            seed=self._random_seed() if shuffle else None,
             classes=self.classes_,
             warm_start=warm_start,
             **self._run_params(),
@@ -275,7 +350,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
 
 
 class Perceptron(_OnlineClassifier):
-    """Rosenblatt's Perceptron (first order), linear, without intercept.
+    """Rosenblatt's Perceptron (first order), linear.
 
     On trial t with instance x_t and label y_t in {-1, +1} the margin is
     w . x_t; a mistake (y_t w . x_t <= 0, a zero margin included) updates
@@ -283,10 +358,19 @@ class Perceptron(_OnlineClassifier):
 
     Parameters
     ----------
-    epochs : int, default=1
-        Passes over the training data in ``fit``.
-    shuffle : bool, default=False
-        Present each pass in a fresh random permutation.
+    protocol : {"sklearn", "paper"}, default="sklearn"
+        Where ``fit_intercept``, ``epochs`` and ``shuffle`` left at None take
+        their values: ``"sklearn"`` fits an intercept (linear kernel only),
+        makes 10 passes and shuffles each, as scikit-learn's linear models do;
+        ``"paper"`` is the papers' protocol, one pass over the rows in the
+        given order without an intercept (see ``_OnlineClassifier``).
+    fit_intercept : bool or None, default=None
+        Append a constant feature 1 to every instance; its weight is
+        ``intercept_``. None: from ``protocol``.
+    epochs : int or None, default=None
+        Passes over the training data in ``fit``; None: from ``protocol``.
+    shuffle : bool or None, default=None
+        Present each pass in a fresh random permutation; None: from ``protocol``.
     random_state : None, int or numpy.random.RandomState, default=None
         Source of the permutations (see ``_OnlineClassifier``).
     multiclass : {None, "ovr", "native"}, default=None
@@ -296,14 +380,17 @@ class Perceptron(_OnlineClassifier):
 
     Attributes
     ----------
-    classes_, coef_, run_, mistakes_, margin_errors_, n_features_in_
+    classes_, coef_, intercept_, run_, mistakes_, margin_errors_, n_features_in_
         See ``_OnlineClassifier``.
 
     Notes
     -----
-    Equals ``sklearn.linear_model.Perceptron(fit_intercept=False,
-    shuffle=False, tol=None, eta0=1, alpha=0, max_iter=epochs)`` with
-    ``shuffle=False`` (both count a zero margin as a mistake).
+    With ``protocol="paper"`` it equals
+    ``sklearn.linear_model.Perceptron(fit_intercept=False, shuffle=False,
+    tol=None, eta0=1, alpha=0, max_iter=epochs)`` (both count a zero margin as
+    a mistake). The default ``protocol="sklearn"`` is close to scikit-learn's
+    ``Perceptron()``: an intercept, 10 shuffled passes (scikit-learn stops
+    by a tolerance instead of a fixed count).
 
     References
     ----------
@@ -316,7 +403,7 @@ class Perceptron(_OnlineClassifier):
     >>> import numpy as np
     >>> from perceptron_bounds import Perceptron
     >>> X = np.array([[1.0, 0.2], [0.3, 1.0], [-1.0, -0.1], [-0.2, -1.0]])
-    >>> clf = Perceptron(epochs=2).fit(X, ["yes", "yes", "no", "no"])
+    >>> clf = Perceptron(protocol="paper", epochs=2).fit(X, ["yes", "yes", "no", "no"])
     >>> clf.classes_.tolist(), clf.mistakes_, clf.coef_.tolist()
     (['no', 'yes'], 1, [[1.0, 0.2]])
     >>> clf.predict([[0.5, 0.5], [-0.5, 0.1]]).tolist()
@@ -325,15 +412,17 @@ class Perceptron(_OnlineClassifier):
     Three classes make a one-vs-rest run (one score per class):
 
     >>> X3 = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
-    >>> clf = Perceptron(epochs=2).fit(X3, ["a", "b", "c"])
+    >>> clf = Perceptron(protocol="paper", epochs=2).fit(X3, ["a", "b", "c"])
     >>> clf.decision_function(X3).shape, clf.predict(X3).tolist(), clf.corrections_
     ((3, 3), ['a', 'b', 'c'], 10)
     """
 
     _algorithm = "perceptron"
 
-    def __init__(self, *, epochs=1, shuffle=False, random_state=None,
-                 multiclass=None):
+    def __init__(self, *, protocol="sklearn", fit_intercept=None, epochs=None, shuffle=None,
+                 random_state=None, multiclass=None):
+        self.protocol = protocol
+        self.fit_intercept = fit_intercept
         self.epochs = epochs
         self.shuffle = shuffle
         self.random_state = random_state
@@ -360,10 +449,19 @@ class KernelPerceptron(_OnlineClassifier):
         ``fit``, as scikit-learn's SVC; ``"auto"`` and None are 1 / n_features.
     coef0 : float, default=1.0
         Constant of the polynomial kernel.
-    epochs : int, default=1
-        Passes over the training data in ``fit``.
-    shuffle : bool, default=False
-        Present each pass in a fresh random permutation.
+    protocol : {"sklearn", "paper"}, default="sklearn"
+        Where ``fit_intercept``, ``epochs`` and ``shuffle`` left at None take
+        their values: ``"sklearn"`` fits an intercept (linear kernel only),
+        makes 10 passes and shuffles each, as scikit-learn's linear models do;
+        ``"paper"`` is the papers' protocol, one pass over the rows in the
+        given order without an intercept (see ``_OnlineClassifier``).
+    fit_intercept : bool or None, default=None
+        Append a constant feature 1 to every instance; its weight is
+        ``intercept_``. None: from ``protocol``.
+    epochs : int or None, default=None
+        Passes over the training data in ``fit``; None: from ``protocol``.
+    shuffle : bool or None, default=None
+        Present each pass in a fresh random permutation; None: from ``protocol``.
     random_state : None, int or numpy.random.RandomState, default=None
         Source of the permutations (see ``_OnlineClassifier``).
     multiclass : {None, "ovr", "native"}, default=None
@@ -390,7 +488,7 @@ class KernelPerceptron(_OnlineClassifier):
     >>> from perceptron_bounds import KernelPerceptron
     >>> X = np.array([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
     >>> y = [0, 0, 1, 1]  # XOR: no linear separator through the origin
-    >>> clf = KernelPerceptron(degree=2, gamma=1.0, epochs=10).fit(X, y)
+    >>> clf = KernelPerceptron(protocol="paper", degree=2, gamma=1.0, epochs=10).fit(X, y)
     >>> clf.predict(X).tolist()
     [0, 0, 1, 1]
     """
@@ -404,8 +502,10 @@ class KernelPerceptron(_OnlineClassifier):
         degree=3,
         gamma="scale",
         coef0=1.0,
-        epochs=1,
-        shuffle=False,
+        protocol="sklearn",
+        fit_intercept=None,
+        epochs=None,
+        shuffle=None,
         random_state=None,
         multiclass=None,
     ):
@@ -413,6 +513,8 @@ class KernelPerceptron(_OnlineClassifier):
         self.degree = degree
         self.gamma = gamma
         self.coef0 = coef0
+        self.protocol = protocol
+        self.fit_intercept = fit_intercept
         self.epochs = epochs
         self.shuffle = shuffle
         self.random_state = random_state
@@ -449,10 +551,19 @@ class VotedPerceptron(_OnlineClassifier):
         ``fit``, as scikit-learn's SVC; ``"auto"`` and None are 1 / n_features.
     coef0 : float, default=1.0
         Constant of the polynomial kernel.
-    epochs : int, default=1
-        Passes over the training data in ``fit`` (paper 001 uses up to 30).
-    shuffle : bool, default=False
-        Present each pass in a fresh random permutation.
+    protocol : {"sklearn", "paper"}, default="sklearn"
+        Where ``fit_intercept``, ``epochs`` and ``shuffle`` left at None take
+        their values: ``"sklearn"`` fits an intercept (linear kernel only),
+        makes 10 passes and shuffles each, as scikit-learn's linear models do;
+        ``"paper"`` is the papers' protocol, one pass over the rows in the
+        given order without an intercept (see ``_OnlineClassifier``).
+    fit_intercept : bool or None, default=None
+        Append a constant feature 1 to every instance; its weight is
+        ``intercept_``. None: from ``protocol``.
+    epochs : int or None, default=None
+        Passes over the training data in ``fit`` (paper 001 uses up to 30); None: from ``protocol``.
+    shuffle : bool or None, default=None
+        Present each pass in a fresh random permutation; None: from ``protocol``.
     random_state : None, int or numpy.random.RandomState, default=None
         Source of the permutations and, for ``method="random"``, of the
         rounds drawn at prediction (an int gives the same draws every call).
@@ -479,7 +590,7 @@ class VotedPerceptron(_OnlineClassifier):
     >>> import numpy as np
     >>> from perceptron_bounds import VotedPerceptron
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
-    >>> clf = VotedPerceptron(epochs=2).fit(X, [1, 1, -1, -1])
+    >>> clf = VotedPerceptron(protocol="paper", epochs=2).fit(X, [1, 1, -1, -1])
     >>> clf.run_.state["counts"].tolist(), clf.decision_function([[1.0, 1.0]]).tolist()
     ([0, 1, 7], [8.0])
     """
@@ -496,8 +607,10 @@ class VotedPerceptron(_OnlineClassifier):
         degree=3,
         gamma="scale",
         coef0=1.0,
-        epochs=1,
-        shuffle=False,
+        protocol="sklearn",
+        fit_intercept=None,
+        epochs=None,
+        shuffle=None,
         random_state=None,
         multiclass=None,
     ):
@@ -507,6 +620,8 @@ class VotedPerceptron(_OnlineClassifier):
         self.degree = degree
         self.gamma = gamma
         self.coef0 = coef0
+        self.protocol = protocol
+        self.fit_intercept = fit_intercept
         self.epochs = epochs
         self.shuffle = shuffle
         self.random_state = random_state
@@ -541,10 +656,19 @@ class Ballseptron(_OnlineClassifier):
         ``fit``, as scikit-learn's SVC; ``"auto"`` and None are 1 / n_features.
     coef0 : float, default=1.0
         Constant of the polynomial kernel.
-    epochs : int, default=1
-        Passes over the training data in ``fit``.
-    shuffle : bool, default=False
-        Present each pass in a fresh random permutation.
+    protocol : {"sklearn", "paper"}, default="sklearn"
+        Where ``fit_intercept``, ``epochs`` and ``shuffle`` left at None take
+        their values: ``"sklearn"`` fits an intercept (linear kernel only),
+        makes 10 passes and shuffles each, as scikit-learn's linear models do;
+        ``"paper"`` is the papers' protocol, one pass over the rows in the
+        given order without an intercept (see ``_OnlineClassifier``).
+    fit_intercept : bool or None, default=None
+        Append a constant feature 1 to every instance; its weight is
+        ``intercept_``. None: from ``protocol``.
+    epochs : int or None, default=None
+        Passes over the training data in ``fit``; None: from ``protocol``.
+    shuffle : bool or None, default=None
+        Present each pass in a fresh random permutation; None: from ``protocol``.
     random_state : None, int or numpy.random.RandomState, default=None
         Source of the permutations (see ``_OnlineClassifier``).
     multiclass : {None, "ovr", "native"}, default=None
@@ -554,7 +678,7 @@ class Ballseptron(_OnlineClassifier):
 
     Attributes
     ----------
-    classes_, coef_, run_, mistakes_, margin_errors_, n_features_in_
+    classes_, coef_, intercept_, run_, mistakes_, margin_errors_, n_features_in_
         See ``_OnlineClassifier``; ``margin_errors_`` counts the margin
         errors, which are not mistakes. ``coef_`` with a linear kernel only.
 
@@ -568,7 +692,7 @@ class Ballseptron(_OnlineClassifier):
     >>> import numpy as np
     >>> from perceptron_bounds import Ballseptron
     >>> X = np.array([[1.0, 0.0], [0.8, 0.6], [-1.0, 0.0], [0.0, -1.0]])
-    >>> clf = Ballseptron(r=0.9, epochs=2).fit(X, [1, 1, -1, -1])
+    >>> clf = Ballseptron(protocol="paper", r=0.9, epochs=2).fit(X, [1, 1, -1, -1])
     >>> clf.mistakes_, clf.margin_errors_
     (1, 7)
     """
@@ -583,8 +707,10 @@ class Ballseptron(_OnlineClassifier):
         degree=3,
         gamma="scale",
         coef0=1.0,
-        epochs=1,
-        shuffle=False,
+        protocol="sklearn",
+        fit_intercept=None,
+        epochs=None,
+        shuffle=None,
         random_state=None,
         multiclass=None,
     ):
@@ -593,6 +719,8 @@ class Ballseptron(_OnlineClassifier):
         self.degree = degree
         self.gamma = gamma
         self.coef0 = coef0
+        self.protocol = protocol
+        self.fit_intercept = fit_intercept
         self.epochs = epochs
         self.shuffle = shuffle
         self.random_state = random_state
@@ -644,10 +772,19 @@ class SecondOrderPerceptron(_OnlineClassifier):
         Bytes the primal form's n_features x n_features matrices may take:
         ``auto`` never picks a primal form over it and an explicit one is an
         error before anything is allocated.
-    epochs : int, default=1
-        Passes over the training data in ``fit``.
-    shuffle : bool, default=False
-        Present each pass in a fresh random permutation.
+    protocol : {"sklearn", "paper"}, default="sklearn"
+        Where ``fit_intercept``, ``epochs`` and ``shuffle`` left at None take
+        their values: ``"sklearn"`` fits an intercept (linear kernel only),
+        makes 10 passes and shuffles each, as scikit-learn's linear models do;
+        ``"paper"`` is the papers' protocol, one pass over the rows in the
+        given order without an intercept (see ``_OnlineClassifier``).
+    fit_intercept : bool or None, default=None
+        Append a constant feature 1 to every instance; its weight is
+        ``intercept_``. None: from ``protocol``.
+    epochs : int or None, default=None
+        Passes over the training data in ``fit``; None: from ``protocol``.
+    shuffle : bool or None, default=None
+        Present each pass in a fresh random permutation; None: from ``protocol``.
     random_state : None, int or numpy.random.RandomState, default=None
         Source of the permutations (see ``_OnlineClassifier``).
     multiclass : {None, "ovr"}, default=None
@@ -656,7 +793,7 @@ class SecondOrderPerceptron(_OnlineClassifier):
 
     Attributes
     ----------
-    classes_, coef_, run_, mistakes_, margin_errors_, n_features_in_
+    classes_, coef_, intercept_, run_, mistakes_, margin_errors_, n_features_in_
         See ``_OnlineClassifier``. ``coef_`` (linear kernel) is w with
         prediction sign(w . x): (a I + X_m X_m^T)^{-1} v_m, or
         (X_m X_m^T)^+ v_m for ``pinv``. ``run_.mistake_rows`` indexes X_m;
@@ -679,7 +816,7 @@ class SecondOrderPerceptron(_OnlineClassifier):
     >>> import numpy as np
     >>> from perceptron_bounds import SecondOrderPerceptron
     >>> X = np.array([[1.0, 0.1], [0.2, 1.0], [-1.0, -0.1], [-0.1, -1.0]])
-    >>> clf = SecondOrderPerceptron(a=1.0, epochs=2).fit(X, [1, 1, 0, 0])
+    >>> clf = SecondOrderPerceptron(protocol="paper", a=1.0, epochs=2).fit(X, [1, 1, 0, 0])
     >>> clf.mistakes_, clf.run_.params["form"]
     (1, 'primal')
     >>> clf.predict([[0.5, 0.5], [-0.3, -0.2]]).tolist()
@@ -701,8 +838,10 @@ class SecondOrderPerceptron(_OnlineClassifier):
         coef0=1.0,
         form="auto",
         memory_budget=2 * 1024**3,
-        epochs=1,
-        shuffle=False,
+        protocol="sklearn",
+        fit_intercept=None,
+        epochs=None,
+        shuffle=None,
         random_state=None,
         multiclass=None,
     ):
@@ -716,6 +855,8 @@ class SecondOrderPerceptron(_OnlineClassifier):
         self.coef0 = coef0
         self.form = form
         self.memory_budget = memory_budget
+        self.protocol = protocol
+        self.fit_intercept = fit_intercept
         self.epochs = epochs
         self.shuffle = shuffle
         self.random_state = random_state
@@ -759,10 +900,19 @@ class HigherOrderPerceptron(_OnlineClassifier):
         Kernel parameters, scikit-learn's names and defaults (``gamma="scale"``
         is 1 / (n_features X.var()) on the data of ``fit``; ``"auto"`` and None
         are 1 / n_features).
-    epochs : int, default=1
-        Passes over the training data in ``fit``.
-    shuffle : bool, default=False
-        Present each pass in a fresh random permutation.
+    protocol : {"sklearn", "paper"}, default="sklearn"
+        Where ``fit_intercept``, ``epochs`` and ``shuffle`` left at None take
+        their values: ``"sklearn"`` fits an intercept (linear kernel only),
+        makes 10 passes and shuffles each, as scikit-learn's linear models do;
+        ``"paper"`` is the papers' protocol, one pass over the rows in the
+        given order without an intercept (see ``_OnlineClassifier``).
+    fit_intercept : bool or None, default=None
+        Append a constant feature 1 to every instance; its weight is
+        ``intercept_``. None: from ``protocol``.
+    epochs : int or None, default=None
+        Passes over the training data in ``fit``; None: from ``protocol``.
+    shuffle : bool or None, default=None
+        Present each pass in a fresh random permutation; None: from ``protocol``.
     random_state : None, int or numpy.random.RandomState, default=None
         Source of the permutations (see ``_OnlineClassifier``).
     memory_budget : float, default=2 * 1024**3
@@ -775,7 +925,7 @@ class HigherOrderPerceptron(_OnlineClassifier):
 
     Attributes
     ----------
-    classes_, coef_, run_, mistakes_, margin_errors_, n_features_in_
+    classes_, coef_, intercept_, run_, mistakes_, margin_errors_, n_features_in_
         See ``_OnlineClassifier``. ``coef_`` is w = B^T g(B v), applied to
         normalised instances; ``run_.state`` holds the record the HO bound
         needs (rho_k, y_t v_{k-1} . x_t, r_k, matrix updates; see
@@ -791,7 +941,8 @@ class HigherOrderPerceptron(_OnlineClassifier):
     >>> import numpy as np
     >>> from perceptron_bounds import HigherOrderPerceptron
     >>> X = np.array([[1.0, 0.2], [0.3, 1.0], [-1.0, -0.1], [-0.2, -1.0]])
-    >>> clf = HigherOrderPerceptron(c=0.4, epochs=2).fit(X, ["yes", "yes", "no", "no"])
+    >>> clf = HigherOrderPerceptron(protocol="paper", c=0.4, epochs=2)
+    >>> clf = clf.fit(X, ["yes", "yes", "no", "no"])
     >>> clf.mistakes_, clf.run_.params["form"]
     (1, 'primal')
     >>> clf.predict([[0.5, 0.5], [-0.5, 0.1]]).tolist()
@@ -814,8 +965,10 @@ class HigherOrderPerceptron(_OnlineClassifier):
         degree=3,
         gamma="scale",
         coef0=1.0,
-        epochs=1,
-        shuffle=False,
+        protocol="sklearn",
+        fit_intercept=None,
+        epochs=None,
+        shuffle=None,
         random_state=None,
         multiclass=None,
     ):
@@ -830,6 +983,8 @@ class HigherOrderPerceptron(_OnlineClassifier):
         self.degree = degree
         self.gamma = gamma
         self.coef0 = coef0
+        self.protocol = protocol
+        self.fit_intercept = fit_intercept
         self.epochs = epochs
         self.shuffle = shuffle
         self.random_state = random_state
@@ -851,10 +1006,19 @@ class PNormPerceptron(_OnlineClassifier):
     normalize : bool, default=True
         Scale instances to unit p-norm first (training and prediction), as
         the Higher-Order Perceptron does.
-    epochs : int, default=1
-        Passes over the training data in ``fit``.
-    shuffle : bool, default=False
-        Present each pass in a fresh random permutation.
+    protocol : {"sklearn", "paper"}, default="sklearn"
+        Where ``fit_intercept``, ``epochs`` and ``shuffle`` left at None take
+        their values: ``"sklearn"`` fits an intercept (linear kernel only),
+        makes 10 passes and shuffles each, as scikit-learn's linear models do;
+        ``"paper"`` is the papers' protocol, one pass over the rows in the
+        given order without an intercept (see ``_OnlineClassifier``).
+    fit_intercept : bool or None, default=None
+        Append a constant feature 1 to every instance; its weight is
+        ``intercept_``. None: from ``protocol``.
+    epochs : int or None, default=None
+        Passes over the training data in ``fit``; None: from ``protocol``.
+    shuffle : bool or None, default=None
+        Present each pass in a fresh random permutation; None: from ``protocol``.
     random_state : None, int or numpy.random.RandomState, default=None
         Source of the permutations (see ``_OnlineClassifier``).
     multiclass : {None, "ovr"}, default=None
@@ -863,7 +1027,7 @@ class PNormPerceptron(_OnlineClassifier):
 
     Attributes
     ----------
-    classes_, coef_, run_, mistakes_, margin_errors_, n_features_in_
+    classes_, coef_, intercept_, run_, mistakes_, margin_errors_, n_features_in_
         See ``_OnlineClassifier``; ``coef_`` is g(theta), ``run_.state["theta"]``
         is theta.
 
@@ -877,17 +1041,19 @@ class PNormPerceptron(_OnlineClassifier):
     >>> import numpy as np
     >>> from perceptron_bounds import PNormPerceptron
     >>> X = np.array([[1.0, 0.2], [0.3, 1.0], [-1.0, -0.1], [-0.2, -1.0]])
-    >>> clf = PNormPerceptron(p=4.0, epochs=2).fit(X, [1, 1, 0, 0])
+    >>> clf = PNormPerceptron(protocol="paper", p=4.0, epochs=2).fit(X, [1, 1, 0, 0])
     >>> clf.predict([[0.5, 0.5], [-0.5, 0.1]]).tolist()
     [1, 0]
     """
 
     _algorithm = "pnorm_perceptron"
 
-    def __init__(self, *, p=2.0, normalize=True, epochs=1, shuffle=False, random_state=None,
-                 multiclass=None):
+    def __init__(self, *, p=2.0, normalize=True, protocol="sklearn", fit_intercept=None,
+                 epochs=None, shuffle=None, random_state=None, multiclass=None):
         self.p = p
         self.normalize = normalize
+        self.protocol = protocol
+        self.fit_intercept = fit_intercept
         self.epochs = epochs
         self.shuffle = shuffle
         self.random_state = random_state

@@ -350,11 +350,12 @@ def test_check_estimator(estimator, check):
 
 
 @pytest.mark.parametrize("estimator, algorithm, params", [
-    (HigherOrderPerceptron(c=0.6, p=7.0, sparse=True), "higher_order",
+    (HigherOrderPerceptron(protocol="paper", c=0.6, p=7.0, sparse=True), "higher_order",
      {"c": 0.6, "p": 7.0, "sparse": True}),
-    (HigherOrderPerceptron(kernel="poly", degree=2, gamma="auto"), "higher_order",
+    (HigherOrderPerceptron(protocol="paper", kernel="poly", degree=2, gamma="auto"), "higher_order",
      {"kernel": "poly", "degree": 2, "gamma": "auto"}),
-    (PNormPerceptron(p=4.0, normalize=False), "pnorm_perceptron", {"p": 4.0, "normalize": False}),
+    (PNormPerceptron(protocol="paper", p=4.0, normalize=False), "pnorm_perceptron",
+     {"p": 4.0, "normalize": False}),
 ])
 def test_estimators_are_run_online(estimator, algorithm, params):
     est = clone(estimator).set_params(epochs=3, shuffle=True, random_state=4).fit(X, Y)

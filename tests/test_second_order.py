@@ -354,12 +354,14 @@ def test_estimator_fit_and_partial_fit_are_runs(variant, kernel):
     X, y = noisy_separable(n_samples=100, n_features=5, seed=7)
     X = unit_rows(X)
     params = {"variant": variant, "kernel": kernel, "c": 0.2, "a": 0.3, "gamma": None}
-    est = SecondOrderPerceptron(**params, epochs=2, shuffle=True, random_state=3).fit(X, y)
+    est = SecondOrderPerceptron(protocol="paper", **params, epochs=2, shuffle=True,
+                                random_state=3).fit(X, y)
     run = run_online("second_order", X, y, epochs=2, shuffle=True, seed=3, **params)
     np.testing.assert_array_equal(est.run_.mistake_trials, run.mistake_trials)
     assert_margins(est.decision_function(X), run.decision_function(X))
     assert est.run_.params == run.params
-    streamed = SecondOrderPerceptron(**params).partial_fit(X[:60], y[:60], classes=[-1, 1])
+    streamed = SecondOrderPerceptron(protocol="paper", **params)
+    streamed.partial_fit(X[:60], y[:60], classes=[-1, 1])
     streamed.partial_fit(X[60:], y[60:])
     whole = run_online("second_order", X, y, **params)
     assert streamed.mistakes_ == whole.mistakes

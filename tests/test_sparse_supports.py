@@ -301,13 +301,13 @@ def test_a_dual_run_on_csr_X_replays(case):
 # ------------------------------------------------------------------ estimators
 
 ESTIMATORS = [
-    KernelPerceptron(degree=2, gamma=1.0),
-    KernelPerceptron(kernel="rbf", multiclass="native"),
-    VotedPerceptron(kernel="poly", degree=2, method="average", normalize=True),
-    VotedPerceptron(kernel="rbf", method="vote"),
-    Ballseptron(kernel="rbf", r=0.05),
-    SecondOrderPerceptron(kernel="rbf", gamma=0.5),
-    HigherOrderPerceptron(kernel="poly", degree=2),
+    KernelPerceptron(protocol="paper", degree=2, gamma=1.0),
+    KernelPerceptron(protocol="paper", kernel="rbf", multiclass="native"),
+    VotedPerceptron(protocol="paper", kernel="poly", degree=2, method="average", normalize=True),
+    VotedPerceptron(protocol="paper", kernel="rbf", method="vote"),
+    Ballseptron(protocol="paper", kernel="rbf", r=0.05),
+    SecondOrderPerceptron(protocol="paper", kernel="rbf", gamma=0.5),
+    HigherOrderPerceptron(protocol="paper", kernel="poly", degree=2),
 ]
 
 
