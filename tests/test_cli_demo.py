@@ -50,7 +50,9 @@ def test_html_per_trial_with_noise_and_params(tmp_path, capsys):
     X, y, _ = make_separable(**DEMO_DATA, label_noise=0.1, seed=3)
     run = run_online("ballseptron", X, y, r=0.05)
     assert "label_noise=0.1, seed=3" in printed and f"{run.n_trials} frames" in printed
-    assert out.read_text(encoding="utf-8").count("data:image/png;base64") == run.n_trials
+    html = out.read_text(encoding="utf-8")
+    assert html.count("data:image/png;base64") == run.n_trials
+    assert "http://" not in html and "https://" not in html  # the player works offline
 
 
 def test_kernel_run_and_a_data_file_with_a_bias_column(tmp_path, capsys):

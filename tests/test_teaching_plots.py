@@ -188,6 +188,21 @@ def test_frame_counts(per, frames, data, tmp_path):
     assert "<script" in html and 'src="http' not in html  # self-contained
 
 
+def test_html_keeps_every_frame_past_the_embed_limit_and_needs_no_network(data, tmp_path):
+    """matplotlib's player dropped the frames past animation.embed_limit (20 MB: 149 of the
+    README demo's 200) and drew its buttons with Font Awesome from a CDN (blank offline)."""
+    import re
+
+    X, y, u = data
+    run = run_online("perceptron", X, y, epochs=2)
+    anim = animate_run(run, X, y, per="trial", u=u, gamma=0.1)
+    with matplotlib.rc_context({"animation.embed_limit": 0.05}):  # about one frame
+        html = Path(save_animation(anim, tmp_path / "run.html")).read_text(encoding="utf-8")
+    assert html.count("data:image/png;base64") == run.n_trials
+    assert re.search(r"https?://", html) is None
+    assert ".fa-play::before" in html and 'class="fa fa-play"' in html  # local glyphs
+
+
 def test_the_animation_ends_on_the_last_state_and_cursor(data, tmp_path):
     X, y, u = data
     run = run_online("perceptron", X, y, epochs=2)

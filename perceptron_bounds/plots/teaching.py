@@ -763,8 +763,8 @@ def save_animation(anim, path) -> str:
         E.g. from :func:`animate_run`; its interval sets the frame rate.
     path : str or os.PathLike
         The file; its extension picks the format. ``.html`` is one self-contained
-        page (``Animation.to_jshtml``: the frames embedded as PNG, with play
-        controls).
+        page (matplotlib's ``HTMLWriter`` player: every frame embedded as PNG,
+        whatever its size, with play controls that need no network).
 
     Returns
     -------
@@ -792,7 +792,53 @@ def save_animation(anim, path) -> str:
                                "install it, or save as .gif or .html")
         anim.save(path, writer=animation.FFMpegWriter(fps=1000.0 / anim.event_source.interval))
     else:
-        html = anim.to_jshtml(default_mode="loop")
-        with open(path, "w", encoding="utf-8") as file:
-            file.write(html)
+        _save_html(anim, path)
     return path
+
+
+#: Matplotlib's player styles its buttons with Font Awesome from a CDN; these text
+#: glyphs take its place, so that the page needs no network.
+_PLAYER_ICONS = """<style>
+.anim-buttons .fa { font-style: normal; font-family: sans-serif; }
+.fa-minus::before { content: "\\2212"; }
+.fa-plus::before { content: "+"; }
+.fa-fast-backward::before { content: "|\\25C0\\25C0"; }
+.fa-step-backward::before { content: "|\\25C0"; }
+.fa-play::before { content: "\\25B6"; }
+.fa-flip-horizontal { display: inline-block; transform: scaleX(-1); }
+.fa-pause::before { content: "\\275A\\275A"; }
+.fa-step-forward::before { content: "\\25B6|"; }
+.fa-fast-forward::before { content: "\\25B6\\25B6|"; }
+</style>"""
+
+
+def _save_html(anim, path: str) -> None:
+    """Write the animation as one page that holds every frame and loads nothing.
+
+    Matplotlib's ``HTMLWriter`` drops the frames past ``animation.embed_limit``
+    (20 MB by default) with a log message only; here there is no limit, and the
+    page is checked to hold every frame of the animation. Its Font Awesome link
+    is replaced by ``_PLAYER_ICONS``. Nothing is written to ``path`` on an error.
+    """
+    import math
+    import re
+    from tempfile import TemporaryDirectory
+
+    from matplotlib.animation import HTMLWriter
+
+    writer = HTMLWriter(fps=1000.0 / anim.event_source.interval, embed_frames=True,
+                        default_mode="loop", embed_limit=math.inf)
+    with TemporaryDirectory() as folder:
+        draft = os.path.join(folder, "animation.html")
+        anim.save(draft, writer=writer)
+        with open(draft, encoding="utf-8") as file:
+            html = file.read()
+    link = r'<link rel="stylesheet"\s+href="https?://[^"]*">'
+    html, links = re.subn(link, lambda _: _PLAYER_ICONS, html)
+    expected = len(list(anim.new_frame_seq()))
+    kept = len(re.findall(r"^  frames\[\d+\] = ", html, flags=re.MULTILINE))
+    if links != 1 or kept != expected or re.search(r"https?://", html):
+        raise RuntimeError(f"{path}: matplotlib's HTML player changed: the page holds {kept} of "
+                           f"{expected} frames or links to the network; save as .gif instead")
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(html)
