@@ -78,3 +78,23 @@ def test_figure_checks_the_output_directory_before_running(tmp_path, capsys, mon
     assert main(["figure", "sop-toy", "--quick", "--out", str(taken)]) == 2
     err = capsys.readouterr().err
     assert "a_file" in err and err.count("\n") == 1
+
+
+def test_figure_radii_sets_the_ballseptron_radii(tmp_path, capsys):
+    import numpy as np
+
+    X, y, _ = make_separable(80, 3, margin=0.05, seed=2)
+    data = tmp_path / "points.csv"
+    np.savetxt(data, np.column_stack([30.0 * X, y]), delimiter=",")
+    argv = ["figure", "ballseptron-radius", "--quick", "--seeds", "1", "--data", str(data),
+            "--out", str(tmp_path)]
+    assert main([*argv, "--radii", "0,2.5,7"]) == 0
+    with open(tmp_path / "ballseptron-radius.csv", newline="") as handle:
+        assert sorted({float(row["r"]) for row in csv.DictReader(handle)}) == [0.0, 2.5, 7.0]
+    capsys.readouterr()
+    for bad, message in ((["--radii", "0,-1"], "--radii must be comma-separated numbers >= 0"),
+                         (["--radii", "a"], "--radii must be comma-separated numbers >= 0")):
+        assert main([*argv, *bad]) == 2
+        assert message in capsys.readouterr().err
+    assert main(["figure", "sop-toy", "--quick", "--radii", "0,1", "--out", str(tmp_path)]) == 2
+    assert "--radii: only ballseptron-radius takes it" in capsys.readouterr().err

@@ -191,3 +191,44 @@ def test_mistakes_vs_bounds_legend_defines_d1_and_d2():
     assert "ballseptron_d1: $D_1$-bound" in title and r"$D_1 = \sum_t \ell_t$" in title
     second_order = evaluate(run_online("second_order", X, y), X, y, target=u)
     assert mistakes_vs_bounds([second_order]).get_legend().get_title().get_text() == ""
+
+
+def test_the_radius_legend_states_the_multiclass_margin_error_on_a_multiclass_run(tmp_path):
+    """The multiclass run counted w^y.x - w^y~.x <= r ||w^y - w^y~||, not y w.x/||w|| <= r."""
+    import numpy as np
+
+    from perceptron_bounds.experiments.figures import RADII, ballseptron_radius
+
+    X, _, _ = make_separable(120, 4, margin=0.05, seed=1)
+    X = 40.0 * X  # instances of norm 40: radii of 0.5 and less would leave the curve flat
+    y = np.digitize(X[:, 0], [-10.0, 10.0])
+    records, fig = ballseptron_radius(data=(X, y), seeds=1, quick=True)
+    assert sorted({row["r"] for row in records}) == pytest.approx([40.0 * r for r in RADII[::3]])
+    legend = _legend_texts(fig.axes[0].get_legend())
+    assert any(r"w^y \cdot x - w^{\tilde y}" in text for text in legend)
+    assert not any(r"y\,w \cdot x / \|w\|" in text for text in legend)
+    assert "mean instance norm 40" in " ".join(text.get_text() for text in fig.texts)
+    chosen, _ = ballseptron_radius(data=(X, y), seeds=1, quick=True, radii=[0.0, 5.0])
+    assert sorted({row["r"] for row in chosen}) == [0.0, 5.0]
+    _render(fig, tmp_path)
+
+
+@pytest.mark.parametrize("low, labelled", [(1e-4, ["0.0001", "0.001", "0.01", "0.1", "1"]),
+                                           (0.2, ["0.2", "0.3", "0.4", "0.5", "0.6", "0.7",
+                                                  "0.8", "0.9", "1"])])
+def test_bound_ratio_ticks_are_readable(low, labelled):
+    """On four decades the minor ticks were labelled too and piled up at every decade."""
+    from perceptron_bounds.plots import plot_bound_ratios
+
+    records = [{"label": "perceptron", "name": name, "variant": "stated", "applies": True,
+                "ratio": ratio} for name, ratio in (("novikoff", low), ("freund_schapire", 0.95))]
+    fig = plot_bound_ratios(records)
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    low_y, high_y = ax.get_ylim()
+    shown = [(tick.get_text(), value) for tick, value in
+             [*zip(ax.yaxis.get_ticklabels(), ax.yaxis.get_ticklocs(), strict=True),
+              *zip(ax.yaxis.get_ticklabels(minor=True), ax.yaxis.get_minorticklocs(),
+                   strict=True)]
+             if tick.get_text() and low_y <= value <= high_y]
+    assert sorted(text for text, _ in shown) == sorted(labelled)

@@ -295,3 +295,12 @@ def test_a_multiclass_run_is_refused(multiclass):
             call(run, X, y)
     with pytest.raises(ValueError, match="takes a binary run"):
         plot_mistakes_over_time(run, X, y)
+
+
+def test_string_labels_are_shown_as_text_in_the_legend(data):
+    """The legend showed y = +1 (np.str_('pos')): the label's repr, not the label."""
+    X, y, _ = data
+    labels = np.where(y > 0, "pos", "neg")
+    ax = plot_run_2d(run_online("perceptron", X, labels), X, labels)
+    legend = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert "y = +1 (pos)" in legend and "y = -1 (neg)" in legend

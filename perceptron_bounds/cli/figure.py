@@ -62,6 +62,10 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                         "native multiclass Ballseptron); or an svmlight, .npz or .csv file "
                         "(labels in the last column) run as given: more than two labels run "
                         "the native multiclass Ballseptron")
+    parser.add_argument("--radii", metavar="R1,R2,...", default=None,
+                        help="ballseptron-radius only: the radii r (comma-separated, >= 0); "
+                        "default: the synthetic figure's 0 to 0.5, on a data file times its "
+                        "mean instance norm")
     parser.add_argument("--cache", metavar="DIR", default=None,
                         help="real-data figures: keep every finished run in DIR and read it "
                         "back when run again (a killed run resumes)")
@@ -92,6 +96,10 @@ def figure_command(args) -> int:
                              f"{', '.join(REAL_FIGURES)}, ballseptron-radius --data mnist|usps)")
     if args.positive_class is not None and args.name != "bounds-mnist":
         raise UsageError("--positive-class: only bounds-mnist takes it")
+    if args.radii is not None:
+        if args.name != "ballseptron-radius":
+            raise UsageError("--radii: only ballseptron-radius takes it")
+        given["radii"] = _radii(args.radii)
     os.makedirs(args.out, exist_ok=True)  # a bad --out fails now, not after the sweep
     progress = sys.stderr.isatty()
     if real:
@@ -108,10 +116,23 @@ def figure_command(args) -> int:
     return 0
 
 
+def _radii(text: str) -> list[float]:
+    """``--radii``: comma-separated finite reals >= 0."""
+    try:
+        radii = [float(part) for part in text.split(",")]
+    except ValueError:
+        radii = []
+    if not radii or not all(0.0 <= r < float("inf") for r in radii):
+        raise UsageError(f"--radii must be comma-separated numbers >= 0, e.g. 0,0.5,1; got {text}")
+    return radii
+
+
 def _real_figure(args, progress: bool) -> int:
     """A real-data figure: PNG, PDF, CSV and the Markdown report, which is printed too."""
     options = {"seeds": args.seeds, "quick": args.quick, "n_jobs": args.n_jobs,
                "progress": progress, "cache": args.cache, "download": args.download}
+    if args.radii is not None:
+        options["radii"] = _radii(args.radii)
     if args.positive_class is not None:
         options["digit"] = args.positive_class
     start = time.perf_counter()

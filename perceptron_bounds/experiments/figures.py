@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import os
 
+from .._linalg import row_norms
 from .._validation import check_bool, check_int
 from .._version import __version__
 from ..datasets import make_hop_artificial, make_separable
 from ..plots import plot_epochs_curve, plot_noise_curve, plot_radius_curve, plot_sop_toy
 from ..plots.style import add_caption
-from ._cells import AlgorithmSpec, as_specs, as_xy, check_n_jobs, write_csv
+from ._cells import AlgorithmSpec, as_specs, as_xy, check_levels, check_n_jobs, write_csv
 from .epochs import PAPER_EPOCHS, epochs_cells, run_epochs_cells
 from .noise import INSTANCE_LEVELS, LABEL_LEVELS, noise_curve
 from .radius import radius_curve
@@ -200,7 +201,7 @@ def ballseptron_noise(*, seeds=None, quick=False, n_jobs=None, progress=False):
 
 
 def ballseptron_radius(*, seeds=None, quick=False, n_jobs=None, progress=False, data=None,
-                       name="given data"):
+                       name="given data", radii=None):
     """Ballseptron Fig. 3 top on synthetic data: mistakes/T and margin errors/T vs r.
 
     Data: ``make_separable(10000, 20, margin=0.05, label_noise=0.05, seed=0)``
@@ -211,15 +212,21 @@ def ballseptron_radius(*, seeds=None, quick=False, n_jobs=None, progress=False, 
     the synthetic data, as the paper's MNIST and USPS: with more than two
     labels the runs are the native multiclass Ballseptron of paper 004 sec. 4
     (theory §2.6), whose multiclass mistakes and margin errors the paper plots.
-    The radii are those of the synthetic figure, on the data as given.
+    ``radii`` (a list of r >= 0) replaces the default radii: ``RADII`` (every
+    third when ``quick``) on the synthetic data, whose instances have norm 1, and
+    on given data the same times its mean instance norm, since r is on the scale
+    of the margins y w . x / ||w|| <= ||x|| (theory §2.3).
     """
     check_n_jobs(n_jobs)
     quick = check_bool("quick", quick)
+    if radii is not None:
+        radii = check_levels("radii", radii)
     if data is not None:
-        return _radius_on_data(data, name, seeds, quick, n_jobs, progress)
+        return _radius_on_data(data, name, seeds, quick, n_jobs, progress, radii)
     config = RADIUS_QUICK if quick else RADIUS_DATA
     data = make_separable(**config, seed=0)
-    radii = RADII[::3] if quick else RADII
+    if radii is None:
+        radii = RADII[::3] if quick else RADII
     seed_list = _seeds(seeds, 2 if quick else 5)
     rows = radius_curve(radii, data, seeds=seed_list, n_jobs=n_jobs, progress=progress)
     meta = provenance(
@@ -243,12 +250,15 @@ def ballseptron_radius(*, seeds=None, quick=False, n_jobs=None, progress=False, 
     return records, fig
 
 
-def _radius_on_data(data, name, seeds, quick, n_jobs, progress):
+def _radius_on_data(data, name, seeds, quick, n_jobs, progress, radii):
     """:func:`ballseptron_radius` on given data: native multiclass for more than two labels."""
     X, y = as_xy(data, "data", multiclass=True)
     n_classes = int(y.max()) + 1
     multiclass = "native" if n_classes > 2 else None
-    radii = RADII[::3] if quick else RADII
+    scale = None
+    if radii is None:
+        scale = float(row_norms(X, 2.0).mean())
+        radii = [r * scale for r in (RADII[::3] if quick else RADII)]
     seed_list = _seeds(seeds, 2 if quick else 5)
     rows = radius_curve(radii, (X, y), seeds=seed_list, n_jobs=n_jobs, progress=progress,
                         multiclass=multiclass)
@@ -262,7 +272,10 @@ def _radius_on_data(data, name, seeds, quick, n_jobs, progress):
     add_caption(
         fig,
         f"Data: {name}, T = {X.shape[0]} instances in n = {X.shape[1]} dimensions, "
-        f"{n_classes} classes; {kind}. One pass in a random order per seed. "
+        f"{n_classes} classes; {kind}. "
+        + ("" if scale is None else f"Radii: the synthetic figure's times the mean instance "
+           f"norm {scale:.3g}. ")
+        + "One pass in a random order per seed. "
         "Lines: mean over seeds, error bars ± 1 std.",
         provenance_line(meta),
     )

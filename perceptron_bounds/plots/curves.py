@@ -297,6 +297,13 @@ def plot_noise_curve(records):
     return fig
 
 
+#: What a margin error is, in the legend: binary (theory §2.3) and native multiclass (§2.6).
+_BINARY_MARGIN_ERROR = (r"margin errors $\tilde\epsilon$ / T (right sign, "
+                        r"$y\,w \cdot x / \|w\| \leq r$)")
+_MULTICLASS_MARGIN_ERROR = (r"margin errors $\tilde\epsilon$ / T (right class, "
+                            r"$w^y \cdot x - w^{\tilde y} \cdot x \leq r\,\|w^y - w^{\tilde y}\|$)")
+
+
 def plot_radius_curve(records):
     """Ballseptron mistakes/T and margin errors/T against the radius r (paper 004, Fig. 3 top).
 
@@ -325,12 +332,13 @@ def plot_radius_curve(records):
             marker="o",
             color="C3",
         )
+        native = any(row.get("multiclass") == "native" for row in part)
         mean_line(
             ax,
             part,
             "r",
             "margin_error_rate",
-            label=r"margin errors $\tilde\epsilon$ / T (right sign, $y\,w \cdot x / \|w\| \leq r$)",
+            label=_MULTICLASS_MARGIN_ERROR if native else _BINARY_MARGIN_ERROR,
             marker="s",
             color="C0",
             linestyle="--",

@@ -186,6 +186,21 @@ def plot_corrections(records, *, group: str = "kernel", bar: str = "label",
     return fig
 
 
+def _minor_label(ax, value: float) -> str:
+    """A minor tick's label on a log y axis, only where the labels have room.
+
+    Spanning at most about one decade every minor tick is labelled, up to about
+    three decades those at 2 and 5 times a power of ten, beyond that none (the
+    decades' own labels are enough).
+    """
+    low, high = ax.get_ylim()
+    decades = np.log10(high / low) if low > 0 else np.inf
+    mantissa = round(value / 10.0 ** np.floor(np.log10(value) + 1e-9))
+    if decades <= 1.2 or (decades <= 3.2 and mantissa in (2, 5)):
+        return f"{value:g}"
+    return ""
+
+
 def plot_bound_ratios(records):
     """Mistakes / bound of every applicable bound, per algorithm, on a log axis.
 
@@ -233,9 +248,8 @@ def plot_bound_ratios(records):
                     label=f"{name} ({variant})")
     ax.axhline(1.0, color="k", linewidth=1.0, linestyle="--", label="mistakes = bound")
     ax.set_yscale("log")
-    plain = FuncFormatter(lambda value, _: f"{value:g}")
-    ax.yaxis.set_major_formatter(plain)
-    ax.yaxis.set_minor_formatter(plain)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    ax.yaxis.set_minor_formatter(FuncFormatter(lambda value, _: _minor_label(ax, value)))
     ax.tick_params(axis="y", which="minor", labelsize=7)
     ax.set_xticks(np.arange(len(labels)), labels, rotation=15, ha="right")
     ax.set_ylabel("mistakes / bound (at most 1: the bound holds)")

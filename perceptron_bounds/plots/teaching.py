@@ -171,7 +171,7 @@ class _RunPanel:
         for label in (1, -1):
             color, marker = CLASS_STYLE[label]
             value = run.classes[int(label > 0)]
-            name = f"y = {label:+d}" + ("" if value == label else f" ({value!r})")
+            name = f"y = {label:+d}" + ("" if value == label else f" ({value})")
             points = self.P[labels == label]
             ax.scatter(points[:, 0], points[:, 1], s=22, c=color, marker=marker,
                        edgecolors="white", linewidths=0.4, zorder=3, label=name)
