@@ -89,7 +89,7 @@ def test_voted_epochs_counts_and_the_continued_run():
             assert mine["test_error"] == pytest.approx(np.mean(predicted != test[1]))
 
 
-# ---------------------------------------------------------------- corrections (paper 002)
+# ---------------------------------------------------------------- corrections (paper 000)
 
 def test_corrections_table_sums_the_class_runs():
     train, test = small_digits()

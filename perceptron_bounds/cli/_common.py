@@ -210,7 +210,7 @@ def named_data(name: str) -> RealData | None:
     if name not in ("mnist", "usps") and (kind != "rcv1" or not colon):
         return None
     if kind == "rcv1" and (not task or (task.isdigit() and int(task) not in RCV1_TASKS)):
-        raise UsageError(f"{name}: the RCV1 tasks are {RCV1_TASKS_TEXT} (paper 002's "
+        raise UsageError(f"{name}: the RCV1 tasks are {RCV1_TASKS_TEXT} (paper 000's "
                          "numbers), or a category's name")
     return _load_named(name, get_data_home())
 

@@ -1,7 +1,7 @@
 """``perceptron-bounds table``: a paper's table on its real data, ours beside the paper's.
 
 ``table hop-ocr [--data mnist|usps] [--algorithms FO,HO2,sparse-HO2,SO]
-[--kernels gauss,poly] [--cv [--folds K]]`` is paper 002's Table 3, ``table
+[--kernels gauss,poly] [--cv [--folds K]]`` is paper 000's Table 3, ``table
 hop-rcv1 [--algorithms FO,HO2,SO]`` its Table 2; both take ``--out DIR``,
 ``--seeds N``, ``--n-jobs J``, ``--quick``, ``--cache DIR`` and ``--download``.
 Each writes ``DIR/NAME.png``, ``.pdf``, ``.csv`` and ``.md`` (the Markdown table,
@@ -40,7 +40,7 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         name, help="a paper's table on its real data, ours beside the paper's (Markdown, CSV, "
         "PNG, PDF)",
-        description="Run a table of the Higher-Order paper (paper 002) on its real data, read "
+        description="Run a table of the Higher-Order paper (paper 000) on its real data, read "
         "from the data home ($PERCEPTRON_BOUNDS_DATA) without downloading, and write "
         "DIR/NAME.png, .pdf, .csv and .md. hop-ocr: Table 3, MNIST or USPS, one-vs-rest, "
         "Gaussian and polynomial kernels, one epoch. hop-rcv1: Table 2, the four RCV1 tasks, "

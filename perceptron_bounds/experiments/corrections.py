@@ -1,8 +1,8 @@
 """Training corrections and test error after one epoch, and the k-fold search behind them.
 
-The Higher-Order paper's Tables 2 and 3 (paper 000, sec. 4, Tasks 2 and 3,
-kept in our second extraction, paper 002): each algorithm trained for one
-epoch, binary on the RCV1 tasks, one-vs-rest on USPS and MNIST; "Train" is
+The Higher-Order paper's Tables 2 and 3 (paper 000, sec. 4, Tasks 2 and 3):
+each algorithm trained for one epoch, binary on the RCV1 tasks, one-vs-rest
+on USPS and MNIST; "Train" is
 the number of training corrections (summed over the 10 categories), "Test"
 the fraction of misclassified test patterns. The OCR kernel parameters were
 "chosen via 5-fold cross validation on the training set":
@@ -48,7 +48,7 @@ def corrections_table(
         Dense or sparse X; two labels give binary runs, more give one-vs-rest runs
         (theory §2.6) with the classes of ``train``.
     seeds : sequence of int or None, default=None
-        None presents the training rows in the order given (paper 002's RCV1
+        None presents the training rows in the order given (paper 000's RCV1
         tasks: "consecutive news stories"); seed s presents them in the order
         ``numpy.random.default_rng(s).permutation(n_train)``.
     n_jobs, progress, cache

@@ -14,8 +14,8 @@ recomputes nothing that finished (:mod:`._cache`).
 
 - :func:`fs_mnist`: paper 001 sec. 5, Table 1 and Figure 2;
 - :func:`ballseptron_radius_real`: paper 004 sec. 5, Fig. 3 top, on MNIST or USPS;
-- :func:`hop_ocr` (and :func:`hop_ocr_search`): paper 002 Table 3;
-- :func:`hop_rcv1`: paper 002 Table 2;
+- :func:`hop_ocr` (and :func:`hop_ocr_search`): paper 000 Table 3;
+- :func:`hop_rcv1`: paper 000 Table 2;
 - :func:`bounds_mnist`: every algorithm's mistakes against every bound, MNIST "d
   against the rest".
 
@@ -418,7 +418,7 @@ def _check_names(kind: str, names, known) -> list[str]:
 
 
 def _ocr_data(data: str, quick: bool, data_home, download):
-    """Training and test set of ``data`` with rows of unit norm (paper 002 sec. 1)."""
+    """Training and test set of ``data`` with rows of unit norm (paper 000 sec. 1)."""
     if data not in ("mnist", "usps"):
         raise ValueError(f"data must be 'mnist' or 'usps', got {data!r}")
     train, test = load_real(data, data_home, download)
@@ -440,7 +440,7 @@ def ocr_spec(algorithm: str, kernel: str, params: dict) -> AlgorithmSpec:
 def hop_ocr_search(data: str = "mnist", *, algorithms=tuple(OCR_ALGORITHMS),
                    kernels=tuple(OCR_KERNELS), folds: int = 5, quick=False, n_jobs=None,
                    progress=False, cache=None, data_home=None, download=False):
-    """The 5-fold search of paper 002 Task 3 over :data:`OCR_GRID`, on a training subsample.
+    """The 5-fold search of paper 000 Task 3 over :data:`OCR_GRID`, on a training subsample.
 
     Rows: :data:`OCR_SEARCH_ROWS` of the training set (``OCR_SEARCH_QUICK_ROWS`` when
     quick), unit norm, one epoch per fit.
@@ -489,7 +489,7 @@ def hop_ocr_search(data: str = "mnist", *, algorithms=tuple(OCR_ALGORITHMS),
     grid_text = "; ".join(f"{key}: {', '.join(f'{k} in {v}' for k, v in OCR_GRID[key].items())}"
                           for key in (*kernels, *algorithms) if OCR_GRID[key])
     markdown = "\n".join([
-        f"# 5-fold search for paper 002 Table 3 on {data.upper()}",
+        f"# 5-fold search for paper 000 Table 3 on {data.upper()}",
         "",
         f"{'**Quick run.** ' if quick else ''}{X.shape[0]} rows of the training set (a "
         f"subsample: the search at full size does not fit this machine), unit norm, "
@@ -507,7 +507,7 @@ def hop_ocr(data: str = "mnist", *, algorithms=tuple(OCR_ALGORITHMS), kernels=tu
             data_home=None, download=False):
     """Paper 002 Table 3: one epoch, one-vs-rest, Gaussian and polynomial kernels.
 
-    Instances of unit norm (paper 002 sec. 1); FO, HO2 (p = 2), sparse HO2 and SO with the
+    Instances of unit norm (paper 000 sec. 1); FO, HO2 (p = 2), sparse HO2 and SO with the
     parameters ``params`` (``(data, kernel, algorithm) -> dict``, default
     :data:`OCR_DEFAULTS`, as :func:`hop_ocr_search` returns them); the training set in
     its own order (``seeds``: that many random permutations). Quick: 2000 training and
@@ -543,7 +543,7 @@ def hop_ocr(data: str = "mnist", *, algorithms=tuple(OCR_ALGORITHMS), kernels=tu
                         "paper_corrections": paper[0], "paper_test_error": paper[1],
                         "paper_matrix_updates": paper[2] if len(paper) > 2 else None})
     fig = plot_corrections(records, group="kernel", bar="algorithm_name",
-                           paper=None if quick else "paper 002, Table 3")
+                           paper=None if quick else "paper 000, Table 3")
     add_caption(
         fig,
         f"Data: {data.upper()}, {X.shape[0]} training and {X_test.shape[0]} test images, rows "
@@ -567,7 +567,7 @@ def _difference(ours, paper, percent=False) -> str:
 
 
 def ocr_markdown(records) -> str:
-    """The report of :func:`hop_ocr`: ours beside paper 002's Table 3, differences stated."""
+    """The report of :func:`hop_ocr`: ours beside paper 000's Table 3, differences stated."""
     meta = records[0]
     rows = []
     for label in dict.fromkeys(row["label"] for row in records):
@@ -586,7 +586,7 @@ def ocr_markdown(records) -> str:
             _difference(error, first["paper_test_error"], percent=True),
         ])
     return "\n".join([
-        f"# Higher-Order paper, Table 3 (paper 002): {meta['data'].upper()}",
+        f"# Higher-Order paper, Table 3 (paper 000): {meta['data'].upper()}",
         "",
         _size_line(meta) + f" {meta['n_train']} training and {meta['n_test']} test images, "
         f"{meta['n_seeds']} order(s) of the training set, one epoch, one-vs-rest.",
@@ -642,7 +642,7 @@ def hop_rcv1(*, tasks=RCV1_TASKS, algorithms=tuple(RCV1_ALGORITHMS), seeds=None,
             records.append({**meta, "task": f"RCV1_{task}",
                             "category": data[task].target_names[1], **row,
                             "paper_corrections": paper[0], "paper_test_error": paper[1]})
-    fig = plot_corrections(records, group="task", paper=None if quick else "paper 002, Table 2")
+    fig = plot_corrections(records, group="task", paper=None if quick else "paper 000, Table 2")
     add_caption(
         fig,
         "Data: the first 20,000 RCV1 stories (unit-norm TF-IDF), split 10,000 / 10,000 in "
@@ -656,7 +656,7 @@ def hop_rcv1(*, tasks=RCV1_TASKS, algorithms=tuple(RCV1_ALGORITHMS), seeds=None,
 
 
 def rcv1_markdown(records) -> str:
-    """The report of :func:`hop_rcv1`: ours beside paper 002's Table 2."""
+    """The report of :func:`hop_rcv1`: ours beside paper 000's Table 2."""
     meta = records[0]
     rows = []
     for task in dict.fromkeys(row["task"] for row in records):
@@ -670,7 +670,7 @@ def rcv1_markdown(records) -> str:
                          _percent(error), _percent(first["paper_test_error"]),
                          _difference(error, first["paper_test_error"], percent=True)])
     return "\n".join([
-        "# Higher-Order paper, Table 2 (paper 002): RCV1",
+        "# Higher-Order paper, Table 2 (paper 000): RCV1",
         "",
         _size_line(meta) + f" {meta['n_train']} training and {meta['n_test']} test stories "
         "per task, one epoch, in order.",

@@ -3,7 +3,7 @@
 - :func:`plot_voted_epochs`: paper 001's Figure 2, test error against epochs per degree;
 - :func:`plot_radius_panels`: paper 004's Fig. 3 top, mistakes/T against r, and the margin
   errors beside;
-- :func:`plot_corrections`: paper 002's Tables 2 and 3 as bars, the paper's values marked;
+- :func:`plot_corrections`: paper 000's Tables 2 and 3 as bars, the paper's values marked;
 - :func:`plot_bound_ratios`: mistakes / bound for every bound and algorithm.
 
 Each returns a matplotlib Figure and never calls ``plt.show()``; values are the
@@ -136,7 +136,7 @@ def plot_corrections(records, *, group: str = "kernel", bar: str = "label",
     bar : str, default="label"
         The record key that names the bars of a group (the algorithm).
     paper : str or None, default="paper"
-        The legend's name for the paper's values (e.g. ``"paper 002, Table 3"``); None
+        The legend's name for the paper's values (e.g. ``"paper 000, Table 3"``); None
         draws none (a quick run's sizes are not the paper's).
 
     Returns
