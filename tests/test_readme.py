@@ -22,3 +22,31 @@ def test_readme_example_runs(index, tmp_path, monkeypatch):
     for block in BLOCKS[: index + 1]:
         if "Client(" not in block:
             exec(compile(block, f"README.md block {index}", "exec"), namespace)
+
+
+def test_the_teaching_snippet_shows_the_cut_off_it_describes(tmp_path, monkeypatch):
+    """With seed=7 no label was flipped, so Novikoff's bound never stopped applying."""
+    import numpy as np
+
+    (block,) = [b for b in BLOCKS if "plot_mistakes_over_time(run" in b]
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    exec(compile(block, "README.md teaching block", "exec"), namespace)
+    X, y, u = namespace["X"], namespace["y"], namespace["u"]
+    flipped = np.flatnonzero(np.sign(X @ u) != y)
+    assert flipped.size >= 1
+    novikoff = namespace["curves"]["novikoff"]
+    assert np.isfinite(novikoff[: flipped[0]]).all() and np.isinf(novikoff[flipped[0]:]).all()
+
+
+def test_the_higher_order_paper_has_one_number():
+    """It was paper 000 in the README and theory page but paper 002 (the file number of a
+    second extraction of the same paper) in ``table --help``, errors and reports."""
+    from perceptron_bounds.cli import build_parser
+
+    root = README.parent
+    files = [README, *root.glob("docs/*.md"), *root.glob("perceptron_bounds/**/*.py"),
+             *root.glob("examples/*.py")]
+    assert [str(f) for f in files if "paper 002" in f.read_text(encoding="utf-8")] == []
+    table = build_parser()._subparsers._group_actions[0].choices["table"]
+    assert "paper 000" in table.format_help()
