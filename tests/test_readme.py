@@ -50,3 +50,10 @@ def test_the_higher_order_paper_has_one_number():
     assert [str(f) for f in files if "paper 002" in f.read_text(encoding="utf-8")] == []
     table = build_parser()._subparsers._group_actions[0].choices["table"]
     assert "paper 000" in table.format_help()
+
+
+def test_the_mnist_kernel_commands_use_the_papers_kernel():
+    """kernel=poly alone is gamma = 1/784 on MNIST, not paper 001's (1 + x.z)^d on raw pixels."""
+    lines = [line for line in README.read_text().splitlines()
+             if "--data mnist" in line and "kernel=poly" in line]
+    assert lines and all("gamma=1 " in line for line in lines)
