@@ -132,3 +132,20 @@ def test_help_lists_the_real_commands(capsys):
             main(args)
         text = capsys.readouterr().out
         assert all(name in text for name in names), (args, text)
+
+
+@pytest.mark.parametrize("command", [["run", "--algorithm", "perceptron"],
+                                     ["compare", "--algorithms", "perceptron"]])
+def test_run_and_compare_take_download_as_figure_and_table_do(tmp_path, capsys, monkeypatch,
+                                                              command):
+    """run fetched a missing data set unasked and refused --download, which figure and table
+    need before they fetch anything: now every command fetches only with --download."""
+    empty = tmp_path / "empty"
+    monkeypatch.setenv(DATA_HOME_ENV, str(empty))
+    assert main([*command, "--data", "usps"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "USPS is not in" in err and "--download" in err
+    assert not empty.exists() or not any(empty.iterdir())  # nothing fetched
+    usps_home(tmp_path / "data", monkeypatch)
+    monkeypatch.setenv(DATA_HOME_ENV, str(tmp_path / "data"))
+    assert main([*command, "--data", "usps", "--positive-class", "3", "--download"]) == 0

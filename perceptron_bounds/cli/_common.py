@@ -131,8 +131,13 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
         help="svmlight/LIBSVM file (.svm .svmlight .libsvm .txt), .npz with arrays X and y "
         "(and optionally the target u), or .csv; or a paper's data set: mnist, usps, "
         "rcv1:TASK (TASK 70, 101, 4, 59 or the category's name), the training part, read "
-        f"from the data home (${DATA_HOME_ENV}) and fetched when missing (default: built-in "
-        "synthetic data)",
+        f"from the data home (${DATA_HOME_ENV}), fetched when missing only with --download "
+        "(default: built-in synthetic data)",
+    )
+    parser.add_argument(
+        "--download", action="store_true",
+        help="--data mnist|usps|rcv1:TASK: fetch the data set when the data home lacks it "
+        "(default: a one-line error naming the missing files), as figure and table do",
     )
     parser.add_argument(
         "--positive-class", metavar="LABEL", default=None,
@@ -181,7 +186,7 @@ def read_file(path: str, args: argparse.Namespace, *, part: str = "train") -> Da
     """The data file ``path`` read with the CSV options of ``args``, or the ``part``
     (``"train"`` or ``"test"``) of the data set ``path`` names; relabelled by
     ``--positive-class``."""
-    real = named_data(path)
+    real = named_data(path, download=args.download)
     if real is not None:
         if args.label_column is not None or args.delimiter is not None:
             raise UsageError(f"--label-column and --delimiter describe a CSV file, not {path}")
@@ -203,28 +208,32 @@ def load_dataset(args: argparse.Namespace) -> Dataset:
     return positive_class(make_separable(**BUILTIN_DATA), args.positive_class)
 
 
-def named_data(name: str) -> RealData | None:
+def named_data(name: str, *, download: bool = False) -> RealData | None:
     """The data set ``name`` names (``mnist``, ``usps``, ``rcv1:70``, ``rcv1:GCAT``), read
-    from the data home; None when ``name`` is not such a name (a file)."""
+    from the data home (fetched when missing only with ``download``); None when ``name`` is
+    not such a name (a file)."""
     kind, colon, task = name.partition(":")
     if name not in ("mnist", "usps") and (kind != "rcv1" or not colon):
         return None
     if kind == "rcv1" and (not task or (task.isdigit() and int(task) not in RCV1_TASKS)):
         raise UsageError(f"{name}: the RCV1 tasks are {RCV1_TASKS_TEXT} (paper 000's "
                          "numbers), or a category's name")
-    return _load_named(name, get_data_home())
+    try:
+        return _load_named(name, get_data_home(), download)
+    except FileNotFoundError as error:
+        raise UsageError(f"{error} (on the command line: --download)") from None
 
 
 @functools.lru_cache(maxsize=1)
-def _load_named(name: str, home: str) -> RealData:
+def _load_named(name: str, home: str, download: bool) -> RealData:
     """:func:`named_data`, cached so that ``run --data mnist`` reads MNIST once for its
     training and test parts (keyed by the data home too)."""
     if name == "mnist":
-        return load_mnist(home)
+        return load_mnist(home, download=download)
     if name == "usps":
-        return load_usps(home)
+        return load_usps(home, download=download)
     task = name.partition(":")[2]
-    tasks = load_rcv1_tasks(home)
+    tasks = load_rcv1_tasks(home, download=download)
     for number, data in tasks.items():
         if task.upper() in (str(number), data.target_names[1].upper()):
             return data
@@ -236,7 +245,7 @@ def _load_named(name: str, home: str) -> RealData:
 def named_test_part(args: argparse.Namespace) -> tuple[Dataset, str] | None:
     """The test part of the data set ``--data`` names, relabelled like the data, and a line
     describing it; None for a file or the built-in data."""
-    real = named_data(args.data) if args.data is not None else None
+    real = named_data(args.data, download=args.download) if args.data is not None else None
     if real is None:
         return None
     test = positive_class(real.test, args.positive_class, required=False)
