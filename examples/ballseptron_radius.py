@@ -9,6 +9,7 @@ Perceptron's (r = 0), then rise again for large r, while margin errors grow.
 Usage: python examples/ballseptron_radius.py [OUT_DIR] [N_JOBS]
 """
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -31,7 +32,10 @@ def main(out: Path, n_jobs: int) -> None:
 
 
 if __name__ == "__main__":
-    main(
-        Path(sys.argv[1]) if len(sys.argv) > 1 else Path("figures"),
-        int(sys.argv[2]) if len(sys.argv) > 2 else 2,
-    )
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", nargs="?", type=Path, default=Path("figures"), metavar="OUT_DIR",
+                        help="folder of the figure and its CSV (default: ./figures)")
+    parser.add_argument("n_jobs", nargs="?", type=int, default=2, metavar="N_JOBS",
+                        help="parallel workers (default 2)")
+    args = parser.parse_args()
+    main(args.out, args.n_jobs)

@@ -33,6 +33,7 @@ Usage: python examples/hop_fig2.py [OUT_DIR] [N_JOBS] [--quick]
 (--quick: reduced sizes, marked as quick on the figure and in the CSV)
 """
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -76,9 +77,12 @@ def main(out: Path, n_jobs: int, quick: bool) -> None:
 
 
 if __name__ == "__main__":
-    args = [arg for arg in sys.argv[1:] if arg != "--quick"]
-    main(
-        Path(args[0]) if args else Path("figures"),
-        int(args[1]) if len(args) > 1 else 2,
-        quick="--quick" in sys.argv,
-    )
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", nargs="?", type=Path, default=Path("figures"), metavar="OUT_DIR",
+                        help="folder of the figure and its CSV (default: ./figures)")
+    parser.add_argument("n_jobs", nargs="?", type=int, default=2, metavar="N_JOBS",
+                        help="parallel workers (default 2)")
+    parser.add_argument("--quick", action="store_true",
+                        help="reduced sizes, marked as quick on the figure and in the CSV")
+    args = parser.parse_args()
+    main(args.out, args.n_jobs, quick=args.quick)

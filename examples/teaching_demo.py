@@ -13,7 +13,7 @@ as an animation, OUT_DIR/teaching.gif, and prints what it shows.
 Usage: python examples/teaching_demo.py [OUT_DIR]   (default: ./figures)
 """
 
-import sys
+import argparse
 import time
 from pathlib import Path
 
@@ -62,4 +62,7 @@ def main(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("figures"))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", nargs="?", type=Path, default=Path("figures"), metavar="OUT_DIR",
+                        help="folder of teaching.png and teaching.gif (default: ./figures)")
+    main(parser.parse_args().out)
