@@ -418,3 +418,11 @@ def test_test_file_errors(files, tmp_path, capsys):
 def test_build_parser_is_the_parser_main_uses(capsys):
     args = build_parser().parse_args(["compare", "--param", "p=4", "--shuffle"])
     assert (args.command, args.param, args.shuffle, args.epochs) == ("compare", ["p=4"], True, 1)
+
+
+def test_compare_shows_each_note_once(capsys):
+    """The same notes were repeated under every algorithm's name."""
+    assert main(["compare", "--algorithms", "perceptron,second_order,higher_order"]) == 0
+    out = capsys.readouterr().out
+    notes = out.split("notes:\n", 1)[1].splitlines()
+    assert notes == ["  u: the data's target (scaled to unit norm)"]

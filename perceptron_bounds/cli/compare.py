@@ -145,14 +145,17 @@ def format_table(reports) -> str:
     A multiclass run's rows are labelled with its mode; its ``mistakes`` are what
     the bounds bound: the corrections of a one-vs-rest run (each bound summed over
     the classes, the margin chosen per class), the multiclass mistakes of a native
-    one. A line per multiclass run gives both counts.
+    one. A line per multiclass run gives both counts. Each note is printed once, with
+    the runs it concerns unless it concerns them all.
     """
     table = [COLUMNS]
     missing = []
-    notes = []
+    notes: dict[str, list[str]] = {}
+    labels = []
     counts = []
     for report in reports:
         label = _label(report)
+        labels.append(label)
         for row in report.rows:
             if row.applies:
                 gamma = "per class" if row.gamma is None else f"{row.gamma:.4g}"
@@ -164,7 +167,8 @@ def format_table(reports) -> str:
         if not report.rows:
             table.append((label, str(getattr(report, "corrections", report.mistakes)), "-", "-",
                           "-", "-", "-", "-"))
-        notes.extend(f"  {label}: {note}" for note in report.notes)
+        for note in report.notes:
+            notes.setdefault(note, []).append(label)
         if hasattr(report, "corrections"):
             counts.append(f"  {label}: {report.mistakes} multiclass mistakes, "
                           f"{report.corrections} corrections (binary mistakes summed over the "
@@ -177,5 +181,6 @@ def format_table(reports) -> str:
     if missing:
         lines += ["not applicable:", *missing]
     if notes:
-        lines += ["notes:", *dict.fromkeys(notes)]
+        lines += ["notes:", *(f"  {note}" if len(runs) == len(labels) else
+                              f"  {', '.join(runs)}: {note}" for note, runs in notes.items())]
     return "\n".join(lines)
