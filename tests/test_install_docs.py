@@ -46,3 +46,12 @@ def test_readme_names_every_option_of_run_and_compare(command, capsys):
     else:
         section = README[README.index("The command line:"):README.index("## Experiments")]
     assert sorted(option for option in options if option not in section) == []
+
+
+def test_the_lessons_extra_installs_what_the_lessons_need():
+    """No extra installed Jupyter or nbconvert, which the README tells a reader to use."""
+    lessons = PYPROJECT["project"]["optional-dependencies"]["lessons"]
+    names = {re.split(r"[<>=\[]", requirement)[0] for requirement in lessons}
+    assert {"jupyter", "nbconvert", "ipywidgets"} <= names
+    assert 'pip install ".[lessons]"' in README
+    assert 'pip install ".[lessons]"' in (ROOT / "docs" / "lessons" / "index.md").read_text()
