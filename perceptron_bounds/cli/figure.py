@@ -1,11 +1,12 @@
 """``perceptron-bounds figure``: redraw a paper's figure and save its data.
 
 ``figure NAME [--out DIR] [--seeds N] [--n-jobs J] [--quick] [--data FILE|mnist|usps]
-[--cache DIR] [--download] [--positive-class D]`` writes ``DIR/NAME.png``,
-``DIR/NAME.pdf`` and ``DIR/NAME.csv`` (the records behind the figure) and prints
-where they went. ``--data`` runs ``ballseptron-radius`` on a data file instead
-of its synthetic data (multiclass data, theory §2.6, give the native
-multiclass Ballseptron), or on MNIST or USPS prepared as paper 004 did.
+[--radii R1,R2,...] [--cache DIR] [--download] [--positive-class D]`` writes
+``DIR/NAME.png``, ``DIR/NAME.pdf`` and ``DIR/NAME.csv`` (the records behind the
+figure) and prints where they went. ``--data`` runs ``ballseptron-radius`` on a
+data file instead of its synthetic data (multiclass data, theory §2.6, give the
+native multiclass Ballseptron; the radii scaled to the file's mean instance norm
+unless ``--radii`` sets them), or on MNIST or USPS prepared as paper 004 did.
 
 The real-data figures (``fs-mnist``, ``bounds-mnist``, ``ballseptron-radius
 --data mnist|usps``) read the data home and never download unless
