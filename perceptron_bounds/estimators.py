@@ -61,14 +61,11 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
     ``fit_intercept``, ``epochs`` and ``shuffle`` default to None, which takes
     their values from ``protocol``:
 
-    ============  ================================  ==========================
-    protocol      fit_intercept, epochs, shuffle    what it is for
-    ============  ================================  ==========================
-    ``"sklearn"`` True (linear kernel), 10, True    accuracy, as scikit-learn's
-                                                    ``Perceptron()``
-    ``"paper"``   False, 1, False                   the papers' online run,
-                                                    the one the bounds describe
-    ============  ================================  ==========================
+    * ``protocol="sklearn"`` (the default): ``fit_intercept=True`` (linear
+      kernel), ``epochs=10``, ``shuffle=True``; for accuracy, as scikit-learn's
+      ``Perceptron()``;
+    * ``protocol="paper"``: ``fit_intercept=False``, ``epochs=1``,
+      ``shuffle=False``; the papers' online run, the one the bounds describe.
 
     With ``"sklearn"`` a non-linear kernel gets no intercept (the polynomial
     kernel's ``coef0`` already adds a constant term). With an intercept the run
