@@ -311,7 +311,7 @@ class OnlineRun(_Scoring):
         >>> run.check_data(X, [-1, -1, 1])
         Traceback (most recent call last):
         ...
-        ValueError: y differs from the data this run was made on (3 rows): pass the run's own X and y
+        ValueError: X and y are not the data of this run: y differs from the run's (3 rows)
         """
         X = check_X(X, n_features=self.n_features)
         chain = self.data_fingerprint
@@ -326,7 +326,7 @@ class OnlineRun(_Scoring):
         else:
             whole = (f", its chain of {len(chain)} warm-started runs on {sum(sizes)}"
                      if len(chain) > 1 else "")
-            raise ValueError(f"X has {X.shape[0]} rows, but this run was made on {sizes[-1]}"
+            raise ValueError(f"X has {X.shape[0]} rows, but the run was made on {sizes[-1]}"
                              f"{whole}: pass the run's own X and y")
         for number, (entry, start) in enumerate(segments, start=1):
             differ = _fingerprint.mismatch(entry, X, labels, start)
@@ -335,8 +335,8 @@ class OnlineRun(_Scoring):
                          f"{number} of {len(chain)})" if len(segments) > 1
                          else f"{sizes[-1]} rows")
                 verb = "differ" if " and " in differ else "differs"
-                raise ValueError(f"{differ} {verb} from the data this run was made on "
-                                 f"({where}): pass the run's own X and y")
+                raise ValueError(f"X and y are not the data of this run: {differ} {verb} from "
+                                 f"the run's ({where})")
         return X
 
     def hypothesis_at(self, k, X, y) -> Snapshot:

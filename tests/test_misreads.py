@@ -141,4 +141,40 @@ def test_cli_index_base_options(digits_file, capsys):
     captured = capsys.readouterr()
     assert captured.err == "" and '"gamma": 0.015625' in captured.out  # 1 / 64 features
     assert main(["run", "--algorithm", "perceptron", "--one-based"]) == 2
-    assert "--zero-based and --one-based describe an svmlight file: give --data" in capsys.readouterr().err
+    message = "--zero-based and --one-based describe an svmlight file: give --data"
+    assert message in capsys.readouterr().err
+
+
+def test_data_list_names_a_truncated_or_corrupt_mnist_file(tmp_path, monkeypatch, capsys):
+    import gzip
+
+    from real_fixtures import mnist_home
+
+    from perceptron_bounds.cli import main
+    from perceptron_bounds.datasets import load_mnist
+
+    home = mnist_home(tmp_path, monkeypatch)
+    assert main(["data", "list", "--data-home", home]) == 0
+    assert "--data mnist: available" in capsys.readouterr().out
+    images = tmp_path / "train-images-idx3-ubyte.gz"
+    whole = images.read_bytes()
+    images.write_bytes(whole[: len(whole) // 2])  # an interrupted download
+    assert main(["data", "list", "--data-home", home]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "--data mnist: not usable: train-images-idx3-ubyte.gz damaged (see below)" in lines
+    line = next(line for line in lines if line.startswith("  train-images-idx3-ubyte.gz"))
+    assert "truncated (the gzip stream ends after" in line and line.endswith(
+        "delete it to fetch it again")
+    with pytest.raises(ValueError, match=r"^\S*train-images-idx3-ubyte.gz: truncated gzip "
+                                         r"stream \(an interrupted download\?\)$"):
+        load_mnist(home, download=False)
+    labels = tmp_path / "t10k-labels-idx1-ubyte.gz"  # a whole gzip stream, short content
+    labels.write_bytes(gzip.compress(gzip.decompress(labels.read_bytes())[:-3]))
+    images.write_bytes(whole)
+    assert main(["data", "list", "--data-home", home]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines()
+                if line.startswith("  t10k-labels-idx1-ubyte.gz"))
+    assert " truncated (" in line and "of" in line
+    labels.write_bytes(b"\x1f\x8b" + b"garbage" * 10)
+    assert main(["data", "list", "--data-home", home]) == 0
+    assert "  corrupt (bad gzip data" in capsys.readouterr().out

@@ -491,7 +491,7 @@ def test_runs_saved_without_a_fingerprint_load_and_are_not_checked(labels, tmp_p
     loaded = load_run(path)
     assert loaded.data_fingerprint is None
     assert loaded.check_data(X[::-1], labels) is not None  # nothing to check against
-    with pytest.raises(ValueError, match="y differs from the data this run was made on"):
+    with pytest.raises(ValueError, match="not the data of this run: y differs"):
         run.check_data(X, labels[::-1])
 
 

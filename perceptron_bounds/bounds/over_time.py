@@ -109,7 +109,8 @@ def bounds_over_time(run, X, y, names=None, *, u=None, gamma=None,
     ------
     ValueError
         A name that is not a bound of the run's algorithm, a bad u or gamma, X and y
-        that are not the run's data, or a multiclass run (theory §2.6; its prefix curves are not drawn yet).
+        that are not the run's data, or a multiclass run (theory §2.6; its prefix
+        curves are not drawn yet).
 
     Notes
     -----
