@@ -1,14 +1,15 @@
 """A cheap fingerprint of a run's data, so that a bound is never evaluated on other data.
 
 The fingerprint of (X, y) is the text ``"n_rows x n_features:HX:HY"``
-(:func:`x_part` + :func:`y_part`): HX hashes every
-nonzero entry of X with its (row, column), HY every label's class index with its row,
-each a sum modulo 2^64 of a 64-bit mix (splitmix64's finaliser) of the entry's bits
-xor its position times the golden-ratio constant G. The sums
-do not depend on how X is stored: dense or CSR, in any order of a row's stored entries,
-with or without explicit zeros (and -0.0 counts as 0), so the run's X passed dense to
-``evaluate`` matches a run made on CSR X. One pass over the values at memory speed (about
-10 ms for 100,000 x 100); it detects accidental mismatches (other rows, flipped or
+(:func:`x_part` + :func:`y_part`): HX hashes every nonzero entry of X with its
+(row, column), HY every label's class index with its row, each a sum modulo 2^64 over
+the entries of a 64-bit mix of the entry's bits xor its position times the
+golden-ratio constant G (for X one multiply and a shift, h = (bits ^ position G) M1,
+h ^ (h >> 29); for y splitmix64's finaliser). The sums do not depend on how X is
+stored: dense or CSR, in any order of a row's stored entries, with or without explicit
+zeros (and -0.0 counts as 0), so the run's X passed dense to ``evaluate`` matches a run
+made on CSR X. One pass over the values near memory speed (about 5 ms for 100,000 x 100,
+against 3.6 ms for NumPy's sum); it detects accidental mismatches (other rows, flipped or
 permuted labels), not forgeries.
 """
 
@@ -34,7 +35,8 @@ def _mix(z):
 
 @jit
 def _entries_hash(bits, indices, indptr, n_columns, start, stop):
-    """Sum of mix(bits ^ position * G) over the nonzero entries of rows start..stop - 1.
+    """Sum of h ^ (h >> 29), h = (bits ^ position G) M1, over the nonzero entries of rows
+    start..stop - 1 (modulo 2^64).
 
     ``bits`` are the float64 values as int64 (dense X flattened, or CSR data); an empty
     ``indptr`` means dense. The position is (row - start) * n_columns + column.
@@ -50,7 +52,8 @@ def _entries_hash(bits, indices, indptr, n_columns, start, stop):
                 continue
             column = p - low if dense else indices[p]
             position = np.uint64((i - start) * n_columns + column)
-            total += _mix(value ^ (position * _GOLDEN))
+            mixed = (value ^ (position * _GOLDEN)) * _M1  # one multiply: X is long
+            total += mixed ^ (mixed >> np.uint64(29))
     return total
 
 

@@ -16,7 +16,7 @@ MASK = (1 << 64) - 1
 
 
 def reference_fingerprint(X, labels):
-    """The fingerprint from its definition, in Python integers (splitmix64's finaliser)."""
+    """The fingerprint from its definition, in Python integers."""
     def mix(z):
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
@@ -29,7 +29,9 @@ def reference_fingerprint(X, labels):
         for j, value in enumerate(row):
             if value != 0.0:
                 bits = int(np.float64(value).view(np.uint64))
-                hx = (hx + mix(bits ^ ((i * dense.shape[1] + j) * golden & MASK))) & MASK
+                h = ((bits ^ ((i * dense.shape[1] + j) * golden & MASK))
+                     * 0xBF58476D1CE4E5B9) & MASK
+                hx = (hx + (h ^ (h >> 29))) & MASK
         hy = (hy + mix(int(labels[i]) ^ (i * golden & MASK))) & MASK
     return f"{dense.shape[0]}x{dense.shape[1]}:{hx:016x}:{hy:016x}"
 
