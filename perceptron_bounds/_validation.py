@@ -72,7 +72,6 @@ def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int |
             raise ValueError(f"{name} must be 2-D, got {X.ndim}-D")
         _check_numeric_dtype(X.dtype, name)
         X = _canonical_csr(X)
-        values = X.data
     else:
         if isinstance(X, (str, bytes)) or X is None:
             raise TypeError(f"{name} must be an array-like of numbers, got {type(X).__name__}")
@@ -86,12 +85,11 @@ def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int |
                 f"{name} must be 2-D (n_samples, n_features), got an array of shape {X.shape}"
             )
         X = np.require(X, np.float64, ["C_CONTIGUOUS", "WRITEABLE"])  # writeable: as above
-        values = X
     if X.shape[0] == 0 or X.shape[1] == 0:
         raise ValueError(f"{name} is empty: shape {X.shape}; at least one sample and one feature")
     if n_features is not None and X.shape[1] != n_features:
         raise ValueError(f"{name} has {X.shape[1]} features, but {n_features} were expected")
-    _check_magnitude(values, name)
+    _check_magnitude(X, name)
     return X
 
 
@@ -104,16 +102,17 @@ def _sum_of_squares(values):
     return s
 
 
-def _check_magnitude(values: np.ndarray, name: str) -> None:
+def _check_magnitude(X, name: str) -> None:
     """Raise ``ValueError`` for NaN, infinity, or values whose squares overflow float64.
 
     One pass (the sum of squares): the loops square and multiply entries of X, and an
     overflow there would turn margins into inf or NaN and silently change the mistakes.
     """
+    values = X.data if sp.issparse(X) else X
     with np.errstate(over="ignore"):  # the overflow is the signal; unjitted, NumPy warns on it
         total = _sum_of_squares(values.reshape(-1))
     if not np.isfinite(total):
-        check_finite(values, name)
+        check_finite(X, name)
         raise ValueError(
             f"{name} holds values too large for float64 arithmetic: the sum of its squared "
             f"entries overflows (largest |value| {np.abs(values).max():g}); scale {name} down"
@@ -180,16 +179,48 @@ def _check_numeric_dtype(dtype, name: str) -> None:
         raise TypeError(f"{name} must hold real numbers, got dtype {dtype}")
 
 
-def check_finite(values: np.ndarray, name: str) -> None:
-    """Raise ``ValueError`` if ``values`` holds NaN or an infinity."""
-    with np.errstate(over="ignore"):
-        total = values.sum()
-    if values.size and not np.isfinite(total):
-        # The fast sum check can also fire on an overflow; look closer.
-        if np.isnan(values).any():
-            raise ValueError(f"{name} contains NaN")
-        if np.isinf(values).any():
-            raise ValueError(f"{name} contains infinity")
+def check_finite(values, name: str) -> None:
+    """Raise ``ValueError`` naming the first NaN or infinite entry of ``values``.
+
+    ``values`` is an ndarray (1-D: the entry's index; 2-D: its row and column, 0-based)
+    or a CSR matrix (the row and column of the stored entry). One line, e.g.
+    ``X contains NaN at row 3, column 0 (0-based)``.
+    """
+    found = first_nonfinite(values)
+    if found is not None:
+        value, index = found
+        where = (f"index {index[0]}" if len(index) == 1
+                 else f"row {index[0]}, column {index[1]} (0-based)")
+        raise ValueError(f"{name} contains {_nonfinite_name(value)} at {where}")
+
+
+def first_nonfinite(values) -> tuple[float, tuple[int, ...]] | None:
+    """``(value, index)`` of the first NaN or infinite entry of ``values`` in row-major
+    order (an ndarray of any dimension, or a CSR matrix: its (row, column)); None if
+    every entry is finite."""
+    data = values.data if sp.issparse(values) else np.asarray(values)
+    if not data.size:
+        return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = data.sum()
+    if np.isfinite(total):  # the quick check; it also fires on an overflow of the sum
+        return None
+    bad = ~np.isfinite(data.reshape(-1))
+    if not bad.any():
+        return None
+    if not sp.issparse(values):
+        first = int(np.argmax(bad))
+        return float(data.reshape(-1)[first]), tuple(
+            int(i) for i in np.unravel_index(first, data.shape))
+    row = int(np.searchsorted(values.indptr, np.argmax(bad), side="right")) - 1
+    span = slice(values.indptr[row], values.indptr[row + 1])
+    columns = values.indices[span][bad[span]]
+    column = int(columns.min())  # the row's stored entries need not be sorted by column
+    return float(values.data[span][bad[span]][columns.argmin()]), (row, column)
+
+
+def _nonfinite_name(value: float) -> str:
+    return "NaN" if np.isnan(value) else "infinity" if value > 0 else "infinity (-inf)"
 
 
 def _check_y(y, n_samples: int) -> np.ndarray:
@@ -204,11 +235,11 @@ def _check_y(y, n_samples: int) -> np.ndarray:
     if y.dtype.kind == "f":
         check_finite(y, "y")
     if y.dtype.kind == "O":
-        for v in y:
+        for i, v in enumerate(y):
             if v is None:
-                raise ValueError("y contains None")
+                raise ValueError(f"y contains None at index {i}")
             if isinstance(v, numbers.Real) and v != v:
-                raise ValueError("y contains NaN")
+                raise ValueError(f"y contains NaN at index {i}")
     return y
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._fingerprint import x_part, y_part
 from ._sequence import check_seed, draw_seed, presentation_order
 from ._validation import Data, check_bool, check_class_labels, check_int, check_labels, check_X
 from .algorithms import available, get
@@ -156,11 +157,12 @@ def run_online(
     if shuffle and seed is None:
         seed = draw_seed()
     order = presentation_order(data.n_samples, epochs, shuffle, seed)
+    hx = x_part(X)
     record = {"algorithm": algorithm, "params": resolved, "n_features": data.n_features,
               "epochs": epochs, "shuffle": shuffle, "seed": seed, "sample_index": order,
               "warm_started": warm_start is not None}
     if multiclass == "ovr":
-        return _one_vs_rest(spec, data, order, record, record_margins, warm_start)
+        return _one_vs_rest(spec, data, order, record, record_margins, warm_start, hx)
     n_classes = classes.shape[0]
     if multiclass == "native":
         margins = np.empty((order.shape[0] if record_margins else 0, n_classes))
@@ -177,7 +179,15 @@ def run_online(
         hypothesis=result.hypothesis,
         state=result.state,
         multiclass=multiclass,
+        data_fingerprint=_chain(warm_start, hx, y_fit if multiclass else y_fit > 0),
     )
+
+
+def _chain(warm_start: OnlineRun | None, hx: str, labels) -> tuple[str, ...]:
+    """The run's ``data_fingerprint``: the warm start's chain (when it has one) and this
+    run's (X, labels), X's part ``hx`` computed once."""
+    earlier = () if warm_start is None else warm_start.data_fingerprint or ()
+    return (*earlier, hx + y_part(labels))
 
 
 def _check_multiclass(multiclass, spec) -> str | None:
@@ -197,7 +207,7 @@ def _check_multiclass(multiclass, spec) -> str | None:
 
 
 def _one_vs_rest(spec, data: Data, order, record: dict, record_margins: bool,
-                 warm_start: OnlineRun | None) -> OnlineRun:
+                 warm_start: OnlineRun | None, hx: str) -> OnlineRun:
     """The K binary runs "class k against the rest" and the multiclass record over them.
 
     Through the algorithm's ``fit_ovr`` hook (one pass) when it has one, else
@@ -227,6 +237,7 @@ def _one_vs_rest(spec, data: Data, order, record: dict, record_margins: bool,
             margins=np.ascontiguousarray(margins[:, k]) if record_margins else None,
             hypothesis=result.hypothesis,
             state=result.state,
+            data_fingerprint=_chain(previous[k], hx, data.y == k),
         )
         for k, result in enumerate(results)
     )
@@ -238,6 +249,7 @@ def _one_vs_rest(spec, data: Data, order, record: dict, record_margins: bool,
         hypothesis=OneVsRestHypothesis(tuple(run.hypothesis for run in class_runs)),
         multiclass="ovr",
         class_runs=class_runs,
+        data_fingerprint=_chain(warm_start, hx, data.y),
     )
 
 

@@ -25,6 +25,12 @@ nested in the header (their arrays under ``class_runs/<k>/...``). A binary
 record leaves both out and is written as version 1, which older versions of
 the package read; version 1 files load with both None.
 
+Format version 3 adds ``data_fingerprint`` (a tuple of strings, the hash of the data of
+each run of a warm-start chain, see ``OnlineRun.check_data``); a record that has one is
+written as version 3, which earlier versions of the package refuse with "upgrade it".
+Files of versions 1 and 2 (runs saved before the fingerprint) load with it None: their
+data cannot be checked.
+
 In ``run``, None, bools, ints, finite floats and strings are JSON values; every
 other value is a JSON object with one tag naming its kind:
 
@@ -58,6 +64,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import secrets
 import zipfile
 import zlib
@@ -84,7 +91,7 @@ from .hypothesis import (
 from .kernels import Kernel
 
 FORMAT = "perceptron_bounds.OnlineRun"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 HEADER = "header.json"
 
 # The hypotheses of a binary run (and of each class of a one-vs-rest run).
@@ -117,10 +124,14 @@ _FIELD_TYPES = {
     "mistake_trials": (np.ndarray,), "hypothesis": _HYPOTHESES,
     "margin_error_trials": (np.ndarray,), "margins": (np.ndarray, _NONE), "state": (dict,),
     "warm_started": (bool,), "multiclass": (str, _NONE), "class_runs": (tuple, _NONE),
+    "data_fingerprint": (tuple, _NONE),
 }
 # Fields of format version 2, left out of a binary record (both None).
 _MULTICLASS_FIELDS = ("multiclass", "class_runs")
+# Fields that a file may lack: version 1 lacks both kinds, version 2 the fingerprint.
+_OPTIONAL_FIELDS = (*_MULTICLASS_FIELDS, "data_fingerprint")
 _MULTICLASS = ("ovr", "native")
+_FINGERPRINT = re.compile(r"[0-9]+x[0-9]+:[0-9a-f]{16}:[0-9a-f]{16}")
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 _NPY_MAGIC = b"\x93NUMPY"
 _PICKLE_PROTOCOL = 0x80
@@ -189,7 +200,9 @@ def save_run(run, path) -> str:
         target += ".npz"
     encoder = _Encoder()
     record = encoder.record(run, ())
-    header = {"format": FORMAT, "format_version": 1 if run.multiclass is None else FORMAT_VERSION,
+    version = (3 if run.data_fingerprint is not None else
+               1 if run.multiclass is None else 2)
+    header = {"format": FORMAT, "format_version": version,
               "package_version": __version__, "run": record}
     text = json.dumps(header, allow_nan=False, ensure_ascii=False)
     _write_atomically(target, {HEADER: np.array(text), **encoder.arrays})
@@ -282,9 +295,11 @@ class _Encoder:
         self._seen: dict[int, tuple[np.ndarray, dict]] = {}
 
     def record(self, run, path: tuple) -> dict:
-        """The JSON of a record's fields; a binary record leaves out the multiclass fields."""
+        """The JSON of a record's fields; a binary record leaves out the multiclass fields, a
+        record without a fingerprint leaves out ``data_fingerprint``."""
         names = [name for name in _FIELD_TYPES
-                 if name not in _MULTICLASS_FIELDS or run.multiclass is not None]
+                 if not (name in _MULTICLASS_FIELDS and run.multiclass is None)
+                 and not (name == "data_fingerprint" and run.data_fingerprint is None)]
         return {name: self.encode(getattr(run, name), (*path, name)) for name in names}
 
     def encode(self, value, path: tuple):
@@ -477,11 +492,12 @@ class _Decoder:
 
         ``where`` is empty for the saved record and names a nested one (a class
         run, which is binary), e.g. ``class_runs/0``. The multiclass fields may
-        be left out (a binary record, or format version 1).
+        be left out (a binary record, or format version 1), and so may the fingerprint
+        (format versions 1 and 2).
         """
         nested = bool(where)
         what = f"the record {where}" if nested else "the record"
-        _check_keys(what, node, list(_FIELD_TYPES), optional=_MULTICLASS_FIELDS)
+        _check_keys(what, node, list(_FIELD_TYPES), optional=_OPTIONAL_FIELDS)
         prefix = f"{where}/" if nested else ""
         values = {name: self.decode(node[name], f"{prefix}{name}") if name in node else None
                   for name in _FIELD_TYPES}
@@ -490,6 +506,11 @@ class _Decoder:
             if type(value) not in _FIELD_TYPES[name]:
                 allowed = " or ".join(kind.__name__ for kind in _FIELD_TYPES[name])
                 raise _NotARun(f"{its} {name} must be {allowed}, got {type(value).__name__}")
+        chain = values["data_fingerprint"]
+        if chain is not None and (not chain or not all(
+                type(entry) is str and _FINGERPRINT.fullmatch(entry) for entry in chain)):
+            raise _NotARun(f"{its} data_fingerprint must be a non-empty tuple of strings "
+                           "'ROWSxFEATURES:HEX16:HEX16'")
         multiclass, class_runs = values["multiclass"], values["class_runs"]
         if multiclass is not None and (nested or multiclass not in _MULTICLASS):
             allowed = "None (a class run is binary)" if nested else "None, 'ovr' or 'native'"

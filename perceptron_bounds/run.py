@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import Data, check_int, check_labels, check_X
+from . import _fingerprint
+from ._validation import Data, check_class_labels, check_int, check_labels, check_X
 from .persistence import read_run, save_run
 from .registry import get
 
@@ -194,6 +195,14 @@ class OnlineRun(_Scoring):
         classes [-1, 1], this run's parameters, seed and ``warm_started``:
         each is the run ``run_online(algorithm, X, np.where(y == classes[k], 1, -1),
         classes=[-1, 1], ...)`` would give. None otherwise.
+    data_fingerprint : tuple of str or None
+        A cheap hash of the data each run of the chain ran on, oldest first: one entry
+        for a fresh run, one more for each warm start; the last is this run's own (X, y),
+        the rows its ``sample_index`` points to (see :meth:`check_data`). Each is
+        ``"n_rows x n_features:HX:HY"``, sums of 64-bit mixes of X's nonzero entries
+        with their (row, column) and of the labels' class indices with their rows, the
+        same for dense and CSR X. None for a run saved by perceptron_bounds 0.x before
+        the fingerprint (its data cannot be checked).
     """
 
     algorithm: str
@@ -212,6 +221,7 @@ class OnlineRun(_Scoring):
     warm_started: bool = False
     multiclass: str | None = None
     class_runs: tuple | None = None
+    data_fingerprint: tuple | None = None
 
     def __post_init__(self):
         for name in ("classes", "sample_index", "mistake_trials", "margin_error_trials", "margins"):
@@ -260,6 +270,74 @@ class OnlineRun(_Scoring):
     def mistake_rows(self) -> np.ndarray:
         """Row of X shown at each mistaken trial: ``X[run.mistake_rows]`` is X_m."""
         return self.sample_index[self.mistake_trials]
+
+    def check_data(self, X, y):
+        """X validated, once X and y are checked to be the data this run was made on.
+
+        The run's ``data_fingerprint`` is recomputed on X and y (one pass over X, as
+        cheap as validating it) and compared. What every function that takes
+        ``(run, X, y)`` calls first (:func:`~perceptron_bounds.bounds.evaluate`,
+        :func:`~perceptron_bounds.bounds.bounds_over_time`, :meth:`hypothesis_at`).
+
+        Parameters
+        ----------
+        X : array-like or scipy.sparse matrix
+            The run's data: the rows its ``sample_index`` points to, dense or CSR alike.
+            For a warm-started run, also accepted: the data of its whole chain of warm
+            starts, one after the other, oldest first (the stream ``partial_fit`` saw).
+        y : array-like
+            Their labels, as given to the run (any values mapping to the same classes).
+
+        Returns
+        -------
+        ndarray or CSR matrix
+            X as :func:`~perceptron_bounds._validation.check_X` returns it.
+
+        Raises
+        ------
+        ValueError
+            One line: X with another number of rows, or X or y that differ from the run's
+            (other rows, other values, labels flipped or permuted). A run without a
+            fingerprint (saved before it existed) is not checked.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from perceptron_bounds import run_online
+        >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
+        >>> run = run_online("perceptron", X, [1, 1, -1])
+        >>> run.check_data(X, [1, 1, -1]).shape
+        (3, 2)
+        >>> run.check_data(X, [-1, -1, 1])
+        Traceback (most recent call last):
+        ...
+        ValueError: X and y are not the data of this run: y differs from the run's (3 rows)
+        """
+        X = check_X(X, n_features=self.n_features)
+        chain = self.data_fingerprint
+        if chain is None:
+            return X
+        labels, _ = check_class_labels(y, X.shape[0], self.classes)
+        sizes = [_fingerprint.n_rows(entry) for entry in chain]
+        if X.shape[0] == sizes[-1]:
+            segments = [(chain[-1], 0)]
+        elif len(chain) > 1 and X.shape[0] == sum(sizes):
+            segments = list(zip(chain, np.cumsum([0, *sizes[:-1]]).tolist(), strict=True))
+        else:
+            whole = (f", its chain of {len(chain)} warm-started runs on {sum(sizes)}"
+                     if len(chain) > 1 else "")
+            raise ValueError(f"X has {X.shape[0]} rows, but the run was made on {sizes[-1]}"
+                             f"{whole}: pass the run's own X and y")
+        for number, (entry, start) in enumerate(segments, start=1):
+            differ = _fingerprint.mismatch(entry, X, labels, start)
+            if differ is not None:
+                where = (f"rows {start}..{start + sizes[number - 1] - 1} of the chain (run "
+                         f"{number} of {len(chain)})" if len(segments) > 1
+                         else f"{sizes[-1]} rows")
+                verb = "differ" if " and " in differ else "differs"
+                raise ValueError(f"X and y are not the data of this run: {differ} {verb} from "
+                                 f"the run's ({where})")
+        return X
 
     def hypothesis_at(self, k, X, y) -> Snapshot:
         """The state after the run's k-th update, replayed from the record.
@@ -373,7 +451,7 @@ class OnlineRun(_Scoring):
                 "this one's trials from the zero state instead"
             )
         algorithm = get(self.algorithm)
-        X = check_X(X, n_features=self.n_features)
+        X = self.check_data(X, y)
         n_rows = int(self.sample_index.max()) + 1
         if X.shape[0] != n_rows:
             raise ValueError(

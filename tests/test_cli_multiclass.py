@@ -23,7 +23,7 @@ NAMES = np.array(["ant", "bee", "cat"])
 def files(tmp_path_factory):
     folder = tmp_path_factory.mktemp("multiclass")
     svm = folder / "train.svm"
-    dump_svmlight_file(X, Y, str(svm))
+    dump_svmlight_file(X, Y, str(svm), comment="digits % 3")  # the header states the base
     npz = folder / "train.npz"
     np.savez(npz, X=X, y=np.array([3, 5, 7])[Y])  # .npz labels are numbers
     csv = folder / "train.csv"

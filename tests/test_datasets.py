@@ -152,7 +152,7 @@ def test_load_npz_round_trip(tmp_path):
 def test_load_svmlight_gives_csr(tmp_path):
     path = tmp_path / "d.svm"
     path.write_text("1 1:0.5 3:2\n-1 2:1.5\n")
-    X, y, u = load_data(str(path))
+    X, y, u = load_data(str(path), zero_based=False)  # LIBSVM: one-based
     assert sp.issparse(X) and X.format == "csr"
     np.testing.assert_array_equal(X.toarray(), [[0.5, 0, 2], [0, 1.5, 0]])
     np.testing.assert_array_equal(y, [1, -1])

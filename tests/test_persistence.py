@@ -151,7 +151,7 @@ def test_multiclass_runs_round_trip(case, tmp_path):
     assert loaded.corrections == run.corrections
     with np.load(tmp_path / "run.npz", allow_pickle=False) as archive:
         header = json.loads(archive["header.json"].item())
-    assert header["format_version"] == persistence.FORMAT_VERSION == 2
+    assert header["format_version"] == persistence.FORMAT_VERSION == 3  # with its fingerprint
     if run.class_runs is not None:
         assert all(type(r) is type(run) and r.class_runs is None for r in loaded.class_runs)
         assert loaded.class_runs[1].sample_index is loaded.sample_index  # stored once
@@ -269,7 +269,7 @@ def test_save_writes_npz_paths_as_numpy_does(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.npz", "b.npz", "custom.npz"]
     with np.load(tmp_path / "a.npz", allow_pickle=False) as archive:
         header = json.loads(archive["header.json"].item())
-    assert header["format_version"] == 1  # a binary record: readable by older versions
+    assert header["format_version"] == 3  # the data fingerprint is new in version 3
     assert header["package_version"] == perceptron_bounds.__version__
     assert header["run"]["hypothesis"]["dataclass"] == "LinearHypothesis"
 
@@ -366,8 +366,11 @@ BAD_FILES = {
                     "unexpected entries 'extra'"),
     "missing entry": (lambda p: rewritten(p, lambda h, e: e.pop("sample_index")),
                       "sample_index names entry 'sample_index', which the archive lacks"),
-    "newer format": (lambda p: rewritten(p, lambda h, e: h.update(format_version=3)),
-                     "it was written in format version 3 .*reads versions up to 2: upgrade it"),
+    "newer format": (lambda p: rewritten(p, lambda h, e: h.update(format_version=4)),
+                     "it was written in format version 4 .*reads versions up to 3: upgrade it"),
+    "bad fingerprint": (lambda p: rewritten(p, lambda h, e: h["run"].update(
+                            data_fingerprint={"tuple": ["3x2:abc"]})),
+                        "its data_fingerprint must be a non-empty tuple of strings"),
     "bad version": (lambda p: rewritten(p, lambda h, e: h.update(format_version="1")),
                     "format_version must be a positive int, got '1'"),
     "other format": (lambda p: rewritten(p, lambda h, e: h.update(format="weights")),
@@ -457,14 +460,39 @@ def test_a_multiclass_file_that_is_not_a_saved_run(case, tmp_path):
         load_run(path)
 
 
+def as_saved_before(version, path):
+    """Rewrite the saved run at ``path`` as the release of format ``version`` wrote it."""
+    def change(header, entries):
+        header["format_version"] = version
+        header["run"].pop("data_fingerprint")
+        for record in header["run"].get("class_runs", {}).get("tuple", []):
+            record["record"].pop("data_fingerprint")
+
+    rewritten(path, change)
+
+
 def test_a_version_1_file_loads_as_a_binary_run(tmp_path):
-    """Files written before issue 11 have no multiclass fields."""
+    """Files written before issue 11 have no multiclass fields (nor a fingerprint)."""
     run = run_online("ballseptron", X, Y, r=0.3)
     path = run.save(tmp_path / "run")
+    as_saved_before(1, path)
     header, _ = entries_of(path)
     assert header["format_version"] == 1 and "multiclass" not in header["run"]
     loaded = load_run(path)
     assert loaded.multiclass is None and loaded.class_runs is None
+
+
+@pytest.mark.parametrize("labels", [Y, Y3])
+def test_runs_saved_without_a_fingerprint_load_and_are_not_checked(labels, tmp_path):
+    run = run_online("perceptron", X, labels)
+    path = run.save(tmp_path / "run")
+    same_value(load_run(path), run, "run")  # the fingerprint round-trips
+    as_saved_before(1 if labels is Y else 2, path)
+    loaded = load_run(path)
+    assert loaded.data_fingerprint is None
+    assert loaded.check_data(X[::-1], labels) is not None  # nothing to check against
+    with pytest.raises(ValueError, match="not the data of this run: y differs"):
+        run.check_data(X, labels[::-1])
 
 
 @pytest.mark.parametrize("case", BAD_FILES)

@@ -251,7 +251,7 @@ def test_steps_are_checked_when_snapshots_is_called():
         (np.vstack([X, X]), np.concatenate([Y, Y]), ValueError, "X has 60 rows"),
         (X, Y[:20], ValueError, "X and y have different lengths"),
         (X, np.where(Y > 0, 2.0, -1.0), ValueError, r"y has labels \[2.0\] not in classes"),
-        (X[::-1], Y[::-1], ValueError, "not the data of this run: the run did"),
+        (X[::-1], Y[::-1], ValueError, "not the data of this run: X and y differ"),
         (X + 0.5, Y, ValueError, "not the data of this run"),
         (np.where(np.isfinite(X), np.nan, 0.0), Y, ValueError, "X contains NaN"),
         ("X", Y, TypeError, "X must be an array-like"),

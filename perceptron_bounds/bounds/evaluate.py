@@ -76,7 +76,8 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
         not applicable.
     X, y : array-like
         The training data of the run (the rows its ``sample_index`` points to),
-        with the labels as given to the run.
+        with the labels as given to the run; other data are a one-line ``ValueError``
+        (:meth:`~perceptron_bounds.run.OnlineRun.check_data`).
     u : ndarray, optional
         The comparator, linear-kernel runs only: shape (n_features,), scaled to
         unit norm (unit q-norm, q = p / (p - 1), for the p-norm Perceptron and
@@ -170,6 +171,7 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
     """
     if not isinstance(run, OnlineRun):
         raise TypeError(f"run must be an OnlineRun, got {type(run).__name__}")
+    X = run.check_data(X, y)  # the run's own data, by its fingerprint
     comparator = check_choice("comparator", comparator, COMPARATORS)
     if gamma is not None:
         gamma = check_real("gamma", gamma, low=0.0, include_low=False)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_choice, check_real
+from ..run import OnlineRun
 from .ballseptron import ballseptron_corrected, ballseptron_d1
 from .evaluate import SQRT2_MINUS_1, UNIT_NORM_ATOL, VARIANTS, binary_report
 from .first_order import freund_schapire, novikoff
@@ -79,7 +80,8 @@ def bounds_over_time(run, X, y, names=None, *, u=None, gamma=None,
     run : OnlineRun
         A run of a registered algorithm.
     X, y : array-like
-        The training data of the run (the rows its ``sample_index`` points to).
+        The training data of the run (the rows its ``sample_index`` points to),
+        checked by :meth:`~perceptron_bounds.run.OnlineRun.check_data`.
     names : sequence of str, optional
         Report names of the bounds (as in :func:`evaluate`: ``novikoff``,
         ``freund_schapire``, ``ballseptron_d1``, ...). Default: every bound of the
@@ -106,8 +108,9 @@ def bounds_over_time(run, X, y, names=None, *, u=None, gamma=None,
     Raises
     ------
     ValueError
-        A name that is not a bound of the run's algorithm, a bad u or gamma, or a
-        multiclass run (theory §2.6; its prefix curves are not drawn yet).
+        A name that is not a bound of the run's algorithm, a bad u or gamma, X and y
+        that are not the run's data, or a multiclass run (theory §2.6; its prefix
+        curves are not drawn yet).
 
     Notes
     -----
@@ -151,6 +154,8 @@ def bounds_over_time(run, X, y, names=None, *, u=None, gamma=None,
     variant = check_choice("variant", variant, VARIANTS)
     if gamma is not None:
         gamma = check_real("gamma", gamma, low=0.0, include_low=False)
+    if isinstance(run, OnlineRun):  # else RunData says what run must be
+        X = run.check_data(X, y)  # the run's own data, by its fingerprint
     ctx = RunData(run, X, y)
     report = binary_report(ctx, u=u, gamma=gamma)
     known = list(dict.fromkeys(row.name for row in report.rows))

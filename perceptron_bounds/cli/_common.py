@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import sys
+import warnings
 
 import numpy as np
 
@@ -154,6 +156,34 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
         help="CSV: one character, or comma, semicolon, tab, whitespace (default: detected, the "
         "first of , ; tab whitespace that splits the first 100 rows evenly)",
     )
+    add_index_base_arguments(parser)
+
+
+def add_index_base_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--zero-based`` / ``--one-based``: the index base of an svmlight file (``zero_based``
+    of :func:`~perceptron_bounds.datasets.load_data`; default: decided from the file)."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--zero-based", dest="zero_based", action="store_const", const=True, default="auto",
+        help="svmlight: feature index 0 is the first column (scikit-learn's dump_svmlight_file "
+        "default). Default: decided from the file (index 0 present, or a header comment "
+        "naming the base), else read one-based with a warning",
+    )
+    group.add_argument(
+        "--one-based", dest="zero_based", action="store_const", const=False,
+        help="svmlight: feature index 1 is the first column (LIBSVM's convention)",
+    )
+
+
+def load_file(path: str, **options) -> Dataset:
+    """:func:`~perceptron_bounds.datasets.load_data`, each warning it gives printed on stderr
+    as one line ``warning: ...`` (e.g. an svmlight file of ambiguous index base)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        data = load_data(path, **options)
+    for warning in caught:
+        print(f"warning: {warning.message}", file=sys.stderr)
+    return data
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -190,12 +220,15 @@ def read_file(path: str, args: argparse.Namespace, *, part: str = "train") -> Da
     if real is not None:
         if args.label_column is not None or args.delimiter is not None:
             raise UsageError(f"--label-column and --delimiter describe a CSV file, not {path}")
+        if args.zero_based != "auto":
+            raise UsageError(f"--zero-based and --one-based describe an svmlight file, not {path}")
         data = getattr(real, part)
     else:
         if not os.path.splitext(path)[1] and not os.path.exists(path):
             raise UsageError(f"{path}: no such file, nor a data set name"
                              f"{did_you_mean(path, DATA_NAMES)} ({', '.join(DATA_NAMES)})")
-        data = load_data(path, label_column=args.label_column, delimiter=args.delimiter)
+        data = load_file(path, label_column=args.label_column, delimiter=args.delimiter,
+                         zero_based=args.zero_based)
     return positive_class(data, args.positive_class, required=part == "train")
 
 
@@ -205,6 +238,9 @@ def load_dataset(args: argparse.Namespace) -> Dataset:
         return read_file(args.data, args)
     if args.label_column is not None or args.delimiter is not None:
         raise UsageError("--label-column and --delimiter describe a CSV file: give --data FILE")
+    if args.zero_based != "auto":
+        raise UsageError("--zero-based and --one-based describe an svmlight file: give --data "
+                         "FILE")
     return positive_class(make_separable(**BUILTIN_DATA), args.positive_class)
 
 

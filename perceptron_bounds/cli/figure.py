@@ -22,10 +22,15 @@ import os
 import sys
 import time
 
-from ..datasets import load_data
 from ..experiments.figures import FIGURES, save_figure
 from ..experiments.real import REAL_FIGURES, ballseptron_radius_real, save_outputs
-from ._common import UsageError, check_sweep_options, choice
+from ._common import (
+    UsageError,
+    add_index_base_arguments,
+    check_sweep_options,
+    choice,
+    load_file,
+)
 
 #: The figures that run on a ``--data`` file.
 DATA_FIGURES = ("ballseptron-radius",)
@@ -67,6 +72,7 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                         help="ballseptron-radius only: the radii r (comma-separated, >= 0); "
                         "default: the synthetic figure's 0 to 0.5, on a data file times its "
                         "mean instance norm")
+    add_index_base_arguments(parser)
     parser.add_argument("--cache", metavar="DIR", default=None,
                         help="real-data figures: keep every finished run in DIR and read it "
                         "back when run again (a killed run resumes)")
@@ -89,8 +95,10 @@ def figure_command(args) -> int:
             raise UsageError(f"--data: only {', '.join(DATA_FIGURES)} runs on given data; "
                              f"{args.name} makes its own")
         if not real:
-            X, y, _ = load_data(args.data)
+            X, y, _ = load_file(args.data, zero_based=args.zero_based)
             given = {"data": (X, y), "name": os.path.basename(args.data)}
+    if args.zero_based != "auto" and (args.data is None or real):
+        raise UsageError("--zero-based and --one-based describe an svmlight file given as --data")
     for option, value in (("--cache", args.cache), ("--download", args.download)):
         if value and not real:
             raise UsageError(f"{option}: only the real-data figures take it ("

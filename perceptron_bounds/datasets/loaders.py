@@ -1,7 +1,8 @@
 """Read a data file into ``(X, y, u)`` by its extension.
 
 Formats: svmlight/LIBSVM (``.svm``, ``.svmlight``, ``.libsvm``, ``.txt``,
-read with :func:`sklearn.datasets.load_svmlight_file`, X as CSR), NumPy
+read with :func:`sklearn.datasets.load_svmlight_file`, X as CSR; the index base is
+decided as :func:`load_data` documents, never guessed silently), NumPy
 ``.npz`` (arrays ``X`` and ``y``, optionally the target ``u``) and ``.csv``
 (numeric features and one label column, numbers or strings; the delimiter is
 detected or given; a first row with words where the second row has numbers is
@@ -13,11 +14,14 @@ from __future__ import annotations
 import csv
 import numbers
 import os
+import re
+import warnings
 import zipfile
 
 import numpy as np
+import scipy.sparse as sp
 
-from .._validation import did_you_mean
+from .._validation import check_int, did_you_mean, first_nonfinite
 from .synthetic import Dataset
 
 SVMLIGHT_SUFFIXES = (".svm", ".svmlight", ".libsvm", ".txt")
@@ -32,9 +36,12 @@ DELIMITER_NAMES = {"comma": ",", "semicolon": ";", "tab": "\t", "\\t": "\t", " "
 _NOT_DELIMITERS = ".+-\"'#\r\n"
 #: Lines read to detect the delimiter and the header.
 _SAMPLE_LINES = 100
+#: The line scikit-learn's ``dump_svmlight_file`` writes into its header comment.
+_BASE_COMMENT = re.compile(r"#\s*Column indices are (zero|one)-based")
 
 
-def load_data(path, *, label_column=None, delimiter=None) -> Dataset:
+def load_data(path, *, label_column=None, delimiter=None, zero_based="auto",
+              n_features=None) -> Dataset:
     """Load instances, labels and (when the file has one) the target u.
 
     Parameters
@@ -52,6 +59,20 @@ def load_data(path, *, label_column=None, delimiter=None) -> Dataset:
         ``"space"`` or ``" "``: any run of spaces and tabs). Default (None):
         detected, the first of ``,`` ``;`` tab and whitespace that splits the
         first 100 rows into the same number (at least 2) of cells.
+    zero_based : {"auto", True, False}, default="auto"
+        svmlight only: whether feature index 0 is the first column (True; scikit-learn's
+        :func:`~sklearn.datasets.dump_svmlight_file` writes so by default) or index 1 is
+        (False; LIBSVM's own convention). ``"auto"`` decides from the file, in this
+        order: an index 0 makes it zero-based; else the header comment
+        ``# Column indices are zero-based`` (or ``one-based``) that scikit-learn writes
+        with a comment; else, with ``n_features`` given, a largest index equal to
+        ``n_features`` makes it one-based; else it is read one-based *with a
+        UserWarning*: a zero-based file whose first column is all zero (scikit-learn's
+        digits) looks exactly like a one-based one, and read so its features would be
+        shifted by one column. Pass the base to silence the warning.
+    n_features : int, optional
+        svmlight only: the number of features (columns of X); the file's largest index
+        must fit in it. Default: as many as the largest index needs.
 
     Returns
     -------
@@ -64,12 +85,20 @@ def load_data(path, *, label_column=None, delimiter=None) -> Dataset:
     Raises
     ------
     TypeError
-        ``label_column`` or ``delimiter`` of the wrong type.
+        ``label_column``, ``delimiter``, ``zero_based`` or ``n_features`` of the wrong type.
     ValueError
         One line naming the file and the problem: missing file, unknown
         extension, unreadable content, missing arrays, wrong shapes, NaN, a
         label column out of range, a delimiter that is not one or cannot be
-        detected, ``label_column``/``delimiter`` given for a file that is not CSV.
+        detected (or a row with another number of fields), ``label_column``/``delimiter``
+        given for a file that is not CSV, ``zero_based``/``n_features`` given for one that
+        is not svmlight, an index 0 in a file read one-based, an index beyond
+        ``n_features``.
+
+    Warns
+    -----
+    UserWarning
+        An svmlight file whose index base is ambiguous, read one-based (see ``zero_based``).
 
     Examples
     --------
@@ -91,6 +120,15 @@ def load_data(path, *, label_column=None, delimiter=None) -> Dataset:
         raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
     _check_label_column(label_column)
     delimiter = _check_delimiter(delimiter)
+    if isinstance(zero_based, (bool, np.bool_)):
+        zero_based = bool(zero_based)
+    elif not isinstance(zero_based, str):
+        raise TypeError(f"zero_based must be 'auto', True or False, got {zero_based!r}")
+    elif zero_based != "auto":
+        raise ValueError(f"zero_based must be 'auto', True or False, got {zero_based!r}"
+                         + did_you_mean(zero_based, ("auto",)))
+    if n_features is not None:
+        n_features = check_int("n_features", n_features, low=1)
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise ValueError(f"{path}: " + ("not a file" if os.path.exists(path) else "no such file"))
@@ -99,30 +137,74 @@ def load_data(path, *, label_column=None, delimiter=None) -> Dataset:
         raise ValueError(
             f"{path}: unknown extension {suffix!r}; expected one of {', '.join(SUFFIXES)}"
         )
-    if suffix != ".csv":
-        given = [name for name, value in (("label_column", label_column),
-                                          ("delimiter", delimiter)) if value is not None]
-        if given:
+    for kind, suffixes, options in ((".csv", (".csv",), (("label_column", label_column),
+                                                          ("delimiter", delimiter))),
+                                    ("svmlight", SVMLIGHT_SUFFIXES,
+                                     (("zero_based", None if zero_based == "auto" else 0),
+                                      ("n_features", n_features)))):
+        given = [name for name, value in options if value is not None]
+        if given and suffix not in suffixes:
             verb = "apply" if len(given) == 2 else "applies"
-            raise ValueError(f"{path}: {' and '.join(given)} {verb} to .csv files only")
+            raise ValueError(f"{path}: {' and '.join(given)} {verb} to {kind} files only")
     if suffix == ".npz":
         X, y, u = _load_npz(path)
+        base = None
     elif suffix == ".csv":
         X, y, u = _load_csv(path, label_column, delimiter)
+        base = _label_index(path, label_column, X.shape[1] + 1)  # the label's file column
     else:
-        X, y, u = _load_svmlight(path)
-    _check_loaded(path, X, y, u)
+        X, y, u, base = _load_svmlight(path, zero_based, n_features)
+    _check_loaded(path, X, y, u, suffix, base)
     return Dataset(X, y, u)
 
 
-def _load_svmlight(path: str):
+def _load_svmlight(path: str, zero_based, n_features):
+    """X (CSR) and y of an svmlight file, its index base decided (see :func:`load_data`)."""
     from sklearn.datasets import load_svmlight_file
 
-    try:
-        X, y = load_svmlight_file(path, dtype=np.float64)
+    try:  # read zero-based: column j holds index j, so the base is decided here, not guessed
+        X, y = load_svmlight_file(path, dtype=np.float64, zero_based=True)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path}: not a valid svmlight/LIBSVM file ({_first_line(exc)})") from None
-    return X.tocsr(), y, None
+    X = X.tocsr()
+    has_zero = bool(np.any(X.indices == 0))
+    largest = X.shape[1] - 1  # the largest index in the file
+    if zero_based == "auto":
+        zero_based = _index_base(path, has_zero, largest, n_features)
+    if not zero_based:
+        if has_zero:
+            raise ValueError(f"{path}: feature index 0 in a file read one-based "
+                             "(zero_based=False); its indices start at 0: read it zero-based")
+        X = X[:, 1:]
+    if n_features is not None:
+        if X.shape[1] > n_features:
+            raise ValueError(f"{path}: feature index {largest} needs {X.shape[1]} features "
+                             f"({'zero' if zero_based else 'one'}-based), more than "
+                             f"n_features={n_features}")
+        X = sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], n_features))
+    return X, y, None, 0 if zero_based else 1
+
+
+def _index_base(path: str, has_zero: bool, largest: int, n_features) -> bool:
+    """Whether the svmlight file ``path`` is zero-based, by the rules of :func:`load_data`."""
+    if has_zero:
+        return True
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            if not line.startswith("#"):
+                break
+            stated = _BASE_COMMENT.match(line)
+            if stated:
+                return stated.group(1) == "zero"
+    if n_features is not None and largest == n_features:
+        return False
+    warnings.warn(
+        f"{path}: no feature index 0 and no header comment stating the index base: read "
+        "one-based (LIBSVM's convention, index 1 is column 0); if it was written zero-based "
+        "(scikit-learn's dump_svmlight_file default) with an all-zero first column, every "
+        "feature is shifted by one: pass zero_based=True (CLI --zero-based), or "
+        "zero_based=False (--one-based) to silence this", UserWarning, stacklevel=4)
+    return False
 
 
 def _load_npz(path: str):
@@ -200,17 +282,36 @@ def _sample(path: str) -> list[tuple[int, str]]:
     return lines
 
 
-def _detect_delimiter(path: str, lines: list[str]) -> str:
-    """The first of ``CSV_DELIMITERS`` that splits every line into the same >= 2 cells."""
+def _detect_delimiter(path: str, lines: list[tuple[int, str]]) -> str:
+    """The first of ``CSV_DELIMITERS`` that splits every line into the same >= 2 cells.
+
+    When none does, but one splits most lines into the same >= 2 cells, the error names
+    the first line that differs: a short or long row, not an unknown delimiter.
+    """
     counts = {}
     for delimiter in CSV_DELIMITERS:
-        counts[delimiter] = {len(_split(line, delimiter)) for line in lines}
-        if len(counts[delimiter]) == 1 and min(counts[delimiter]) >= 2:
+        counts[delimiter] = [len(_split(text, delimiter)) for _, text in lines]
+        if len(set(counts[delimiter])) == 1 and counts[delimiter][0] >= 2:
             return delimiter
-    if all(found == {1} for found in counts.values()):
+    if all(set(found) == {1} for found in counts.values()):
         raise ValueError(
             f"{path}: needs at least 2 columns (features and a label), got 1 with every "
             "delimiter tried (',', ';', tab, whitespace)"
+        )
+    usual = {}  # delimiter -> (lines split into its most common count >= 2, that count)
+    for delimiter, found in counts.items():
+        values, times = np.unique(found, return_counts=True)
+        times[values < 2] = 0
+        usual[delimiter] = (int(times.max()), int(values[times.argmax()]))
+    delimiter = max(CSV_DELIMITERS, key=lambda d: usual[d][0])  # the first of the best
+    agree, expected = usual[delimiter]
+    if 2 * agree > len(lines):
+        row = next(i for i, n in enumerate(counts[delimiter]) if n != expected)
+        shown = "whitespace" if delimiter == "whitespace" else repr(delimiter)
+        raise ValueError(
+            f"{path}: line {lines[row][0] + 1} has {counts[delimiter][row]} fields, expected "
+            f"{expected} (as {agree} of the first {len(lines)} rows have with delimiter "
+            f"{shown})"
         )
     raise ValueError(
         f"{path}: cannot detect the delimiter: none of ',', ';', tab, whitespace splits the "
@@ -254,7 +355,7 @@ def _load_csv(path: str, label_column, delimiter):
     if not lines:
         raise ValueError(f"{path}: no data rows")
     if delimiter is None:
-        delimiter = _detect_delimiter(path, [text for _, text in lines])
+        delimiter = _detect_delimiter(path, lines)
     first_index, first = lines[0]
     cells = _split(first, delimiter)
     shown = "whitespace" if delimiter == "whitespace" else repr(delimiter)
@@ -303,7 +404,9 @@ def _load_csv(path: str, label_column, delimiter):
     return np.ascontiguousarray(X), y, None
 
 
-def _check_loaded(path: str, X, y, u) -> None:
+def _check_loaded(path: str, X, y, u, suffix: str, base) -> None:
+    """The shapes of what a loader read, and no NaN or infinity (named by where it sits in
+    the file: ``base`` is a CSV file's label column, an svmlight file's index base)."""
     if X.ndim != 2:
         raise ValueError(f"{path}: X must be 2-D, got shape {X.shape}")
     if y.ndim != 1 or y.shape[0] != X.shape[0]:
@@ -312,11 +415,17 @@ def _check_loaded(path: str, X, y, u) -> None:
         )
     if X.shape[0] == 0:
         raise ValueError(f"{path}: no samples")
-    values = X.data if hasattr(X, "tocsr") else X
-    if not np.isfinite(values).all():
-        raise ValueError(f"{path}: X contains NaN or infinity")
-    if y.dtype.kind == "f" and not np.isfinite(y).all():
-        raise ValueError(f"{path}: y contains NaN or infinity")
+    found = first_nonfinite(X)
+    if found is not None:
+        (value, (i, j)), row = found, f"data row {found[1][0] + 1}"
+        where = (f"X[{i}, {j}]" if suffix == ".npz" else
+                 f"{row}, column {j + 1 + (j >= base)}" if suffix == ".csv" else
+                 f"{row}, feature index {j + base}")
+        raise ValueError(f"{path}: X contains NaN or infinity ({value!r} at {where})")
+    found = first_nonfinite(y) if y.dtype.kind == "f" else None
+    if found is not None:
+        raise ValueError(f"{path}: y contains NaN or infinity ({found[0]!r} as the label of "
+                         f"data row {found[1][0] + 1})")
     if u is not None and u.shape != (X.shape[1],):
         raise ValueError(f"{path}: u must have shape ({X.shape[1]},), got {u.shape}")
 

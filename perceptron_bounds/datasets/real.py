@@ -208,6 +208,24 @@ def read_idx(path, *, shape=None, sha256=None) -> np.ndarray:
         raise ValueError(f"{path}: truncated gzip stream (an interrupted download?)") from None
     except (OSError, zlib.error) as error:
         raise ValueError(f"{path}: corrupt gzip data ({error})") from None
+    dims, start = _idx_header(path, raw, shape)
+    size, have = math.prod(dims), len(raw) - start
+    if have < size:
+        raise ValueError(f"{path}: truncated: {have} of the {size} data bytes of shape {dims}")
+    if have > size:
+        raise ValueError(f"{path}: {have - size} bytes after the data of shape {dims}")
+    if sha256 is not None:
+        digest = hashlib.sha256(raw).hexdigest()
+        if digest != sha256:
+            raise ValueError(f"{path}: checksum mismatch: the SHA-256 of its uncompressed "
+                             f"content is {digest}, expected {sha256} (a damaged or different "
+                             "copy)")
+    return np.frombuffer(raw, dtype=np.uint8, offset=start).reshape(dims)
+
+
+def _idx_header(path: str, raw: bytes, shape) -> tuple[tuple[int, ...], int]:
+    """``(dims, start)`` from the first bytes ``raw`` of an IDX file's content, checked
+    against ``shape`` (when given): its sizes and where its data start."""
     magic = int.from_bytes(raw[:4], "big") if len(raw) >= 4 else None
     if magic is None:
         raise ValueError(f"{path}: truncated IDX header ({len(raw)} bytes)")
@@ -225,18 +243,57 @@ def read_idx(path, *, shape=None, sha256=None) -> np.ndarray:
     dims = tuple(int.from_bytes(raw[4 + 4 * i:8 + 4 * i], "big") for i in range(ndim))
     if shape is not None and dims != tuple(shape):
         raise ValueError(f"{path}: holds an array of shape {dims}, expected {tuple(shape)}")
-    size, have = math.prod(dims), len(raw) - start
-    if have < size:
-        raise ValueError(f"{path}: truncated: {have} of the {size} data bytes of shape {dims}")
-    if have > size:
-        raise ValueError(f"{path}: {have - size} bytes after the data of shape {dims}")
-    if sha256 is not None:
-        digest = hashlib.sha256(raw).hexdigest()
-        if digest != sha256:
-            raise ValueError(f"{path}: checksum mismatch: the SHA-256 of its uncompressed "
-                             f"content is {digest}, expected {sha256} (a damaged or different "
-                             "copy)")
-    return np.frombuffer(raw, dtype=np.uint8, offset=start).reshape(dims)
+    return dims, start
+
+
+def idx_problem(path, shape) -> tuple[str, str] | None:
+    """Why the gzip-compressed IDX file ``path`` cannot be read as an array of ``shape``:
+    ``("truncated", detail)`` or ``("corrupt", detail)``; None when it can.
+
+    The content is decompressed block by block and counted, not kept (about 0.1 s for
+    MNIST's training images); the header's magic number and sizes must be those of
+    ``shape`` and the content exactly as long as they say. The checksum is not computed
+    (:func:`read_idx` does that when the file is loaded).
+
+    Examples
+    --------
+    >>> import numpy as np, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "a-idx2-ubyte.gz")
+    >>> write_idx(path, np.zeros((40, 30), dtype=np.uint8))
+    >>> idx_problem(path, (40, 30)) is None
+    True
+    >>> with open(path, "r+b") as handle:
+    ...     _ = handle.truncate(os.path.getsize(path) // 2)
+    >>> idx_problem(path, (40, 30))[0]
+    'truncated'
+    """
+    path = os.fspath(path)
+    head, total = b"", 0
+    stream = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip: its CRC and length checked
+    with open(path, "rb") as handle:
+        if handle.read(2) != _GZIP_MAGIC:
+            return "corrupt", "not a gzip file"
+        handle.seek(0)
+        try:
+            while not stream.eof and (packed := handle.read(1 << 20)):
+                block = stream.decompress(packed)
+                head += block[:64 - len(head)]
+                total += len(block)
+        except zlib.error as error:
+            return "corrupt", f"bad gzip data ({error})"
+    ended = stream.eof  # else the stream stops early; the header says how much is missing
+    try:
+        dims, start = _idx_header(path, head, shape)
+    except ValueError as error:
+        problem = "truncated" if "truncated" in str(error) or not ended else "corrupt"
+        return problem, str(error).removeprefix(f"{path}: ")
+    expected = start + math.prod(dims)
+    if total < expected or not ended:
+        return "truncated", (f"{total} of {expected} bytes" if ended else
+                             f"the gzip stream ends after {total} of {expected} bytes")
+    if total > expected:
+        return "corrupt", f"{total - expected} bytes after the data"
+    return None
 
 
 def write_idx(path, array) -> None:

@@ -1,0 +1,108 @@
+"""A cheap fingerprint of a run's data, so that a bound is never evaluated on other data.
+
+The fingerprint of (X, y) is the text ``"n_rows x n_features:HX:HY"``
+(:func:`x_part` + :func:`y_part`): HX hashes every nonzero entry of X with its
+(row, column), HY every label's class index with its row, each a sum modulo 2^64 over
+the entries of a 64-bit mix of the entry's bits xor its position times the
+golden-ratio constant G (for X one multiply and a shift, h = (bits ^ position G) M1,
+h ^ (h >> 29); for y splitmix64's finaliser). The sums do not depend on how X is
+stored: dense or CSR, in any order of a row's stored entries, with or without explicit
+zeros (and -0.0 counts as 0), so the run's X passed dense to ``evaluate`` matches a run
+made on CSR X. One pass over the values near memory speed (about 5 ms for 100,000 x 100,
+against 3.6 ms for NumPy's sum); it detects accidental mismatches (other rows, flipped or
+permuted labels), not forgeries.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._jit import jit
+
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@jit
+def _mix(z):
+    """splitmix64's finaliser of the uint64 z."""
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@jit
+def _entries_hash(bits, indices, indptr, n_columns, start, stop):
+    """Sum of h ^ (h >> 29), h = (bits ^ position G) M1, over the nonzero entries of rows
+    start..stop - 1 (modulo 2^64).
+
+    ``bits`` are the float64 values as int64 (dense X flattened, or CSR data); an empty
+    ``indptr`` means dense. The position is (row - start) * n_columns + column.
+    """
+    total = np.uint64(0)
+    dense = indptr.shape[0] == 0
+    for i in range(start, stop):
+        low = i * n_columns if dense else indptr[i]
+        high = (i + 1) * n_columns if dense else indptr[i + 1]
+        for p in range(low, high):
+            value = np.uint64(bits[p])
+            if (value << np.uint64(1)) == np.uint64(0):  # 0.0 and -0.0
+                continue
+            column = p - low if dense else indices[p]
+            position = np.uint64((i - start) * n_columns + column)
+            mixed = (value ^ (position * _GOLDEN)) * _M1  # one multiply: X is long
+            total += mixed ^ (mixed >> np.uint64(29))
+    return total
+
+
+@jit
+def _labels_hash(labels, start, stop):
+    """Sum of mix(label ^ (row - start) * G) over rows start..stop - 1 (int64 class indices)."""
+    total = np.uint64(0)
+    for i in range(start, stop):
+        total += _mix(np.uint64(labels[i]) ^ (np.uint64(i - start) * _GOLDEN))
+    return total
+
+
+def x_part(X, start: int = 0, stop: int | None = None) -> str:
+    """``"n_rows x n_features:HX"`` of rows ``start:stop`` of validated X (default: all).
+
+    X is as :func:`~perceptron_bounds._validation.check_X` returns it: a float64
+    C-contiguous ndarray or a CSR matrix with float64 data and int64 index arrays.
+    """
+    stop = X.shape[0] if stop is None else stop
+    if sp.issparse(X):
+        bits, indices, indptr = X.data.view(np.int64), X.indices, X.indptr
+    else:
+        bits, indices, indptr = X.reshape(-1).view(np.int64), _EMPTY, _EMPTY
+    total = _entries_hash(bits, indices.astype(np.int64, copy=False),
+                          indptr.astype(np.int64, copy=False), X.shape[1], start, stop)
+    return f"{stop - start}x{X.shape[1]}:{int(total):016x}"
+
+
+def y_part(labels, start: int = 0, stop: int | None = None) -> str:
+    """``":HY"`` of the class indices ``labels[start:stop]`` (int64; 0 or 1 when binary)."""
+    labels = np.ascontiguousarray(labels, dtype=np.int64)
+    stop = labels.shape[0] if stop is None else stop
+    return f":{int(_labels_hash(labels, start, stop)):016x}"
+
+
+def n_rows(fingerprint: str) -> int:
+    """The number of rows a fingerprint covers."""
+    return int(fingerprint.split("x", 1)[0])
+
+
+def mismatch(fingerprint: str, X, labels, start: int = 0) -> str | None:
+    """What differs between rows ``start:`` of (X, labels) and ``fingerprint`` ("X", "y" or
+    "X and y"); None when nothing does. The caller checks that the rows exist."""
+    stop = start + n_rows(fingerprint)
+    wanted = fingerprint.split(":")
+    found = (x_part(X, start, stop) + y_part(labels, start, stop)).split(":")
+    differ = [name for name, a, b in (("X", found[1], wanted[1]), ("y", found[2], wanted[2]))
+              if a != b]
+    return " and ".join(differ) or None
+
+
+_EMPTY = np.empty(0, dtype=np.int64)
