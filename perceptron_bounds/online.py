@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._interrupt import interruptible
 from ._sequence import check_seed, draw_seed, presentation_order
 from ._validation import Data, check_bool, check_class_labels, check_int, check_labels, check_X
 from .algorithms import available, get
@@ -15,6 +16,7 @@ MULTICLASS = ("ovr", "native")
 _BINARY_CLASSES = np.array([-1, 1])
 
 
+@interruptible()
 def run_online(
     algorithm: str,
     X,
@@ -89,6 +91,9 @@ def run_online(
         another algorithm, with other parameters, classes or ``multiclass``,
         ``multiclass`` not one of None, "ovr", "native", or "native" for an
         algorithm without a native multiclass form.
+    KeyboardInterrupt
+        On Ctrl-C (SIGINT) in the main thread: the run's loop stops within a
+        few milliseconds (between trials) and no part of the run is returned.
 
     Examples
     --------
