@@ -19,8 +19,8 @@ Two pieces fix both:
 * :func:`interruptible`, entered around the package's runs, replaces
   ``signal.default_int_handler`` by a handler that raises KeyboardInterrupt
   the same way, except while Numba converts a loop's results: there it only
-  notes the signal, and KeyboardInterrupt is raised when ``interruptible``
-  ends. The loops check only inside it (a switch they read by symbol name),
+  notes the signal, and KeyboardInterrupt is raised at the first Python call
+  or return after the conversion. The loops check only inside it (a switch they read by symbol name),
   so under another handler (a debugger's, a user's that does not raise) a
   loop never returns part of a run.
 
@@ -35,6 +35,7 @@ import ctypes
 import os
 import secrets
 import signal
+import sys
 import threading
 from contextlib import contextmanager, suppress
 
@@ -97,15 +98,32 @@ def interrupted(t, every):
     return t % every == 0 and _stop_requested() != 0
 
 
-def _handler(signum, frame):
-    """``default_int_handler``, except inside Numba's conversion of results (see module doc)."""
+def _converting(frame) -> bool:
+    """Whether ``frame`` runs inside Numba's conversion of a loop's results."""
     while frame is not None:
         if frame.f_code is _UNPICKLE:
-            _SWITCH.value = _STOPPED  # raised when interruptible() ends
-            return
+            return True
         frame = frame.f_back
+    return False
+
+
+def _handler(signum, frame):
+    """``default_int_handler``, except inside Numba's conversion of results (see module doc).
+
+    There the KeyboardInterrupt is raised by a profile function (:func:`sys.setprofile`) at
+    the first Python call or return after the conversion, where it can propagate.
+    """
     _SWITCH.value = _STOPPED
-    raise KeyboardInterrupt
+    if not _converting(frame):
+        raise KeyboardInterrupt
+    previous = sys.getprofile()
+
+    def raise_after_conversion(frame, event, arg):
+        if not _converting(frame):
+            sys.setprofile(previous)
+            raise KeyboardInterrupt
+
+    sys.setprofile(raise_after_conversion)
 
 
 @contextmanager
