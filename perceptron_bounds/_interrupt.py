@@ -11,7 +11,7 @@ the returned tuple, and the run ended with a segmentation fault.
 
 Two pieces fix both:
 
-* :func:`interrupted`, called by the loops every ``every`` trials, asks
+* :func:`stop_requested`, called by the loops between trials, asks
   CPython whether SIGINT arrived (``PyOS_InterruptOccurred``, declared by name
   and resolved when the compiled code is linked, so Numba's on-disk cache stays
   valid). If so the loop returns at once what it has, and every loop after it
@@ -24,7 +24,7 @@ Two pieces fix both:
   so under another handler (a debugger's, a user's that does not raise) a
   loop never returns part of a run.
 
-A check costs a load and a compare every ``every`` trials (and a call that
+A check costs a load and a compare (and a call that
 reads two words while inside ``interruptible``): within noise on the
 Perceptron's primal loop (``benchmarks/bench_perceptron.py``).
 """
@@ -55,6 +55,7 @@ EVERY = 1024
 # :func:`interruptible`), 2 stopped (Ctrl-C seen: every loop returns at its next check, and
 # :func:`interruptible` raises KeyboardInterrupt).
 _OFF, _ON, _STOPPED = 0, 1, 2
+# Keep the name: cached loops refer to it (Numba does not recompile them when this file changes).
 _SWITCH_SYMBOL = "perceptron_bounds_interrupt_switch"
 _SWITCH = ctypes.c_int32(_OFF)
 llvm.add_symbol(_SWITCH_SYMBOL, ctypes.addressof(_SWITCH))
@@ -62,7 +63,7 @@ _UNPICKLE = _numba_unpickle.__code__
 
 
 @intrinsic
-def _stop_requested(typingctx):
+def _stop_flag(typingctx):
     """1 if the loops must stop (see the switch above), else 0."""
 
     def codegen(context, builder, signature, args):
@@ -89,13 +90,14 @@ def _stop_requested(typingctx):
 
 
 @jit
-def interrupted(t, every):
-    """Whether the loop should stop at trial ``t``: Ctrl-C was pressed (asked when t % every == 0).
+def stop_requested():
+    """Whether the loop should stop now: Ctrl-C was pressed (see the module docstring).
 
-    A loop calls it at the top of a trial and, when True, returns what it has
-    (trials 0..t-1 done); :func:`interruptible` then raises KeyboardInterrupt.
+    A loop asks at the top of a trial (every :data:`EVERY` trials when a trial
+    is cheap) and, when True, returns what it has (the trials before this one
+    done); :func:`interruptible` then raises KeyboardInterrupt.
     """
-    return t % every == 0 and _stop_requested() != 0
+    return _stop_flag() != 0
 
 
 def _converting(frame) -> bool:

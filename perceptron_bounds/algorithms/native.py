@@ -92,7 +92,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._interrupt import EVERY, interrupted
+from .._interrupt import EVERY, stop_requested
 from .._jit import jit
 from .._linalg import capacity, csr_dot, dense_dot, dot, grow_vector
 from .._validation import loop_arrays
@@ -167,7 +167,7 @@ def _native_primal_loop(X, data, indices, indptr, y, order, r, W, G, margins):
     p = np.empty(n_classes)
     u = 0
     for t in range(n_trials):
-        if interrupted(t, EVERY):  # Ctrl-C: return trials 0..t-1
+        if t % EVERY == 0 and stop_requested():  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         for q in range(n_classes):
@@ -226,7 +226,7 @@ def _native_dual_loop(src, st, k, y, r, A, G, margins):
     row = np.empty(A.shape[1])
     u = 0
     for t in range(n_trials):
-        if interrupted(t, EVERY):  # Ctrl-C: return trials 0..t-1
+        if t % EVERY == 0 and stop_requested():  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         st = engine_row(src, st, t, k, row)

@@ -18,6 +18,7 @@ import os
 import sys
 import time
 
+from .._interrupt import replacing
 from .._validation import check_int
 from ..experiments import write_csv
 from ..experiments.real import (
@@ -120,7 +121,7 @@ def table_command(args) -> int:
             records, params, markdown = hop_ocr_search(folds=args.folds, **chosen, **options)
             base = os.path.join(args.out, f"{args.name}-search")
             write_csv(records, base + ".csv")
-            with open(base + ".md", "w", encoding="utf-8") as handle:
+            with replacing(base + ".md") as temp, open(temp, "w", encoding="utf-8") as handle:
                 handle.write(markdown + "\n")
             print(markdown + "\n")
             chosen["params"] = params

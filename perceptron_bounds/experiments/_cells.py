@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._interrupt import replacing
 from .._sequence import check_seed
 from .._validation import check_bool, check_class_labels, check_int, check_labels, check_X
 
@@ -164,12 +165,15 @@ def run_cells(
 
 
 def write_csv(records: Sequence[dict], path) -> str:
-    """Write records as CSV (columns in first-seen order; dict values as JSON); return the path."""
+    """Write records as CSV (columns in first-seen order; dict values as JSON); return the path.
+
+    The file is written under a temporary name and renamed when complete.
+    """
     columns: list[str] = []
     for record in records:
         columns.extend(key for key in record if key not in columns)
     path = os.fspath(path)
-    with open(path, "w", newline="", encoding="utf-8") as handle:
+    with replacing(path) as temp, open(temp, "w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=columns)
         writer.writeheader()
         for record in records:
