@@ -20,12 +20,18 @@ Two pieces fix both:
   ``signal.default_int_handler`` by a handler that raises KeyboardInterrupt
   the same way, except while Numba converts a loop's results: there it only
   notes the signal, and KeyboardInterrupt is raised at the first Python call
-  or return after the conversion. The loops check only inside it (a switch they read by symbol name),
-  so under another handler (a debugger's, a user's that does not raise) a
-  loop never returns part of a run.
+  or return after the conversion. The loops check only inside it (a switch
+  they read by symbol name), so under another handler (a debugger's, a user's
+  that does not raise) a loop never returns part of a run.
 
-A check costs a load and a compare (and a call that
-reads two words while inside ``interruptible``): within noise on the
+The same check reports progress (:func:`reporting`): the loops hold the GIL,
+so no Python thread can watch them; instead a check whose trial index reaches
+a due index calls a Python function through a C function pointer (a ctypes
+callback, found by symbol name like the switch), about every
+:data:`REPORT_EVERY` seconds of work.
+
+A check costs a load and a compare (and, inside ``interruptible``, a call that
+reads two words and one more load and compare): within noise on the
 Perceptron's primal loop (``benchmarks/bench_perceptron.py``).
 """
 
@@ -37,6 +43,7 @@ import secrets
 import signal
 import sys
 import threading
+import time
 from contextlib import contextmanager, suppress
 
 import llvmlite.binding as llvm
@@ -61,49 +68,128 @@ _SWITCH = ctypes.c_int32(_OFF)
 llvm.add_symbol(_SWITCH_SYMBOL, ctypes.addressof(_SWITCH))
 _UNPICKLE = _numba_unpickle.__code__
 
+# Progress (see :func:`reporting`): with the switch on, a check of trial t >= _DUE calls _report(t)
+# through the C function pointer at _REPORT_SYMBOL. _DUE is _NEVER outside ``reporting``.
+_DUE_SYMBOL, _REPORT_SYMBOL = "perceptron_bounds_progress_due", "perceptron_bounds_progress_report"
+_NEVER = 2**63 - 1
+_DUE = ctypes.c_int64(_NEVER)
+llvm.add_symbol(_DUE_SYMBOL, ctypes.addressof(_DUE))
+#: Seconds of a loop's work between two reports.
+REPORT_EVERY = 0.2
+
 
 @intrinsic
-def _stop_flag(typingctx):
-    """1 if the loops must stop (see the switch above), else 0."""
+def _stop_flag(typingctx, trial):
+    """1 if the loops must stop (see the switch above), else 0; reports ``trial`` when due."""
 
     def codegen(context, builder, signature, args):
-        int32 = ir.IntType(32)
-        switch = builder.module.globals.get(_SWITCH_SYMBOL)
-        if switch is None:  # a declaration: the address is found by name when linking
-            switch = ir.GlobalVariable(builder.module, int32, _SWITCH_SYMBOL)
+        int32, int64 = ir.IntType(32), ir.IntType(64)
+        module = builder.module
+
+        def symbol(name, kind):  # a declaration: the address is found by name when linking
+            found = module.globals.get(name)
+            return ir.GlobalVariable(module, kind, name) if found is None else found
+
+        switch = symbol(_SWITCH_SYMBOL, int32)
         state = builder.load(switch)
         result = cgutils.alloca_once_value(
             builder, builder.zext(builder.icmp_signed("==", state, int32(_STOPPED)), int32))
         with builder.if_then(builder.icmp_signed("==", state, int32(_ON))):
             occurred = cgutils.get_or_insert_function(
-                builder.module, ir.FunctionType(int32, []), "PyOS_InterruptOccurred")
-            with builder.if_then(builder.icmp_signed("!=", builder.call(occurred, []),
-                                                     int32(0))):
-                builder.store(int32(_STOPPED), switch)
-                again = cgutils.get_or_insert_function(  # for the Python handler, too
-                    builder.module, ir.FunctionType(ir.VoidType(), []), "PyErr_SetInterrupt")
-                builder.call(again, [])
-                builder.store(int32(1), result)
+                module, ir.FunctionType(int32, []), "PyOS_InterruptOccurred")
+            with builder.if_else(builder.icmp_signed("!=", builder.call(occurred, []),
+                                                     int32(0))) as (stop, go_on):
+                with stop:
+                    builder.store(int32(_STOPPED), switch)
+                    again = cgutils.get_or_insert_function(  # for the Python handler, too
+                        module, ir.FunctionType(ir.VoidType(), []), "PyErr_SetInterrupt")
+                    builder.call(again, [])
+                    builder.store(int32(1), result)
+                with go_on:  # progress: call the reporter once the trial reaches the next due
+                    due = builder.load(symbol(_DUE_SYMBOL, int64))
+                    with builder.if_then(builder.icmp_signed(">=", args[0], due)):
+                        report_type = ir.FunctionType(ir.VoidType(), [int64])
+                        report = builder.load(symbol(_REPORT_SYMBOL, report_type.as_pointer()))
+                        builder.call(report, [args[0]])
         return builder.load(result)
 
-    return types.int32(), codegen
+    return types.int32(types.int64), codegen
 
 
 @jit
-def stop_requested():
+def stop_requested(trial):
     """Whether the loop should stop now: Ctrl-C was pressed (see the module docstring).
 
-    A loop asks at the top of a trial (every :data:`EVERY` trials when a trial
-    is cheap) and, when True, returns what it has (the trials before this one
-    done); :func:`interruptible` then raises KeyboardInterrupt.
+    A loop asks at the top of trial ``trial`` (every :data:`EVERY` trials when a
+    trial is cheap) and, when True, returns what it has (the trials before this
+    one done); :func:`interruptible` then raises KeyboardInterrupt. Inside
+    :func:`reporting`, the check also passes ``trial`` to the reporter now and then.
     """
-    return _stop_flag() != 0
+    return _stop_flag(trial) != 0
+
+
+class _Reporter:
+    """Calls ``update(trial)`` about every REPORT_EVERY seconds of a loop (see :func:`reporting`).
+
+    The next due trial is the last one plus the trials done in REPORT_EVERY at the
+    last measured rate (at most twice the last step, so a loop that speeds up is still
+    heard from).
+    """
+
+    def __init__(self, update):
+        self.update, self.trial, self.time, self.step = update, 0, time.monotonic(), 1
+
+    def __call__(self, trial):
+        now = time.monotonic()
+        if trial > self.trial:
+            rate = (trial - self.trial) / max(now - self.time, 1e-9)
+            self.step = max(1, min(2 * self.step, int(rate * REPORT_EVERY)))
+        self.trial, self.time = trial, now
+        _DUE.value = trial + self.step
+        self.update(trial)
+
+
+_ACTIVE: list[_Reporter] = []
+
+
+def _report(trial):
+    """What the loops call when a report is due: the innermost :func:`reporting`'s reporter."""
+    if _ACTIVE:
+        _ACTIVE[-1](trial)
+
+
+_REPORT = ctypes.CFUNCTYPE(None, ctypes.c_int64)(_report)
+_REPORT_ADDRESS = ctypes.c_void_p(ctypes.cast(_REPORT, ctypes.c_void_p).value)
+llvm.add_symbol(_REPORT_SYMBOL, ctypes.addressof(_REPORT_ADDRESS))
+_REPORTING = _report.__code__
+
+
+@contextmanager
+def reporting(update):
+    """Inside, the running jitted loop calls ``update(trial)`` now and then (its trial index).
+
+    About every :data:`REPORT_EVERY` seconds of work, at a loop's check for Ctrl-C, so
+    only where that check is on (inside :func:`interruptible`, in the main thread);
+    elsewhere a no-op. ``update`` runs while the loop waits, holding the GIL: it
+    should only update a progress bar. Each loop starts again at trial 0: enter one
+    ``reporting`` per loop to tell them apart.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _ACTIVE.append(_Reporter(update))
+    previous, _DUE.value = _DUE.value, 0
+    try:
+        yield
+    finally:
+        _ACTIVE.pop()
+        _DUE.value = previous if _ACTIVE else _NEVER
 
 
 def _converting(frame) -> bool:
-    """Whether ``frame`` runs inside Numba's conversion of a loop's results."""
+    """Whether ``frame`` runs inside Numba's conversion of a loop's results or a report."""
     while frame is not None:
-        if frame.f_code is _UNPICKLE:
+        if frame.f_code is _UNPICKLE or frame.f_code is _REPORTING:
             return True
         frame = frame.f_back
     return False

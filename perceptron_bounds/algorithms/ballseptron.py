@@ -89,7 +89,7 @@ def _ballseptron_primal_loop(X, y, order, r, w, margins):
     for j in range(n):
         norm_sq += w[j] * w[j]
     for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested():  # Ctrl-C: return trials 0..t-1
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         s = 0.0
@@ -125,7 +125,7 @@ def _ballseptron_primal_csr_loop(data, indices, indptr, y, order, r, v, norm_sq,
     u = 0
     scale = 1.0
     for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested():  # Ctrl-C: return trials 0..t-1
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         start, end = indptr[i], indptr[i + 1]
@@ -171,7 +171,7 @@ def _ballseptron_dual_loop(src, st, k, y, r, coef, norm_sq, margins):
     u = 0
     scale = 1.0
     for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested():  # Ctrl-C: return trials 0..t-1
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         st = engine_row(src, st, t, k, row)

@@ -205,7 +205,7 @@ def _ho_primal_loop(X, data, indices, indptr, y, order, rho_seq, k0, sparse,
     pending = False
     m = 0
     for t in range(n_trials):
-        if stop_requested():  # Ctrl-C: return trials 0..t-1
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         s = csr_dot(w, data, indices, indptr, i) if csr else dense_dot(w, X, i)
@@ -285,7 +285,7 @@ def _ho_implicit_loop(X, data, indices, indptr, y, order, rho_seq, k0, sparse, p
     z = np.empty(n)
     m = 0
     for t in range(n_trials):
-        if stop_requested():  # Ctrl-C: return trials 0..t-1
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         s = csr_dot(w, data, indices, indptr, i) if csr else dense_dot(w, X, i)
@@ -347,7 +347,7 @@ def _ho_dual_loop(src, st, k, y, xscale, xnorm2, rho_seq, k0, sparse,
     b = np.empty(h.shape[0])
     m = 0
     for t in range(n_trials):
-        if stop_requested():  # Ctrl-C: return trials 0..t-1
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         st = engine_row(src, st, t, k, r)

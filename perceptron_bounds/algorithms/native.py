@@ -167,7 +167,7 @@ def _native_primal_loop(X, data, indices, indptr, y, order, r, W, G, margins):
     p = np.empty(n_classes)
     u = 0
     for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested():  # Ctrl-C: return trials 0..t-1
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         for q in range(n_classes):
@@ -226,7 +226,7 @@ def _native_dual_loop(src, st, k, y, r, A, G, margins):
     row = np.empty(A.shape[1])
     u = 0
     for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested():  # Ctrl-C: return trials 0..t-1
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         st = engine_row(src, st, t, k, row)

@@ -174,7 +174,7 @@ def _ovr_primal_loop(X, y, order, r, ball, W, norm_sq, margins, cases):
             nsq += w[j] * w[j]
         norm_sq[k] = nsq
     for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested():  # Ctrl-C: return trials 0..t-1
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         if t + _AHEAD < n_trials:
@@ -218,7 +218,7 @@ def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, m
     n_classes = V.shape[0]
     scale = np.ones(n_classes)
     for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested():  # Ctrl-C: return trials 0..t-1
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         start, end = indptr[i], indptr[i + 1]
@@ -290,7 +290,7 @@ def _ovr_dual_loop(src, st, m, y, r, ball, index, coef, lengths, scale, norm_sq,
     row = np.empty(capacity(m))
     gathered = np.empty(coef.shape[1])
     for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested():  # Ctrl-C: return trials 0..t-1
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         st = engine_row(src, st, t, m, row)

@@ -36,7 +36,7 @@ def _perceptron_primal_loop(X, y, order, w, margins):
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested():  # Ctrl-C: return trials 0..t-1
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         s = 0.0
@@ -61,7 +61,7 @@ def _perceptron_primal_csr_loop(data, indices, indptr, y, order, w, margins):
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested():  # Ctrl-C: return trials 0..t-1
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         start, end = indptr[i], indptr[i + 1]
@@ -93,7 +93,7 @@ def _perceptron_dual_loop(src, st, k, y, coef, margins):
     row = np.empty(coef.shape[0])
     m = 0
     for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested():  # Ctrl-C: return trials 0..t-1
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         st = engine_row(src, st, t, k, row)

@@ -120,7 +120,7 @@ def _pnorm_primal_loop(X, data, indices, indptr, y, order, p, theta, w, margins)
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested():  # Ctrl-C: return trials 0..t-1
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         s = csr_dot(w, data, indices, indptr, i) if csr else dense_dot(w, X, i)

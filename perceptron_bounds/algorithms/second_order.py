@@ -184,7 +184,7 @@ def _so_inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margin
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
-        if stop_requested():  # Ctrl-C: return trials 0..t-1
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         x = dense_row(i, X, data, indices, indptr, scratch)
@@ -224,7 +224,7 @@ def _so_inverse_dual_loop(src, st, k, y, a, alpha, m_inv, margins):
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
-        if stop_requested():  # Ctrl-C: return trials 0..t-1
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         g = grow_vector(g, k)
@@ -281,7 +281,7 @@ def _so_adaptive_primal_loop(X, data, indices, indptr, y, order, c_r2, k0, corr,
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
-        if stop_requested():  # Ctrl-C: return trials 0..t-1
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         x = dense_row(i, X, data, indices, indptr, scratch)
@@ -324,7 +324,7 @@ def _so_adaptive_dual_loop(src, st, k, y, ys, gram, c_r2, margins):
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
-        if stop_requested():  # Ctrl-C: return trials 0..t-1
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         g = grow_vector(g, k)
@@ -407,7 +407,7 @@ def _so_pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_
     grew = np.zeros(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
-        if stop_requested():  # Ctrl-C: return trials 0..t-1
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         x = dense_row(i, X, data, indices, indptr, scratch)
@@ -479,7 +479,7 @@ def _so_pinv_dual_loop(src, st, r, y, span_tol, wc, l_inv, c_inv, margins):
     grew = np.zeros(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
-        if stop_requested():  # Ctrl-C: return trials 0..t-1
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
         g = grow_vector(g, r)

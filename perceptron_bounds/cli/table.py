@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 
 from .._interrupt import replacing
@@ -103,7 +102,7 @@ def table_command(args) -> int:
         if value is not None and not ocr:
             raise UsageError(f"{option}: only hop-ocr takes it")
     check_int("--folds", args.folds, low=2)
-    options = {"quick": args.quick, "n_jobs": args.n_jobs, "progress": sys.stderr.isatty(),
+    options = {"quick": args.quick, "n_jobs": args.n_jobs, "progress": True,
                "cache": args.cache, "download": args.download}
     chosen = {}
     algorithms = _names(args.algorithms, "--algorithms", ALGORITHMS[args.name])
