@@ -90,6 +90,44 @@ def test_ctrl_c_stops_an_api_run(algorithm, n, d, classes, epochs, params):
     assert seconds < 2.0
 
 
+BOUNDS = """
+import sys, numpy as np
+from perceptron_bounds import run_online
+from perceptron_bounds.bounds import evaluate, span_spectrum
+from perceptron_bounds.kernels import make_kernel
+rng = np.random.default_rng(0)
+def data(n, d):
+    X = rng.standard_normal((n, d))
+    y = np.sign(X[:, 0])
+    y[rng.random(n) < 0.3] *= -1
+    return X, y
+X0, y0 = data(40, 5)
+evaluate(run_online("second_order", X0, y0, variant="pinv", kernel="rbf"), X0, y0)  # compiles
+{setup}
+print("started", flush=True)
+try:
+    {call}
+except KeyboardInterrupt:
+    print("KeyboardInterrupt", flush=True)
+    sys.exit(3)
+print("finished", flush=True)
+"""
+
+
+@pytest.mark.parametrize(("setup", "call", "delay"), [
+    # a long kernel run: SVM comparators, then the span of 1,000 mistakes in R^3000
+    ("X, y = data(1000, 3000); run = run_online('second_order', X, y, variant='pinv', "
+     "kernel='rbf')", "evaluate(run, X, y)", 1.0),
+    # its span alone, long enough (several seconds) to fail without the loop's check
+    ("Xm, _ = data(2500, 2000); kernel = make_kernel('rbf', n_features=2000, X=Xm)",
+     "span_spectrum(Xm, kernel)", 0.5),
+], ids=["evaluate", "span_spectrum"])
+def test_ctrl_c_stops_the_bounds(setup, call, delay):
+    returncode, out, err, seconds = _interrupt(BOUNDS.format(setup=setup, call=call), delay=delay)
+    assert returncode == 3 and out.endswith("KeyboardInterrupt\n"), (returncode, out, err)
+    assert seconds < 2.0
+
+
 CLI = """
 import sys
 from perceptron_bounds import run_online
