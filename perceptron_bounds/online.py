@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager, nullcontext
+
 import numpy as np
 
 from ._fingerprint import x_part, y_part
+from ._interrupt import interruptible, reporting
+from ._progress import BAR_DELAY, announcing_compilation, bar
 from ._sequence import check_seed, draw_seed, presentation_order
 from ._validation import Data, check_bool, check_class_labels, check_int, check_labels, check_X
 from .algorithms import available, get
@@ -16,6 +20,7 @@ MULTICLASS = ("ovr", "native")
 _BINARY_CLASSES = np.array([-1, 1])
 
 
+@interruptible()
 def run_online(
     algorithm: str,
     X,
@@ -28,6 +33,7 @@ def run_online(
     classes=None,
     warm_start: OnlineRun | None = None,
     multiclass: str | None = None,
+    progress: bool = False,
     **params,
 ) -> OnlineRun:
     """Run an online algorithm over a presented sequence of (X, y) and record it.
@@ -72,6 +78,10 @@ def run_online(
         ``"native"``: the algorithm's own multiclass form, one prototype per
         class (``"perceptron"`` and ``"ballseptron"``, paper 004 sec. 4).
         Both are allowed on two classes.
+    progress : bool, default=False
+        Say what is happening on stderr: one line while Numba compiles the loops
+        (a cold cache), and a progress bar over the trials once the run takes
+        over a second (a line every 10 s off a terminal, under the command line).
     **params
         The algorithm's own parameters (e.g. ``r`` for the Ballseptron, the
         kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0``).
@@ -90,6 +100,9 @@ def run_online(
         another algorithm, with other parameters, classes or ``multiclass``,
         ``multiclass`` not one of None, "ovr", "native", or "native" for an
         algorithm without a native multiclass form.
+    KeyboardInterrupt
+        On Ctrl-C (SIGINT) in the main thread: the run's loop stops within a
+        few milliseconds (between trials) and no part of the run is returned.
 
     Examples
     --------
@@ -120,6 +133,7 @@ def run_online(
     shuffle = check_bool("shuffle", shuffle)
     seed = check_seed(seed)
     record_margins = check_bool("record_margins", record_margins)
+    progress = check_bool("progress", progress)
     multiclass = _check_multiclass(multiclass, spec)
     n_features = None
     if warm_start is not None:
@@ -161,15 +175,19 @@ def run_online(
     record = {"algorithm": algorithm, "params": resolved, "n_features": data.n_features,
               "epochs": epochs, "shuffle": shuffle, "seed": seed, "sample_index": order,
               "warm_started": warm_start is not None}
-    if multiclass == "ovr":
-        return _one_vs_rest(spec, data, order, record, record_margins, warm_start, hx)
-    n_classes = classes.shape[0]
-    if multiclass == "native":
-        margins = np.empty((order.shape[0] if record_margins else 0, n_classes))
-        result = spec.fit_native(data, order, resolved, margins, warm_start)
-    else:
-        margins = np.empty(order.shape[0] if record_margins else 0)
-        result = spec.fit(data, order, resolved, margins, warm_start)
+    passes = (classes.shape[0] if multiclass == "ovr" and spec.fit_ovr is None else 1)
+    with _progress(progress, algorithm, order.shape[0], passes) as trials_of:
+        if multiclass == "ovr":
+            return _one_vs_rest(spec, data, order, record, record_margins, warm_start, hx,
+                                trials_of)
+        n_classes = classes.shape[0]
+        with trials_of(0):
+            if multiclass == "native":
+                margins = np.empty((order.shape[0] if record_margins else 0, n_classes))
+                result = spec.fit_native(data, order, resolved, margins, warm_start)
+            else:
+                margins = np.empty(order.shape[0] if record_margins else 0)
+                result = spec.fit(data, order, resolved, margins, warm_start)
     return OnlineRun(
         **record,
         classes=classes,
@@ -190,6 +208,26 @@ def _chain(warm_start: OnlineRun | None, hx: str, labels) -> tuple[str, ...]:
     return (*earlier, hx + y_part(labels))
 
 
+@contextmanager
+def _progress(shown: bool, algorithm: str, n_trials: int, passes: int):
+    """Yield ``trials_of(k)``: a context in which the loop of pass k reports its trials.
+
+    With ``shown``, a bar over the ``passes * n_trials`` trials (the one-vs-rest
+    runs without a one-pass form run a loop per class) and the compilation notice;
+    else nothing.
+    """
+    if not shown:
+        yield lambda k: nullcontext()
+        return
+    with announcing_compilation(), bar(passes * n_trials, algorithm, "trial",
+                                       delay=BAR_DELAY) as shown_bar:
+        def trials_of(k):
+            return reporting(lambda t: shown_bar.update(k * n_trials + t - shown_bar.n))
+
+        yield trials_of
+        shown_bar.update(passes * n_trials - shown_bar.n)
+
+
 def _check_multiclass(multiclass, spec) -> str | None:
     """``multiclass`` checked: None, "ovr", or "native" for an algorithm with a native form."""
     if multiclass is not None and (not isinstance(multiclass, str)
@@ -207,7 +245,7 @@ def _check_multiclass(multiclass, spec) -> str | None:
 
 
 def _one_vs_rest(spec, data: Data, order, record: dict, record_margins: bool,
-                 warm_start: OnlineRun | None, hx: str) -> OnlineRun:
+                 warm_start: OnlineRun | None, hx: str, trials_of) -> OnlineRun:
     """The K binary runs "class k against the rest" and the multiclass record over them.
 
     Through the algorithm's ``fit_ovr`` hook (one pass) when it has one, else
@@ -220,13 +258,15 @@ def _one_vs_rest(spec, data: Data, order, record: dict, record_margins: bool,
     margins = np.empty((order.shape[0], n_classes))
     previous = (None,) * n_classes if warm_start is None else warm_start.class_runs
     if spec.fit_ovr is not None:
-        results = spec.fit_ovr(data, order, record["params"], margins, warm_start)
+        with trials_of(0):
+            results = spec.fit_ovr(data, order, record["params"], margins, warm_start)
     else:
         results = []
         column = np.empty(order.shape[0])
         for k in range(n_classes):
-            results.append(spec.fit(class_data(data, k), order, record["params"], column,
-                                    previous[k]))
+            with trials_of(k):
+                results.append(spec.fit(class_data(data, k), order, record["params"], column,
+                                        previous[k]))
             margins[:, k] = column
     class_runs = tuple(
         OnlineRun(

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from . import _fingerprint
+from ._interrupt import interruptible
 from ._validation import Data, check_class_labels, check_int, check_labels, check_X
 from .persistence import read_run, save_run
 from .registry import get
@@ -464,6 +465,7 @@ class OnlineRun(_Scoring):
         updates = self.update_trials
         radius = self.params["r"] if self.algorithm == "ballseptron" else None
 
+        @interruptible()
         def replay(k: int) -> Snapshot:
             trial = int(updates[k - 1]) if k else -1
             stop = int(updates[k]) if k < updates.shape[0] else self.n_trials

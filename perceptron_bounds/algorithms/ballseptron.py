@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._interrupt import EVERY, stop_requested
 from .._jit import jit
 from .._linalg import dot, grow_vector
 from .._validation import check_real
@@ -88,6 +89,8 @@ def _ballseptron_primal_loop(X, y, order, r, w, margins):
     for j in range(n):
         norm_sq += w[j] * w[j]
     for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         s = 0.0
         for j in range(n):
@@ -122,6 +125,8 @@ def _ballseptron_primal_csr_loop(data, indices, indptr, y, order, r, v, norm_sq,
     u = 0
     scale = 1.0
     for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         start, end = indptr[i], indptr[i + 1]
         s = 0.0
@@ -166,6 +171,8 @@ def _ballseptron_dual_loop(src, st, k, y, r, coef, norm_sq, margins):
     u = 0
     scale = 1.0
     for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         st = engine_row(src, st, t, k, row)
         s = dot(coef, row, k) * scale

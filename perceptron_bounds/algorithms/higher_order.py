@@ -97,6 +97,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._interrupt import stop_requested
 from .._jit import jit
 from .._linalg import (
     append_row,
@@ -204,6 +205,8 @@ def _ho_primal_loop(X, data, indices, indptr, y, order, rho_seq, k0, sparse,
     pending = False
     m = 0
     for t in range(n_trials):
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         s = csr_dot(w, data, indices, indptr, i) if csr else dense_dot(w, X, i)
         if record:
@@ -282,6 +285,8 @@ def _ho_implicit_loop(X, data, indices, indptr, y, order, rho_seq, k0, sparse, p
     z = np.empty(n)
     m = 0
     for t in range(n_trials):
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         s = csr_dot(w, data, indices, indptr, i) if csr else dense_dot(w, X, i)
         if record:
@@ -342,6 +347,8 @@ def _ho_dual_loop(src, st, k, y, xscale, xnorm2, rho_seq, k0, sparse,
     b = np.empty(h.shape[0])
     m = 0
     for t in range(n_trials):
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         st = engine_row(src, st, t, k, r)
         for j in range(k):

@@ -92,6 +92,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._interrupt import EVERY, stop_requested
 from .._jit import jit
 from .._linalg import capacity, csr_dot, dense_dot, dot, grow_vector
 from .._validation import loop_arrays
@@ -166,6 +167,8 @@ def _native_primal_loop(X, data, indices, indptr, y, order, r, W, G, margins):
     p = np.empty(n_classes)
     u = 0
     for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         for q in range(n_classes):
             s[q] = csr_dot(W[q], data, indices, indptr, i) if csr else dense_dot(W[q], X, i)
@@ -223,6 +226,8 @@ def _native_dual_loop(src, st, k, y, r, A, G, margins):
     row = np.empty(A.shape[1])
     u = 0
     for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         st = engine_row(src, st, t, k, row)
         for q in range(n_classes):

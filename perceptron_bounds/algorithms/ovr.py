@@ -86,6 +86,7 @@ import scipy.sparse as sp
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+from .._interrupt import EVERY, stop_requested
 from .._jit import jit
 from .._linalg import capacity, csr_dot, dense_dot, dot, grow_vector
 from .._validation import Data
@@ -173,6 +174,8 @@ def _ovr_primal_loop(X, y, order, r, ball, W, norm_sq, margins, cases):
             nsq += w[j] * w[j]
         norm_sq[k] = nsq
     for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         if t + _AHEAD < n_trials:
             ahead = X[order[t + _AHEAD]]
@@ -215,6 +218,8 @@ def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, m
     n_classes = V.shape[0]
     scale = np.ones(n_classes)
     for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         start, end = indptr[i], indptr[i + 1]
         if t + _AHEAD < n_trials:
@@ -285,6 +290,8 @@ def _ovr_dual_loop(src, st, m, y, r, ball, index, coef, lengths, scale, norm_sq,
     row = np.empty(capacity(m))
     gathered = np.empty(coef.shape[1])
     for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         st = engine_row(src, st, t, m, row)
         appended = False

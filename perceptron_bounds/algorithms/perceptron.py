@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._interrupt import EVERY, stop_requested
 from .._jit import jit
 from .._linalg import dot, grow_vector
 from ..hypothesis import KernelHypothesis, LinearHypothesis
@@ -35,6 +36,8 @@ def _perceptron_primal_loop(X, y, order, w, margins):
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         s = 0.0
         for j in range(n):
@@ -58,6 +61,8 @@ def _perceptron_primal_csr_loop(data, indices, indptr, y, order, w, margins):
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         start, end = indptr[i], indptr[i + 1]
         s = 0.0
@@ -88,6 +93,8 @@ def _perceptron_dual_loop(src, st, k, y, coef, margins):
     row = np.empty(coef.shape[0])
     m = 0
     for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         st = engine_row(src, st, t, k, row)
         s = dot(coef, row, k)

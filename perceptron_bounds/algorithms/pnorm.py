@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._interrupt import EVERY, stop_requested
 from .._jit import jit
 from .._linalg import csr_dot, dense_dot, normalize_rows, row_axpy
 from .._validation import check_bool, check_real, loop_arrays
@@ -119,6 +120,8 @@ def _pnorm_primal_loop(X, data, indices, indptr, y, order, p, theta, w, margins)
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         s = csr_dot(w, data, indices, indptr, i) if csr else dense_dot(w, X, i)
         if record:

@@ -77,6 +77,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse
 
+from .._interrupt import stop_requested
 from .._jit import jit
 from .._linalg import (
     SHORT,
@@ -183,6 +184,8 @@ def _so_inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margin
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         x = dense_row(i, X, data, indices, indptr, scratch)
         s = dot(w, x, n)
@@ -221,6 +224,8 @@ def _so_inverse_dual_loop(src, st, k, y, a, alpha, m_inv, margins):
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         g = grow_vector(g, k)
         u = grow_vector(u, k)
@@ -276,6 +281,8 @@ def _so_adaptive_primal_loop(X, data, indices, indptr, y, order, c_r2, k0, corr,
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         x = dense_row(i, X, data, indices, indptr, scratch)
         s = dot(w, x, n)
@@ -317,6 +324,8 @@ def _so_adaptive_dual_loop(src, st, k, y, ys, gram, c_r2, margins):
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         g = grow_vector(g, k)
         tmp = grow_vector(tmp, k)
@@ -398,6 +407,8 @@ def _so_pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_
     grew = np.zeros(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         x = dense_row(i, X, data, indices, indptr, scratch)
         s = dot(w, x, n)
@@ -468,6 +479,8 @@ def _so_pinv_dual_loop(src, st, r, y, span_tol, wc, l_inv, c_inv, margins):
     grew = np.zeros(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
         i = order[t]
         g = grow_vector(g, r)
         p = grow_vector(p, r)

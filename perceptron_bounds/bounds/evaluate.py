@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._interrupt import interruptible
 from .._validation import check_choice, check_class_labels, check_real, check_X
 from ..run import OnlineRun
 from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
@@ -63,6 +64,7 @@ class _Spec:
     reason: str | None = None
 
 
+@interruptible()
 def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
              target=None) -> BoundReport | MulticlassBoundReport:
     """Evaluate every mistake bound of the papers that applies to ``run``.
@@ -113,6 +115,12 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
         a :class:`MulticlassBoundReport` with each class's report and every
         bound summed over the classes, a bound on ``run.corrections``
         (theory §4.5).
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C (SIGINT) in the main thread: a jitted loop stops at its next
+        check (between mistakes) and no report is returned.
 
     Notes
     -----

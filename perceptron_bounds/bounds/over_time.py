@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._interrupt import interruptible
 from .._validation import check_choice, check_real
 from ..run import OnlineRun
 from .ballseptron import ballseptron_corrected, ballseptron_d1
@@ -71,6 +72,7 @@ class BoundCurves(dict):
         self.notes = tuple(notes)
 
 
+@interruptible()
 def bounds_over_time(run, X, y, names=None, *, u=None, gamma=None,
                      variant="stated") -> BoundCurves:
     """Each bound of the run's algorithm evaluated on the prefix of trials 1..t, for every t.
@@ -111,6 +113,9 @@ def bounds_over_time(run, X, y, names=None, *, u=None, gamma=None,
         A name that is not a bound of the run's algorithm, a bad u or gamma, X and y
         that are not the run's data, or a multiclass run (theory §2.6; its prefix
         curves are not drawn yet).
+    KeyboardInterrupt
+        On Ctrl-C (SIGINT) in the main thread: a jitted loop stops at its next
+        check and no curves are returned.
 
     Notes
     -----

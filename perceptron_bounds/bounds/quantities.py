@@ -21,6 +21,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
+from .._interrupt import interruptible, stop_requested
 from .._jit import jit
 from .._linalg import normalize_rows, row_norms
 from .._validation import check_choice, check_labels, check_real, check_X
@@ -375,6 +376,8 @@ def _span_loop(Xm, code, degree, gamma, coef0, rtol, forced, L, pivots, rises):
     m = Xm.shape[0]
     r = 0
     for k in range(m):
+        if stop_requested(k):  # Ctrl-C: the caller raises KeyboardInterrupt
+            break
         x = Xm[k]
         kk = kernel_value(x, x, code, degree, gamma, coef0)
         rest = kk
@@ -399,6 +402,7 @@ def _span_loop(Xm, code, degree, gamma, coef0, rtol, forced, L, pivots, rises):
     return r
 
 
+@interruptible()
 def span_spectrum(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
     """Positive eigenvalues of X_m X_m^T and lambda* of the pseudoinverse bound.
 

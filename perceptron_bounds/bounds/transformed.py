@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .._interrupt import interruptible, stop_requested
 from .._jit import jit
 from .._linalg import normalize_rows, row_norms
 from .._validation import check_labels, check_X
@@ -27,6 +28,8 @@ def _transform_loop(Z, F, G, frho, idx):
     See :func:`~perceptron_bounds.algorithms.higher_order.apply_b`.
     """
     for k in range(Z.shape[0]):
+        if stop_requested(k):  # Ctrl-C: the caller raises KeyboardInterrupt
+            break
         apply_b(F, G, frho, idx[k], Z[k])
 
 
@@ -71,6 +74,7 @@ def _as_dense(Z) -> np.ndarray:
     return np.ascontiguousarray(Z.toarray() if sp.issparse(Z) else Z, dtype=np.float64)
 
 
+@interruptible()
 def transformed_instances(run, X, y) -> np.ndarray:
     """The transformed mistaken instances y_t B_{k-1} x_{t(k)} of paper 000 eq. (1).
 
@@ -110,6 +114,7 @@ def transformed_instances(run, X, y) -> np.ndarray:
 TRANSFORM_BLOCK = 256
 
 
+@interruptible()
 def transformed_norms(run, X, y) -> np.ndarray:
     """||B_{k-1} x_{t(k)}||_p of every transformed mistaken instance, p the run's norm.
 

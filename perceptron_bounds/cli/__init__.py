@@ -13,13 +13,18 @@ handler it registers (the parsed arguments in, an exit code out):
 - :mod:`._common`: what they share (one-line errors, ``--param``, the data options).
 
 Bad arguments or files end with a one-line error and exit code 2, never a
-traceback. Nothing in the package imports this one.
+traceback; Ctrl-C ends with the one line ``perceptron-bounds COMMAND: interrupted``
+and exit code 130 (128 + SIGINT, as a shell reports it). A cold Numba cache is
+announced by one line on stderr; long runs and sweeps show a progress bar on a
+terminal, and a line every 10 s otherwise. Nothing in the package imports this one.
 """
 
 from __future__ import annotations
 
 import sys
 
+from .._interrupt import interruptible
+from .._progress import announcing_compilation, command_line
 from .._validation import did_you_mean
 from .._version import __version__
 from . import algorithms, compare, data, demo, figure, run, table
@@ -58,7 +63,11 @@ def main(argv: list[str] | None = None) -> int:
                      f"(choose from {', '.join(COMMANDS)})")
     args = parser.parse_args(argv)
     try:
-        return args.handler(args)
+        with interruptible(), command_line(), announcing_compilation():
+            return args.handler(args)
+    except KeyboardInterrupt:  # Ctrl-C: the loops stop between trials; files are whole or absent
+        print(f"{parser.prog} {args.command}: interrupted", file=sys.stderr)
+        return 130
     except (UsageError, ValueError, TypeError, OSError, MemoryError, OverflowError) as error:
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         if isinstance(error, (MemoryError, OverflowError)):  # e.g. --epochs 10**12

@@ -114,7 +114,7 @@ def compare_command(args) -> int:
     reports = []
     for name in algorithms:
         run = run_online(name, X, y, epochs=args.epochs, shuffle=args.shuffle, seed=seed,
-                         multiclass=args.multiclass, **shares[name])
+                         multiclass=args.multiclass, progress=True, **shares[name])
         seed = run.seed  # drawn by the first run when not given: the others see its sequence
         reports.append(evaluate(run, X, y, gamma=args.gamma, comparator=args.comparator,
                                 target=target))

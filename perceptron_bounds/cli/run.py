@@ -175,7 +175,7 @@ def run_command(args) -> int:
     if X_test is not None:
         check_test_labels(y, y_test, args.test or args.data or "built-in data")
     run = run_online(args.algorithm, X, y, epochs=args.epochs, shuffle=args.shuffle,
-                     seed=args.seed, multiclass=args.multiclass, **params)
+                     seed=args.seed, multiclass=args.multiclass, progress=True, **params)
     held_out = None
     if X_test is not None:
         errors = int(np.count_nonzero(run.predict(X_test) != y_test))

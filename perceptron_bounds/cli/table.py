@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 
+from .._interrupt import replacing
 from .._validation import check_int
 from ..experiments import write_csv
 from ..experiments.real import (
@@ -102,7 +102,7 @@ def table_command(args) -> int:
         if value is not None and not ocr:
             raise UsageError(f"{option}: only hop-ocr takes it")
     check_int("--folds", args.folds, low=2)
-    options = {"quick": args.quick, "n_jobs": args.n_jobs, "progress": sys.stderr.isatty(),
+    options = {"quick": args.quick, "n_jobs": args.n_jobs, "progress": True,
                "cache": args.cache, "download": args.download}
     chosen = {}
     algorithms = _names(args.algorithms, "--algorithms", ALGORITHMS[args.name])
@@ -120,7 +120,7 @@ def table_command(args) -> int:
             records, params, markdown = hop_ocr_search(folds=args.folds, **chosen, **options)
             base = os.path.join(args.out, f"{args.name}-search")
             write_csv(records, base + ".csv")
-            with open(base + ".md", "w", encoding="utf-8") as handle:
+            with replacing(base + ".md") as temp, open(temp, "w", encoding="utf-8") as handle:
                 handle.write(markdown + "\n")
             print(markdown + "\n")
             chosen["params"] = params

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._interrupt import replacing
+from .._progress import bar
 from .._sequence import check_seed
 from .._validation import check_bool, check_class_labels, check_int, check_labels, check_X
 
@@ -142,7 +144,7 @@ def run_cells(
     ``n_jobs=None`` takes the count set by ``joblib.parallel_config`` (1 when
     none is set), so a caller can move the sweep to a Dask cluster with
     ``joblib.parallel_config(backend="dask")``. ``progress`` shows a tqdm bar
-    over the cells.
+    over the cells (under the command line off a terminal, a line every 10 s).
     """
     from joblib import Parallel, delayed
 
@@ -150,26 +152,23 @@ def run_cells(
     progress = check_bool("progress", progress)
     tasks = (delayed(function)(**cell) for cell in cells)
     if progress:
-        from tqdm.auto import tqdm
-
-        results = tqdm(
-            Parallel(n_jobs=n_jobs, return_as="generator")(tasks),
-            total=len(cells),
-            desc=desc,
-            unit="run",
-        )
+        results = bar(len(cells), desc, "run",
+                      Parallel(n_jobs=n_jobs, return_as="generator")(tasks))
     else:
         results = Parallel(n_jobs=n_jobs)(tasks)
     return [record for records in results for record in records]
 
 
 def write_csv(records: Sequence[dict], path) -> str:
-    """Write records as CSV (columns in first-seen order; dict values as JSON); return the path."""
+    """Write records as CSV (columns in first-seen order; dict values as JSON); return the path.
+
+    The file is written under a temporary name and renamed when complete.
+    """
     columns: list[str] = []
     for record in records:
         columns.extend(key for key in record if key not in columns)
     path = os.fspath(path)
-    with open(path, "w", newline="", encoding="utf-8") as handle:
+    with replacing(path) as temp, open(temp, "w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=columns)
         writer.writeheader()
         for record in records:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 
+from .._interrupt import replacing
 from .._linalg import row_norms
 from .._validation import check_bool, check_int
 from .._version import __version__
@@ -323,10 +324,16 @@ FIGURES = {
 
 
 def save_figure(name: str, records, fig, out) -> list[str]:
-    """Write ``out/name.png`` (150 dpi), ``.pdf`` and ``.csv`` (the records); return the paths."""
+    """Write ``out/name.png`` (150 dpi), ``.pdf`` and ``.csv`` (the records); return the paths.
+
+    Each file is written under a temporary name and renamed when complete, so an
+    interrupted save leaves no partial file.
+    """
     os.makedirs(out, exist_ok=True)
     base = os.path.join(os.fspath(out), name)
-    fig.savefig(base + ".png", dpi=150)
-    fig.savefig(base + ".pdf")
+    with replacing(base + ".png") as temp:
+        fig.savefig(temp, dpi=150)
+    with replacing(base + ".pdf") as temp:
+        fig.savefig(temp)
     write_csv(records, base + ".csv")
     return [base + ".png", base + ".pdf", base + ".csv"]

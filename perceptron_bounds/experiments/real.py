@@ -29,6 +29,7 @@ import os
 
 import numpy as np
 
+from .._interrupt import replacing
 from .._validation import check_bool, check_int
 from ..algorithms import available
 from ..datasets import (
@@ -47,10 +48,10 @@ from ..plots.real import (
 )
 from ..plots.style import add_caption
 from ._cache import data_key, run_cached_cells
-from ._cells import AlgorithmSpec, check_levels, check_n_jobs, write_csv
+from ._cells import AlgorithmSpec, check_levels, check_n_jobs
 from .bound_ratios import bound_ratios
 from .corrections import best_params, corrections_table, cross_validate
-from .figures import provenance, provenance_line
+from .figures import provenance, provenance_line, save_figure
 from .radius import radius_curve
 from .voted_epochs import VOTE_PREDICTIONS, prediction_label, voted_epochs_curve
 
@@ -207,15 +208,16 @@ def _mean(records, key, **where) -> float | None:
 
 
 def save_outputs(name: str, records, fig, markdown: str, out) -> list[str]:
-    """Write ``out/name.png`` (150 dpi), ``.pdf``, ``.csv`` and ``.md``; return the paths."""
-    os.makedirs(out, exist_ok=True)
-    base = os.path.join(os.fspath(out), name)
-    fig.savefig(base + ".png", dpi=150)
-    fig.savefig(base + ".pdf")
-    write_csv(records, base + ".csv")
-    with open(base + ".md", "w", encoding="utf-8") as handle:
+    """Write ``out/name.png`` (150 dpi), ``.pdf``, ``.csv`` and ``.md``; return the paths.
+
+    As :func:`~perceptron_bounds.experiments.figures.save_figure`, plus the report;
+    each file is complete or absent.
+    """
+    paths = save_figure(name, records, fig, out)
+    md = os.path.join(os.fspath(out), name + ".md")
+    with replacing(md) as temp, open(temp, "w", encoding="utf-8") as handle:
         handle.write(markdown + "\n")
-    return [base + ".png", base + ".pdf", base + ".csv", base + ".md"]
+    return [*paths, md]
 
 
 def _size_line(meta: dict) -> str:

@@ -1,0 +1,84 @@
+"""Progress (issue 20, item 10): a note while compiling, bars or periodic lines on long work.
+
+Before, the first command compiled for 13-16 s and printed nothing, and run,
+compare, the API and sweeps off a terminal were silent on long runs.
+"""
+
+import numba
+import numpy as np
+import pytest
+
+from perceptron_bounds import _progress, online, run_online
+from perceptron_bounds._interrupt import interruptible, reporting
+from perceptron_bounds._progress import COMPILING, announcing_compilation, command_line
+from perceptron_bounds.cli import main
+from perceptron_bounds.experiments._cells import run_cells
+
+
+def _data(n, d, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = np.sign(X[:, 0] + 0.5 * rng.standard_normal(n))
+    return X, y
+
+
+@pytest.mark.parametrize(("algorithm", "n", "epochs", "params"), [
+    ("perceptron", 2000, 400, {}),  # the primal loop, checked every EVERY trials
+    ("second_order", 1500, 1, {"form": "dual", "kernel": "rbf", "gamma": 5.0}),  # O(k^2)/trial
+], ids=["primal", "second-order-dual"])
+def test_a_long_loop_reports_its_trials_while_it_runs(algorithm, n, epochs, params, monkeypatch):
+    X, y = _data(n, 50)
+    run_online(algorithm, X[:40], y[:40], **params)  # compiled (or loaded) outside the timing
+    monkeypatch.setattr("perceptron_bounds._interrupt.REPORT_EVERY", 0.01)
+    seen = []
+    with interruptible(), reporting(seen.append):
+        run = run_online(algorithm, X, y, epochs=epochs, **params)
+    assert len(seen) >= 3 and seen == sorted(seen)
+    assert 0 < seen[-2] < run.n_trials  # reported from inside the loop, before its end
+
+
+def test_run_online_progress_is_off_by_default_and_a_bar_when_asked(capsys, monkeypatch):
+    X, y = _data(300, 5)
+    run_online("perceptron", X, y, epochs=3)
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(online, "BAR_DELAY", 0.0)
+    quiet = run_online("pnorm_perceptron", X, np.arange(300) % 3, epochs=3)
+    shown = run_online("pnorm_perceptron", X, np.arange(300) % 3, epochs=3, progress=True)
+    err = capsys.readouterr().err
+    # one-vs-rest without a one-pass form: a loop per class, one bar over all of them
+    assert "pnorm_perceptron" in err and "2700/2700" in err
+    np.testing.assert_array_equal(quiet.mistake_trials, shown.mistake_trials)
+    with pytest.raises(TypeError, match="progress"):
+        run_online("perceptron", X, y, progress="yes")
+
+
+def test_off_a_terminal_the_command_line_prints_a_line_every_few_seconds(capsys, monkeypatch):
+    monkeypatch.setattr(_progress, "LINE_EVERY", 0.0)
+    with command_line():  # capsys: stderr is not a terminal
+        run_cells(lambda i: [{"i": i}], [{"i": i} for i in range(3)], n_jobs=1, progress=True,
+                  desc="cells")
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[:3] == ["cells: 1/3 runs (33%), 0 s", "cells: 2/3 runs (67%), 0 s",
+                         "cells: 3/3 runs (100%), 0 s"]
+    monkeypatch.setattr(_progress, "LINE_EVERY", 60.0)
+    with command_line():  # short work: nothing at all
+        run_cells(lambda i: [{"i": i}], [{"i": 0}], n_jobs=1, progress=True, desc="cells")
+    assert capsys.readouterr().err == ""
+
+
+def test_compiling_is_announced_once_and_a_warm_loop_is_silent(capsys):
+    def _loop(x):
+        return x + 1.0
+
+    _loop.__module__ = "perceptron_bounds.algorithms.fresh"  # a loop of the package, never compiled
+    loop = numba.njit(_loop)
+    _progress._CompileNotice.said = False
+    with announcing_compilation():
+        loop(1.0)
+        loop(2.0)
+    assert capsys.readouterr().err == COMPILING + "\n"
+    assert main(["run", "--algorithm", "perceptron"]) == 0  # its loops compiled or cached
+    capsys.readouterr()
+    _progress._CompileNotice.said = False
+    assert main(["run", "--algorithm", "perceptron"]) == 0
+    assert capsys.readouterr().err == ""  # a warm cache: no note
