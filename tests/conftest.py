@@ -36,3 +36,12 @@ def every_loop_compiles_for_one_signature():
             jitted = isinstance(obj, numba.core.registry.CPUDispatcher)
             if jitted and obj.__module__ == module.__name__:
                 assert len(obj.signatures) <= 1, f"{module.__name__}.{name}: {obj.signatures}"
+
+
+@pytest.fixture(autouse=True)
+def compile_notice_already_shown():
+    """The one-line compile notice is printed by whichever test first compiles a loop in a
+    cold cache, so exact-stderr tests would depend on the order; ``test_progress`` tests it."""
+    from perceptron_bounds import _progress
+
+    _progress._CompileNotice.said = True
