@@ -560,3 +560,23 @@ def test_docstring_examples_run(module):
     """The Examples sections state the closed forms' values: doctested so they cannot drift."""
     result = doctest.testmod(importlib.import_module(f"perceptron_bounds.bounds.{module}"))
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("variant", ["inverse", "pinv"])
+def test_a_failed_eigensolver_makes_the_second_order_bound_not_applicable(monkeypatch, variant):
+    """LAPACK's eigensolver can stop with 'Internal Error.' on ill-conditioned Gram matrices of
+    mixed-scale data: evaluate reports the bound not applicable instead of raising."""
+    import scipy.linalg
+
+    from perceptron_bounds.bounds import quantities
+
+    def failing(*args, **kwargs):
+        raise scipy.linalg.LinAlgError("Internal Error.")
+
+    monkeypatch.setattr(quantities.scipy.linalg, "eigvalsh", failing)
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((30, 4)) * 10.0 ** rng.uniform(-3, 8, (30, 1))
+    y = np.where(rng.standard_normal(30) > 0, 1, -1)
+    run = run_online("second_order", X, y, kernel="rbf", gamma=0.5, variant=variant)
+    rows = evaluate(run, X, y).rows
+    assert rows and all(not row.applies and "Internal Error." in row.reason for row in rows)

@@ -467,15 +467,20 @@ def _second_order_specs(ctx, comp) -> list[_Spec]:
     margins = ctx.y * scores
     energy = float(np.sum(scores[rows_m] ** 2))
     reason = _WARM if run.warm_started else None
+    try:  # LAPACK's symmetric eigensolver can stop ("Internal Error.") on ill-conditioned input
+        spectrum = ctx.span if variant == "pinv" else (ctx.spectrum, None)
+    except np.linalg.LinAlgError as exc:
+        reason = f"the eigenvalues of the mistakes' Gram matrix could not be computed ({exc})"
+        spectrum = (np.zeros(0), np.inf)
     if variant == "pinv":
         name, source = "second_order_pinv", "003 Thm 4 (derived)"
-        eig, lambda_star = ctx.span
+        eig, lambda_star = spectrum
         extra = {"rank": int(eig.shape[0]), "lambda_star": lambda_star}
 
         def bound(D, g):
             return second_order_pinv_bound(eig, lambda_star, energy, D, g)
     else:
-        eig = ctx.spectrum
+        eig = spectrum[0]
         if variant == "adaptive":
             name, source = "second_order_adaptive", "003 Thm 3 (derived)"
             c, R_alg = float(params["c"]), float(run.state["R"])
