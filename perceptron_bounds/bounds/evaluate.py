@@ -288,7 +288,7 @@ def _comparators(ctx, u, target, comparator, *, unit, fitted,
         note = (f"prototypes: one-vs-rest kernel SVMs ({ctx.kernel.name} kernel), intercepts "
                 "dropped, scaled together to sum_q ||f^q||^2 = 1 in the kernel's feature space, "
                 "the best over C for each bound")
-    return comps, [note]
+    return comps, [note, *dict.fromkeys(comp.note for comp in comps if comp.note)]
 
 
 def _rows(ctx, comparators, gamma, specs_of) -> list[BoundRow]:
