@@ -56,11 +56,12 @@ from ._jit import jit
 from ._linalg import capacity, dot
 from ._validation import loop_arrays
 from .kernels import (
-    POLY,
     RBF,
     Kernel,
     cancels,
+    dot_kernel,
     rowwise_dot,
+    scatter,
     scattered_sq_distance,
     sq_distance,
 )
@@ -78,31 +79,12 @@ KERNEL_CACHE_ENTRIES = 1 << 27
 
 
 @jit
-def _transform(g, code, degree, gamma, coef0):
-    """K from the dot product g = a . b for ``linear`` and ``poly``."""
-    if code == POLY:
-        base = gamma * g + coef0
-        out = 1.0
-        for _ in range(degree):
-            out *= base
-        return out
-    return g
-
-
-@jit
 def _sparse_row_dot(data, indices, start, end, work):
     """sum_p data[p] work[indices[p]] over p in [start, end)."""
     s = 0.0
     for p in range(start, end):
         s += data[p] * work[indices[p]]
     return s
-
-
-@jit
-def _scatter(data, indices, start, end, work, value_scale):
-    """work[indices[p]] = value_scale * data[p]: a CSR row spread into a dense vector."""
-    for p in range(start, end):
-        work[indices[p]] = value_scale * data[p]
 
 
 @jit
@@ -137,11 +119,11 @@ def _rbf_row(src, S, s_data, s_indices, s_indptr, s_sq, work, i, c0, row):
     for j in range(width):
         if cancels(row[j], sq_i, s_sq[c0 + j]):
             if csr and not scattered:
-                _scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
+                scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
                 scattered = True
             row[j] = _exact_sq_distance(src, S, s_data, s_indices, s_indptr, work, i, c0 + j)
     if scattered:
-        _scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
+        scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
     for j in range(width):
         row[j] = np.exp(-gamma * max(row[j], 0.0))
 
@@ -151,7 +133,7 @@ def engine_diag(src, i):
     """K(x_i, x_i) for row i of X (exactly 1 for rbf)."""
     if src[6] == RBF:
         return 1.0
-    return _transform(src[4][i], src[6], src[7], src[8], src[9])
+    return dot_kernel(src[4][i], src[6], src[7], src[8], src[9])
 
 
 @jit
@@ -177,11 +159,11 @@ def _block(src, st, t, k):
         if csr:
             for q in range(nb):
                 i = order[t + q]
-                _scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
+                scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
                 for j in range(c0, k):
                     out[q, j - c0] = _sparse_row_dot(s_data, s_indices, s_indptr[j],
                                                      s_indptr[j + 1], work)
-                _scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
+                scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
         else:
             for q in range(nb):
                 XB[q] = X[order[t + q]]
@@ -193,7 +175,7 @@ def _block(src, st, t, k):
         elif code != 0:
             for q in range(nb):
                 for j in range(width):
-                    out[q, j] = _transform(out[q, j], code, degree, gamma, coef0)
+                    out[q, j] = dot_kernel(out[q, j], code, degree, gamma, coef0)
     info[0], info[1], info[2], info[3] = t, t1, k, c0
     return S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work
 
@@ -276,7 +258,7 @@ def engine_append(src, st, t, k):
             grown_H[:, : H.shape[1]] = H
             H = grown_H
         if csr:
-            _scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
+            scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
         for q in range(t - t0 + 1, t1 - t0):
             r = order[t0 + q]
             if csr:
@@ -289,9 +271,9 @@ def engine_append(src, st, t, k):
                     d = _exact_sq_distance(src, X, data, indices, indptr, work, i, r)
                 H[q, column] = np.exp(-gamma * max(d, 0.0))
             else:
-                H[q, column] = _transform(g, code, degree, gamma, coef0)
+                H[q, column] = dot_kernel(g, code, degree, gamma, coef0)
         if csr:
-            _scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
+            scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
     return S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work
 
 

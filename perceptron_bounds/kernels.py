@@ -80,6 +80,38 @@ def scattered_sq_distance(a_data, a_indices, a_start, a_end, work, b_data, b_ind
 
 
 @jit
+def scatter(data, indices, start, end, work, value_scale):
+    """work[indices[p]] = value_scale * data[p]: a CSR row spread into a dense vector."""
+    for p in range(start, end):
+        work[indices[p]] = value_scale * data[p]
+
+
+@jit
+def dot_kernel(g, code, degree, gamma, coef0):
+    """K from the dot product g = a . b for ``linear`` and ``poly``."""
+    if code == POLY:
+        base = gamma * g + coef0
+        out = 1.0
+        for _ in range(degree):
+            out *= base
+        return out
+    return g
+
+
+@jit
+def scattered_kernel_value(data, indices, a_start, a_end, work, b_start, b_end, code, degree,
+                           gamma, coef0):
+    """K(a, b) for two rows a, b of one CSR matrix, a also scattered into ``work``."""
+    if code == RBF:
+        return np.exp(-gamma * scattered_sq_distance(data, indices, a_start, a_end, work, data,
+                                                     indices, b_start, b_end))
+    s = 0.0
+    for p in range(b_start, b_end):
+        s += data[p] * work[indices[p]]
+    return dot_kernel(s, code, degree, gamma, coef0)
+
+
+@jit
 def cancels(d, sq_a, sq_b):
     """Whether d = ||a||^2 + ||b||^2 - 2 a . b may have lost its digits (see RBF_CANCELLATION)."""
     return d <= RBF_CANCELLATION * (sq_a + sq_b)
@@ -91,14 +123,7 @@ def kernel_value(a, b, code, degree, gamma, coef0):
     n = a.shape[0]
     if code == RBF:
         return np.exp(-gamma * sq_distance(a, b, n))
-    s = dot(a, b, n)
-    if code == POLY:
-        base = gamma * s + coef0
-        out = 1.0
-        for _ in range(degree):
-            out *= base
-        return out
-    return s
+    return dot_kernel(dot(a, b, n), code, degree, gamma, coef0)
 
 
 @dataclass(frozen=True)

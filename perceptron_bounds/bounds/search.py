@@ -44,6 +44,8 @@ GRID_DECADES = 6
 # search have taken SVM_SECONDS, no further value of C. Any unit f is a valid comparator, so
 # stopping early only affects how tight the bounds get; the report's notes say so.
 SVC_MAX_ITER = 100_000
+# Kernel values a kernel comparator evaluates at once (16 MiB of float64).
+VALUES_BLOCK = 1 << 21
 SVM_SECONDS = 10.0
 
 
@@ -82,7 +84,12 @@ class Comparator:
             if self.u.ndim == 2:
                 return np.asarray(Z @ self.u.T, dtype=np.float64)
             return np.asarray(Z @ self.u, dtype=np.float64).ravel()
-        return self.kernel.gram(Z, self.support) @ self.coef
+        # By blocks of rows: the kernel values of all rows against the supports at once would
+        # be an n_samples x n_support matrix (GBs for a large data set).
+        step = max(1, VALUES_BLOCK // max(self.support.shape[0], 1))
+        blocks = [self.kernel.gram(Z[start:start + step], self.support) @ self.coef
+                  for start in range(0, Z.shape[0], step)]
+        return np.concatenate(blocks) if blocks else np.zeros((0, *self.coef.shape[1:]))
 
 
 def vector_norm(u, q: float = 2.0) -> float:
