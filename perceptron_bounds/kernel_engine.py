@@ -24,8 +24,9 @@ BLAS adds the products of a dot product (a relative difference of order
 dot product; for ``rbf``, ||x - z||^2 is ||x||^2 + ||z||^2 - 2 x . z,
 recomputed by the difference form for the pairs where that sum cancels,
 :data:`perceptron_bounds.kernels.RBF_CANCELLATION`, so that K(x, x) = 1
-exactly and rows of large norm lose no digits); with integer-valued data such as raw MNIST pixels every dot
-product is exact and so is every kernel value. A run is bit for bit
+exactly and rows of large norm lose no digits); with integer-valued data
+such as raw MNIST pixels every dot product is exact and so is every kernel
+value. A run is bit for bit
 reproducible on one machine with a fixed number of BLAS threads; the BLAS
 may split a product differently for another number of threads, which can
 move the last bit of a kernel value (the tests check that the mistaken trials

@@ -415,7 +415,8 @@ def test_evaluate_stops_before_its_matrices_pass_memory_budget():
     m = run.mistakes
     with pytest.raises(ValueError, match=rf"^evaluate would hold 2 dense {m} x {m} float64 "
                                          r"matrices \(the Gram matrix of the mistakes.*over "
-                                         r"memory_budget=.*evaluate\(\.\.\., memory_budget=\.\.\.\)"):
+                                         r"memory_budget=.*evaluate\(\.\.\., "
+                                         r"memory_budget=\.\.\.\) to raise it$"):
         evaluate(run, X, y, memory_budget=16.0 * m * m - 1)
     assert evaluate(run, X, y, memory_budget=16.0 * m * m).rows
     budget = 8.0 * m * m + 8  # the run's m x m matrix fits, the bounds' two do not

@@ -557,7 +557,7 @@ def _max_supports(params) -> int:
 
 
 def _check_dual_stop(stop: int, k: int, params) -> None:
-    """The one-line ``ValueError`` of a dual loop that stopped at trial ``stop`` (-1: it did not)."""
+    """The one-line ``ValueError`` of a dual loop stopped at trial ``stop`` (-1: it did not)."""
     if stop >= 0:
         raise ValueError(over_budget(
             "dual", k + 1, _PRIMAL_MATRICES[params["variant"]], params["memory_budget"],
