@@ -230,9 +230,15 @@ def grow_vector(v, k):
 @jit
 def grow_square(M, k):
     """M if it has room for row and column k, else a zero-padded copy keeping M[:k, :k]."""
+    return grow_square_within(M, k, capacity(k + 1))
+
+
+@jit
+def grow_square_within(M, k, limit):
+    """:func:`grow_square` with a side of at most ``limit`` (> k) for the new buffer."""
     if k < M.shape[0]:
         return M
-    size = capacity(k + 1)
+    size = min(capacity(k + 1), limit)
     out = np.zeros((size, size))
     out[:k, :k] = M[:k, :k]
     return out

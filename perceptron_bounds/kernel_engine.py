@@ -21,8 +21,12 @@ The kernel values that enter the loop are the same numbers as those of
 :func:`perceptron_bounds.kernels.kernel_value` up to the order in which the
 BLAS adds the products of a dot product (a relative difference of order
 1e-16 per value, 1e-12 at most for a kernel value that is a high power of a
-dot product); with integer-valued data such as raw MNIST pixels every dot
-product is exact and so is every kernel value. A run is bit for bit
+dot product; for ``rbf``, ||x - z||^2 is ||x||^2 + ||z||^2 - 2 x . z,
+recomputed by the difference form for the pairs where that sum cancels,
+:data:`perceptron_bounds.kernels.RBF_CANCELLATION`, so that K(x, x) = 1
+exactly and rows of large norm lose no digits); with integer-valued data
+such as raw MNIST pixels every dot product is exact and so is every kernel
+value. A run is bit for bit
 reproducible on one machine with a fixed number of BLAS threads; the BLAS
 may split a product differently for another number of threads, which can
 move the last bit of a kernel value (the tests check that the mistaken trials
@@ -52,7 +56,16 @@ import scipy.sparse as sp
 from ._jit import jit
 from ._linalg import capacity, dot
 from ._validation import loop_arrays
-from .kernels import POLY, RBF, Kernel, rowwise_dot
+from .kernels import (
+    RBF,
+    Kernel,
+    cancels,
+    dot_kernel,
+    rowwise_dot,
+    scatter,
+    scattered_sq_distance,
+    sq_distance,
+)
 
 # Trials per block: large enough for the BLAS to run at full speed, small enough that the
 # block's buffers (BLOCK_SIZE x supports) stay in the caches of the CPU.
@@ -67,20 +80,6 @@ KERNEL_CACHE_ENTRIES = 1 << 27
 
 
 @jit
-def _transform(g, sq_a, sq_b, code, degree, gamma, coef0):
-    """K from the dot product g = a . b (and the squared norms, for rbf)."""
-    if code == RBF:
-        return np.exp(-gamma * max(sq_a + sq_b - 2.0 * g, 0.0))
-    if code == POLY:
-        base = gamma * g + coef0
-        out = 1.0
-        for _ in range(degree):
-            out *= base
-        return out
-    return g
-
-
-@jit
 def _sparse_row_dot(data, indices, start, end, work):
     """sum_p data[p] work[indices[p]] over p in [start, end)."""
     s = 0.0
@@ -90,17 +89,52 @@ def _sparse_row_dot(data, indices, start, end, work):
 
 
 @jit
-def _scatter(data, indices, start, end, work, value_scale):
-    """work[indices[p]] = value_scale * data[p]: a CSR row spread into a dense vector."""
-    for p in range(start, end):
-        work[indices[p]] = value_scale * data[p]
+def _exact_sq_distance(src, S, s_data, s_indices, s_indptr, work, i, j):
+    """||x_i - s_j||^2 by the difference form, x_i row i of X, s_j row j of S.
+
+    For CSR data ``work`` must hold x_i scattered (it is left so).
+    """
+    X, data, indices, indptr = src[0], src[1], src[2], src[3]
+    if indptr.shape[0] > 0:
+        return scattered_sq_distance(data, indices, indptr[i], indptr[i + 1], work, s_data,
+                                     s_indices, s_indptr[j], s_indptr[j + 1])
+    return sq_distance(X[i], S[j], X.shape[1])
+
+
+@jit
+def _rbf_row(src, S, s_data, s_indices, s_indptr, s_sq, work, i, c0, row):
+    """row[j] = exp(-gamma ||x_i - s_{c0+j}||^2) from row[j] = x_i . s_{c0+j}.
+
+    ||x_i||^2 + ||s||^2 - 2 x_i . s for every entry, in a loop the compiler
+    vectorises, then the difference form for the entries where that sum
+    cancels (:func:`perceptron_bounds.kernels.cancels`; rare on data whose
+    rows are not near-duplicates of large norm).
+    """
+    data, indices, indptr, sq, gamma = src[1], src[2], src[3], src[4], src[8]
+    csr = indptr.shape[0] > 0
+    width = row.shape[0]
+    sq_i = sq[i]
+    for j in range(width):
+        row[j] = sq_i + s_sq[c0 + j] - 2.0 * row[j]
+    scattered = False
+    for j in range(width):
+        if cancels(row[j], sq_i, s_sq[c0 + j]):
+            if csr and not scattered:
+                scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
+                scattered = True
+            row[j] = _exact_sq_distance(src, S, s_data, s_indices, s_indptr, work, i, c0 + j)
+    if scattered:
+        scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
+    for j in range(width):
+        row[j] = np.exp(-gamma * max(row[j], 0.0))
 
 
 @jit
 def engine_diag(src, i):
-    """K(x_i, x_i) for row i of X."""
-    sq = src[4]
-    return _transform(sq[i], sq[i], sq[i], src[6], src[7], src[8], src[9])
+    """K(x_i, x_i) for row i of X (exactly 1 for rbf)."""
+    if src[6] == RBF:
+        return 1.0
+    return dot_kernel(src[4][i], src[6], src[7], src[8], src[9])
 
 
 @jit
@@ -126,21 +160,23 @@ def _block(src, st, t, k):
         if csr:
             for q in range(nb):
                 i = order[t + q]
-                _scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
+                scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
                 for j in range(c0, k):
                     out[q, j - c0] = _sparse_row_dot(s_data, s_indices, s_indptr[j],
                                                      s_indptr[j + 1], work)
-                _scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
+                scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
         else:
             for q in range(nb):
                 XB[q] = X[order[t + q]]
             np.dot(XB[:nb], S[c0:k].T, out)
-        if code != 0:
+        if code == RBF:
             for q in range(nb):
-                sq_q = sq[order[t + q]]
+                _rbf_row(src, S, s_data, s_indices, s_indptr, s_sq, work, order[t + q], c0,
+                         out[q])
+        elif code != 0:
+            for q in range(nb):
                 for j in range(width):
-                    out[q, j] = _transform(out[q, j], sq_q, s_sq[c0 + j], code, degree, gamma,
-                                           coef0)
+                    out[q, j] = dot_kernel(out[q, j], code, degree, gamma, coef0)
     info[0], info[1], info[2], info[3] = t, t1, k, c0
     return S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work
 
@@ -223,16 +259,22 @@ def engine_append(src, st, t, k):
             grown_H[:, : H.shape[1]] = H
             H = grown_H
         if csr:
-            _scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
+            scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
         for q in range(t - t0 + 1, t1 - t0):
             r = order[t0 + q]
             if csr:
                 g = _sparse_row_dot(data, indices, indptr[r], indptr[r + 1], work)
             else:
                 g = dot(X[r], X[i], X.shape[1])
-            H[q, column] = _transform(g, sq[r], sq[i], code, degree, gamma, coef0)
+            if code == RBF:
+                d = sq[r] + sq[i] - 2.0 * g
+                if cancels(d, sq[r], sq[i]):
+                    d = _exact_sq_distance(src, X, data, indices, indptr, work, i, r)
+                H[q, column] = np.exp(-gamma * max(d, 0.0))
+            else:
+                H[q, column] = dot_kernel(g, code, degree, gamma, coef0)
         if csr:
-            _scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
+            scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
     return S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work
 
 

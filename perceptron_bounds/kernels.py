@@ -33,24 +33,97 @@ KERNELS = ("linear", "poly", "rbf")
 LINEAR, POLY, RBF = 0, 1, 2
 
 
+# rbf needs ||x - z||^2. By ||x||^2 + ||z||^2 - 2 x . z (one matrix product for many pairs)
+# the rounding error of x . z is up to about n_features * 1e-16 * (||x||^2 + ||z||^2); where
+# the result falls below this fraction of ||x||^2 + ||z||^2 the difference form recomputes it.
+# Then every value kept has lost at most log10(1 / RBF_CANCELLATION) digits (about 1, far
+# from the 16 a near-duplicate pair of large norm lost), and K(x, x) = 1 exactly.
+RBF_CANCELLATION = 2.0**-4
+
+
+@jit
+def sq_distance(a, b, n):
+    """||a[:n] - b[:n]||^2 by the difference form (no cancellation)."""
+    s = 0.0
+    for j in range(n):
+        d = a[j] - b[j]
+        s += d * d
+    return s
+
+
+@jit
+def scattered_sq_distance(a_data, a_indices, a_start, a_end, work, b_data, b_indices, b_start,
+                          b_end):
+    """||a - b||^2 for two CSR rows, a also scattered into the dense vector ``work``.
+
+    Subtracts b in ``work``, sums the squares over a's entries then over b's
+    (those shared with a zeroed first, so counted once), and leaves ``work``
+    holding a again. Each sum runs in a loop that only reads (see
+    :mod:`perceptron_bounds._linalg`, determinism).
+    """
+    for p in range(b_start, b_end):
+        work[b_indices[p]] -= b_data[p]
+    s = 0.0
+    for p in range(a_start, a_end):
+        v = work[a_indices[p]]
+        s += v * v
+    for p in range(a_start, a_end):
+        work[a_indices[p]] = 0.0
+    for p in range(b_start, b_end):
+        v = work[b_indices[p]]
+        s += v * v
+    for p in range(b_start, b_end):
+        work[b_indices[p]] = 0.0
+    for p in range(a_start, a_end):
+        work[a_indices[p]] = a_data[p]
+    return s
+
+
+@jit
+def scatter(data, indices, start, end, work, value_scale):
+    """work[indices[p]] = value_scale * data[p]: a CSR row spread into a dense vector."""
+    for p in range(start, end):
+        work[indices[p]] = value_scale * data[p]
+
+
+@jit
+def dot_kernel(g, code, degree, gamma, coef0):
+    """K from the dot product g = a . b for ``linear`` and ``poly``."""
+    if code == POLY:
+        base = gamma * g + coef0
+        out = 1.0
+        for _ in range(degree):
+            out *= base
+        return out
+    return g
+
+
+@jit
+def scattered_kernel_value(data, indices, a_start, a_end, work, b_start, b_end, code, degree,
+                           gamma, coef0):
+    """K(a, b) for two rows a, b of one CSR matrix, a also scattered into ``work``."""
+    if code == RBF:
+        return np.exp(-gamma * scattered_sq_distance(data, indices, a_start, a_end, work, data,
+                                                     indices, b_start, b_end))
+    s = 0.0
+    for p in range(b_start, b_end):
+        s += data[p] * work[indices[p]]
+    return dot_kernel(s, code, degree, gamma, coef0)
+
+
+@jit
+def cancels(d, sq_a, sq_b):
+    """Whether d = ||a||^2 + ||b||^2 - 2 a . b may have lost its digits (see RBF_CANCELLATION)."""
+    return d <= RBF_CANCELLATION * (sq_a + sq_b)
+
+
 @jit
 def kernel_value(a, b, code, degree, gamma, coef0):
     """K(a, b) for two 1-D float64 arrays."""
     n = a.shape[0]
     if code == RBF:
-        s = 0.0
-        for j in range(n):
-            d = a[j] - b[j]
-            s += d * d
-        return np.exp(-gamma * s)
-    s = dot(a, b, n)
-    if code == POLY:
-        base = gamma * s + coef0
-        out = 1.0
-        for _ in range(degree):
-            out *= base
-        return out
-    return s
+        return np.exp(-gamma * sq_distance(a, b, n))
+    return dot_kernel(dot(a, b, n), code, degree, gamma, coef0)
 
 
 @dataclass(frozen=True)
@@ -81,7 +154,12 @@ class Kernel:
         }
 
     def gram(self, X, Z) -> np.ndarray:
-        """The matrix K(X[i], Z[j]) of shape (len(X), len(Z)); X or Z may be CSR."""
+        """The matrix K(X[i], Z[j]) of shape (len(X), len(Z)); X or Z may be CSR.
+
+        For ``rbf``, ||x - z||^2 = ||x||^2 + ||z||^2 - 2 x . z from one matrix
+        product, and by the difference form for the pairs where that sum
+        cancels (:data:`RBF_CANCELLATION`), so K(x, x) = 1 exactly.
+        """
         G = X @ Z.T
         G = G.toarray() if sp.issparse(G) else np.array(G, dtype=np.float64, copy=None)
         if self.name == "linear":
@@ -90,9 +168,17 @@ class Kernel:
             G *= self.gamma
             G += self.coef0
             return _power_in_place(G, self.degree)
+        sq_x, sq_z = rowwise_dot(X, X), rowwise_dot(Z, Z)
         G *= -2.0
-        G += rowwise_dot(X, X)[:, None]
-        G += rowwise_dot(Z, Z)[None, :]
+        G += sq_x[:, None]
+        G += sq_z[None, :]
+        step = max(1, _CHUNK // max(G.shape[1], 1))
+        for start in range(0, G.shape[0], step):
+            block = G[start:start + step]
+            rows, cols = np.nonzero(block <= RBF_CANCELLATION * np.add.outer(
+                sq_x[start:start + step], sq_z))
+            if rows.size:
+                block[rows, cols] = _sq_distances(X, Z, rows + start, cols)
         np.maximum(G, 0.0, out=G)
         G *= -self.gamma
         return np.exp(G, out=G)
@@ -105,6 +191,24 @@ class Kernel:
         if self.name == "poly":
             return (self.gamma * sq + self.coef0) ** self.degree
         return np.ones(X.shape[0])
+
+
+# Entries per temporary array of Kernel.gram's rbf correction (8 MiB of float64).
+_CHUNK = 1 << 20
+
+
+def _sq_distances(X, Z, rows, cols) -> np.ndarray:
+    """||X[rows[q]] - Z[cols[q]]||^2 for each pair q, by the difference form; X or Z may be CSR."""
+    out = np.empty(rows.shape[0])
+    both_sparse = sp.issparse(X) and sp.issparse(Z)
+    step = _CHUNK // 16 if both_sparse else max(1, _CHUNK // max(X.shape[1], 1))
+    for start in range(0, rows.shape[0], step):
+        a, b = X[rows[start:start + step]], Z[cols[start:start + step]]
+        if sp.issparse(a) != sp.issparse(b):
+            a, b = (m.toarray() if sp.issparse(m) else m for m in (a, b))
+        diff = a - b
+        out[start:start + step] = rowwise_dot(diff, diff)
+    return out
 
 
 def _power_in_place(G: np.ndarray, degree: int) -> np.ndarray:

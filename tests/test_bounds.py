@@ -560,3 +560,67 @@ def test_docstring_examples_run(module):
     """The Examples sections state the closed forms' values: doctested so they cannot drift."""
     result = doctest.testmod(importlib.import_module(f"perceptron_bounds.bounds.{module}"))
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("variant", ["inverse", "pinv"])
+def test_a_failed_eigensolver_makes_the_second_order_bound_not_applicable(monkeypatch, variant):
+    """LAPACK's eigensolver can stop with 'Internal Error.' on ill-conditioned Gram matrices of
+    mixed-scale data: evaluate reports the bound not applicable instead of raising."""
+    import scipy.linalg
+
+    from perceptron_bounds.bounds import quantities
+
+    def failing(*args, **kwargs):
+        raise scipy.linalg.LinAlgError("Internal Error.")
+
+    monkeypatch.setattr(quantities.scipy.linalg, "eigvalsh", failing)
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((30, 4)) * 10.0 ** rng.uniform(-3, 8, (30, 1))
+    y = np.where(rng.standard_normal(30) > 0, 1, -1)
+    run = run_online("second_order", X, y, kernel="rbf", gamma=0.5, variant=variant)
+    rows = evaluate(run, X, y).rows
+    assert rows and all(not row.applies and "Internal Error." in row.reason for row in rows)
+
+
+def scaled_noisy_poly_run(seed, degree=2):
+    """A poly-kernel run on rows of norm about 1e8 with 10% flipped labels: libsvm's fit of the
+    kernel SVM comparator ran for minutes on such data (no iteration limit)."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((200, 5))
+    y = np.where(X @ rng.standard_normal(5) > 0, 1, -1)
+    y[rng.random(200) < 0.1] *= -1
+    X *= 1e8
+    return run_online("perceptron", X, y, kernel="poly", degree=degree), X, y
+
+
+def test_the_kernel_svm_search_is_bounded_and_says_when_it_stopped_early():
+    import time
+
+    from perceptron_bounds.bounds import search
+
+    for seed in range(12):
+        run, X, y = scaled_noisy_poly_run(seed)
+        start = time.perf_counter()
+        report = evaluate(run, X, y)
+        assert time.perf_counter() - start < search.SVM_SECONDS + 5.0, seed
+        assert any(f"max_iter={search.SVC_MAX_ITER}" in note for note in report.notes), seed
+        assert all(row.holds is not False for row in report.rows), seed
+
+
+def test_a_kernel_svm_with_non_finite_coefficients_is_refitted_on_the_scaled_gram():
+    run, X, y = scaled_noisy_poly_run(0, degree=3)  # libsvm: "dual coefficients ... not finite"
+    report = evaluate(run, X, y)
+    assert any("refitted on the Gram scaled" in note for note in report.notes)
+    assert all(row.holds is not False for row in report.rows)
+
+
+def test_the_kernel_svm_search_stops_at_its_time_budget(monkeypatch, noisy):
+    from perceptron_bounds.bounds import search
+    from perceptron_bounds.kernels import kernel_of
+
+    monkeypatch.setattr(search, "SVM_SECONDS", 0.0)
+    X, y, _ = noisy
+    run = run_online("perceptron", X, y, kernel="rbf", gamma=0.5)
+    comps = search.svm_comparators(X, y, kernel_of(run.params))
+    assert len(comps) == 1 and "skipped C=0.1,1,10,100 after 0 s" in comps[0].note
+    assert any("skipped C=0.1" in note for note in evaluate(run, X, y).notes)

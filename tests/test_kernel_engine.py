@@ -181,3 +181,25 @@ def test_runs_do_not_depend_on_the_number_of_threads():
     np.testing.assert_array_equal(runs[0].mistake_trials, runs[1].mistake_trials)
     np.testing.assert_allclose(runs[0].margins, runs[1].margins, rtol=1e-12, atol=1e-12)
     np.testing.assert_array_equal(runs[0].dual_coef, runs[1].dual_coef)
+
+
+@pytest.mark.parametrize("block", (1, 64))
+@pytest.mark.parametrize("csr", [False, True])
+def test_rbf_rows_of_large_norm_do_not_cancel(monkeypatch, block, csr):
+    """A coordinate of 1e8 makes ||x||^2 + ||z||^2 - 2 x.z cancel for rows a unit apart: the
+    engine recomputes those pairs by the difference form, in blocks and appends alike."""
+    monkeypatch.setattr(kernel_engine, "BLOCK_SIZE", block)
+    X = sparse_data(40, 6)
+    X[:, 0] = 1e8
+    X[30:] = X[:10]
+    rng = np.random.default_rng(2)
+    order = np.concatenate([rng.permutation(len(X)) for _ in range(2)])
+    appends = set(np.flatnonzero(rng.random(len(order)) < 0.3).tolist())
+    drive(X, as_input(X, csr), order, KERNELS["rbf"], appends)
+    src, st, k = kernel_engine.kernel_engine(as_input(X, csr), np.array([3, 33, 3]),
+                                             KERNELS["rbf"])
+    out = np.empty(2)
+    st = engine_append(src, st, 0, 0)
+    st = engine_row(src, st, 1, 1, out)
+    st = engine_row(src, st, 2, 1, out)
+    assert out[0] == 1.0 and engine_diag(src, 3) == 1.0

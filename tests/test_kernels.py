@@ -68,3 +68,47 @@ def test_kernel_estimators_default_to_gamma_scale():
     assert clf.run_.params["gamma"] == pytest.approx(svc_gamma(X, "scale"), rel=1e-12)
     clf.partial_fit(X[:10], Y[:10])  # a warm start on another batch keeps the scale
     assert clf.run_.params["gamma"] == pytest.approx(svc_gamma(X, "scale"), rel=1e-12)
+
+
+def large_norm_rows():
+    """12 rows of norm about 1e8, some a unit apart, and a duplicate: ||x||^2 + ||z||^2 - 2 x.z
+    cancels to the last digit here (issue 20, item 2)."""
+    rng = np.random.default_rng(5)
+    X = np.vstack([rng.standard_normal((6, 3)) * 1e8, 1e8 + rng.standard_normal((6, 3))])
+    X[11] = X[6]
+    return X
+
+
+@pytest.mark.parametrize("kind", ["dense", "csr", "csr-dense"])
+def test_rbf_gram_of_large_norm_rows_is_the_difference_form(kind):
+    from perceptron_bounds.kernels import kernel_value
+
+    X = large_norm_rows()
+    kernel = make_kernel("rbf", gamma=0.5, n_features=3)
+    A = sp.csr_matrix(X) if kind != "dense" else X
+    Z = A if kind != "csr-dense" else X
+    G = kernel.gram(A, Z)
+    assert np.all(np.diag(G) == 1.0)
+    assert G[6, 11] == 1.0
+    pairwise = np.array([[kernel_value(a, b, *kernel.loop_args()) for b in X] for a in X])
+    np.testing.assert_allclose(G, pairwise, rtol=1e-12, atol=1e-300)
+    np.testing.assert_array_equal(kernel.gram(A[:5], Z[:5]), G[:5, :5])
+    assert np.all(kernel.diagonal(A) == 1.0)
+
+
+@pytest.mark.parametrize("algorithm", ["perceptron", "ballseptron", "native"])
+def test_rbf_bounds_hold_on_rows_of_norm_1e8(algorithm):
+    """200 seeds of 12 rows at norm 1e8, gamma 0.5: before the stable squared distance
+    13 of 200 seeds violated a bound and evaluate raised on most of the others."""
+    from perceptron_bounds.bounds import evaluate
+
+    for seed in range(200):
+        rng = np.random.default_rng(seed)
+        X = 1e8 + rng.standard_normal((12, 5))
+        y = np.arange(12) % 3 if algorithm == "native" else rng.permutation([1, -1] * 6)
+        kwargs = {"multiclass": "native"} if algorithm == "native" else (
+            {"r": 0.1} if algorithm == "ballseptron" else {})
+        name = "perceptron" if algorithm == "native" else algorithm
+        run = run_online(name, X, y, kernel="rbf", gamma=0.5, epochs=3, **kwargs)
+        for row in evaluate(run, X, y).rows:
+            assert row.holds is not False, (seed, row)

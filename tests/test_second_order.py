@@ -376,3 +376,15 @@ def test_estimator_docstring_example():
     for test in finder.find(SecondOrderPerceptron, "SecondOrderPerceptron"):
         runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
+
+
+def test_pinv_rank_of_distinct_rbf_rows_of_large_norm_is_at_most_their_number():
+    """200 distinct rows of norm 4e3 at gamma 0.3: the rbf Gram's cancellation made the pinv
+    variant count 263 rank increases, more than the 200 rows can span."""
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((200, 5))
+    X *= 4e3 / np.linalg.norm(X, axis=1, keepdims=True)
+    y = np.where(rng.standard_normal(200) > 0, 1, -1)
+    run = run_online("second_order", X, y, kernel="rbf", gamma=0.3, variant="pinv", epochs=3)
+    assert run.state["rank"] <= 200
+    assert len(run.state["rank_growth"]) <= 200

@@ -372,3 +372,56 @@ def test_voted_hypothesis_of_no_mistakes_scores_zero_on_csr_rows():
     empty = VotedHypothesis(XS[:0], np.empty(0), np.array([5]), np.zeros(1), Kernel("rbf"))
     np.testing.assert_array_equal(empty.decision_function(XS, method="average"),
                                   np.zeros(X.shape[0]))
+
+
+def wide_csr(n_samples, n_features=50_000, seed=0):
+    X = sp.random(n_samples, n_features, density=20 / n_features, format="csr",
+                  random_state=seed)
+    y = np.where(X @ np.random.default_rng(seed).standard_normal(n_features) > 0, 1, -1)
+    return X, y
+
+
+@pytest.mark.parametrize("params", [
+    {"algorithm": "higher_order", "memory_budget": 1e7},  # the dual form, sparse supports
+    {"algorithm": "higher_order", "form": "implicit"},
+    {"algorithm": "second_order", "variant": "pinv"},
+], ids=["ho-dual", "ho-implicit", "so-pinv"])
+def test_evaluate_keeps_wide_csr_data_sparse(params):
+    """evaluate densified the mistaken rows of wide CSR data (m x n: 1.5 GB at 3,000 x 100,000
+    for a 0.4 MB matrix; the pinv variant's evaluate took 13 s after a 0.2 s run)."""
+    import time
+    import tracemalloc
+
+    X, y = wide_csr(300)
+    params = dict(params)
+    run = run_online(params.pop("algorithm"), X, y, **params)
+    dense_rows = 8 * run.mistakes * X.shape[1]
+    start = time.perf_counter()
+    evaluate(run, X, y)
+    assert time.perf_counter() - start < 10.0
+    tracemalloc.start()
+    try:
+        report = evaluate(run, X, y)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < dense_rows / 4, (peak, dense_rows)
+    assert all(row.holds is not False for row in report.rows)
+
+
+def test_evaluate_stops_before_its_matrices_pass_memory_budget():
+    X, y = wide_csr(300, 2_000)
+    run = run_online("second_order", X, y, kernel="rbf", gamma=0.5)
+    m = run.mistakes
+    with pytest.raises(ValueError, match=rf"^evaluate would hold 2 dense {m} x {m} float64 "
+                                         r"matrices \(the Gram matrix of the mistakes.*over "
+                                         r"memory_budget=.*evaluate\(\.\.\., "
+                                         r"memory_budget=\.\.\.\) to raise it$"):
+        evaluate(run, X, y, memory_budget=16.0 * m * m - 1)
+    assert evaluate(run, X, y, memory_budget=16.0 * m * m).rows
+    budget = 8.0 * m * m + 8  # the run's m x m matrix fits, the bounds' two do not
+    small = run_online("second_order", X, y, kernel="rbf", gamma=0.5, memory_budget=budget)
+    with pytest.raises(ValueError, match=f"memory_budget={budget / 1024**3:.3g} GiB"):
+        evaluate(small, X, y)  # the run's budget by default
+    with pytest.raises(ValueError, match="memory_budget must be"):
+        evaluate(run, X, y, memory_budget=0)

@@ -73,6 +73,8 @@ and Theorem 4 (pseudoinverse).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import scipy.linalg
 import scipy.sparse
@@ -86,6 +88,7 @@ from .._linalg import (
     dense_row,
     dot,
     grow_square,
+    grow_square_within,
     grow_vector,
     rank_one_downdate,
     rows_buffer,
@@ -208,12 +211,13 @@ def _so_inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margin
 
 
 @jit
-def _so_inverse_dual_loop(src, st, k, y, a, alpha, m_inv, margins):
+def _so_inverse_dual_loop(src, st, k, y, a, alpha, m_inv, max_k, margins):
     """Dual SO with fixed a over the engine's k supports s_j (the mistakes, with multiplicity).
 
     Keeps m_inv = (a I_k + G_k)^{-1} and alpha = m_inv y_k; kernel values come
-    from the kernel-row engine (``src``, ``st``). Returns (mistake trials,
-    engine state, alpha, m_inv, k), the buffers possibly regrown.
+    from the kernel-row engine (``src``, ``st``). Stops at a mistake that would
+    make more than ``max_k`` supports. Returns (mistake trials, engine state,
+    alpha, m_inv, k, the trial it stopped at or -1), the buffers possibly regrown.
     """
     order = src[5]
     n_trials = order.shape[0]
@@ -223,6 +227,7 @@ def _so_inverse_dual_loop(src, st, k, y, a, alpha, m_inv, margins):
     pending = grow_vector(np.empty(0), k)  # m_inv[:k, :k] still lacks + pending pending^T
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
+    stop = -1
     for t in range(n_trials):
         if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
@@ -233,6 +238,9 @@ def _so_inverse_dual_loop(src, st, k, y, a, alpha, m_inv, margins):
         st = engine_row(src, st, t, k, g)
         s = dot(alpha, g, k)
         mistake = y[i] * s <= 0.0
+        if mistake and k >= max_k:
+            stop = t
+            break
         if record or mistake:
             _rank_one_matvec(m_inv, pending, -1.0, g, k, u)
             schur = a + engine_diag(src, i) - dot(g, u, k)
@@ -241,7 +249,7 @@ def _so_inverse_dual_loop(src, st, k, y, a, alpha, m_inv, margins):
             if mistake:
                 # Partitioned inverse of [[a I + G_k, g], [g^T, a + K(x, x)]]: border now,
                 # the leading block's + u u^T / schur with the next product.
-                m_inv = grow_square(m_inv, k)
+                m_inv = grow_square_within(m_inv, k, max_k)
                 r = 1.0 / np.sqrt(schur)
                 for p in range(k):
                     m_inv[p, k] = -u[p] / schur
@@ -258,7 +266,7 @@ def _so_inverse_dual_loop(src, st, k, y, a, alpha, m_inv, margins):
                 mistakes[m] = t
                 m += 1
     _rank_one_matvec(m_inv, pending, -1.0, g, k, u)
-    return mistakes[:m].copy(), st, alpha, m_inv, k
+    return mistakes[:m].copy(), st, alpha, m_inv, k, stop
 
 
 # ---------------------------------------------------------------- adaptive a_k (Fig. 4)
@@ -305,12 +313,14 @@ def _so_adaptive_primal_loop(X, data, indices, indptr, y, order, c_r2, k0, corr,
 
 
 @jit
-def _so_adaptive_dual_loop(src, st, k, y, ys, gram, c_r2, margins):
+def _so_adaptive_dual_loop(src, st, k, y, ys, gram, c_r2, max_k, margins):
     """Dual SO with a_k = c R^2 k over the engine's k supports s_j with labels ys[:k].
 
     Keeps the Gram ``gram`` = G_k and factors a_k I + G_k at every mistake;
-    kernel values come from the kernel-row engine (``src``, ``st``). Returns
-    (mistake trials, engine state, ys, gram, k), the buffers possibly regrown.
+    kernel values come from the kernel-row engine (``src``, ``st``). Stops at a
+    mistake that would make more than ``max_k`` supports. Returns (mistake
+    trials, engine state, ys, gram, k, the trial it stopped at or -1), the
+    buffers possibly regrown.
     """
     order = src[5]
     n_trials = order.shape[0]
@@ -323,6 +333,7 @@ def _so_adaptive_dual_loop(src, st, k, y, ys, gram, c_r2, margins):
     cholesky_solve(L, ys, k, tmp, alpha)
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
+    stop = -1
     for t in range(n_trials):
         if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
@@ -336,7 +347,10 @@ def _so_adaptive_dual_loop(src, st, k, y, ys, gram, c_r2, margins):
             solve_lower(L, g, k, tmp)
             margins[t] = a * s / (a + engine_diag(src, i) - dot(tmp, tmp, k))
         if y[i] * s <= 0.0:
-            gram = grow_square(gram, k)
+            if k >= max_k:
+                stop = t
+                break
+            gram = grow_square_within(gram, k, max_k)
             for p in range(k):
                 gram[p, k] = g[p]
                 gram[k, p] = g[p]
@@ -350,7 +364,7 @@ def _so_adaptive_dual_loop(src, st, k, y, ys, gram, c_r2, margins):
             cholesky_solve(L, ys, k, tmp, alpha)
             mistakes[m] = t
             m += 1
-    return mistakes[:m].copy(), st, ys, gram, k
+    return mistakes[:m].copy(), st, ys, gram, k, stop
 
 
 # ---------------------------------------------------------------- pseudoinverse (Fig. 5)
@@ -461,13 +475,15 @@ def _so_pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_
 
 
 @jit
-def _so_pinv_dual_loop(src, st, r, y, span_tol, wc, l_inv, c_inv, margins):
+def _so_pinv_dual_loop(src, st, r, y, span_tol, wc, l_inv, c_inv, max_k, margins):
     """Dual SO with the pseudoinverse over the engine's r supports, the basis mistakes b_j.
 
     ``l_inv`` is the inverse Cholesky factor of the Gram of b_0, ..., b_{r-1};
     the coordinates of x are p = l_inv K(B, x), the kernel values coming from
-    the kernel-row engine (``src``, ``st``). Returns (mistake trials,
-    rank-growth flags per mistake, engine state, wc, l_inv, c_inv, r).
+    the kernel-row engine (``src``, ``st``). Stops at a rank increase that
+    would make more than ``max_k`` supports. Returns (mistake trials,
+    rank-growth flags per mistake, engine state, wc, l_inv, c_inv, r, the trial
+    it stopped at or -1).
     """
     order = src[5]
     n_trials = order.shape[0]
@@ -478,6 +494,7 @@ def _so_pinv_dual_loop(src, st, r, y, span_tol, wc, l_inv, c_inv, margins):
     mistakes = np.empty(n_trials, dtype=np.int64)
     grew = np.zeros(n_trials, dtype=np.int64)
     m = 0
+    stop = -1
     for t in range(n_trials):
         if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
@@ -503,12 +520,15 @@ def _so_pinv_dual_loop(src, st, r, y, span_tol, wc, l_inv, c_inv, margins):
                 mistakes[m] = t
                 m += 1
         else:
+            if r >= max_k:
+                stop = t
+                break
             if record:
                 margins[t] = 0.0
             eta = np.sqrt(e2)
-            c_inv = _coordinates_grow(c_inv, p, r, eta, zc)
+            c_inv = _coordinates_grow(grow_square_within(c_inv, r, max_k), p, r, eta, zc)
             # Cholesky of the basis Gram gains the row (p^T, eta): invert it by rows.
-            l_inv = grow_square(l_inv, r)
+            l_inv = grow_square_within(l_inv, r, max_k)
             for q in range(r):
                 s2 = 0.0
                 for j in range(q, r):
@@ -522,7 +542,7 @@ def _so_pinv_dual_loop(src, st, r, y, span_tol, wc, l_inv, c_inv, margins):
             grew[m] = 1
             mistakes[m] = t
             m += 1
-    return mistakes[:m].copy(), grew[:m].copy(), st, wc, l_inv, c_inv, r
+    return mistakes[:m].copy(), grew[:m].copy(), st, wc, l_inv, c_inv, r, stop
 
 
 # ---------------------------------------------------------------- Python wrappers
@@ -536,6 +556,26 @@ def _squared_radius(kdiag, previous) -> float:
     if r2 <= 0.0:
         raise ValueError("variant='adaptive' needs R = max ||x_t|| > 0, but every row of X is 0")
     return r2
+
+
+def _max_supports(params) -> int:
+    """The most supports k whose k x k float64 matrices fit within ``memory_budget``.
+
+    A dual form keeps as many k x k matrices as its primal form keeps n x n
+    ones (:data:`_PRIMAL_MATRICES`), k the supports, which grow with the
+    mistakes; its loop stops before a support beyond this count.
+    """
+    count = _PRIMAL_MATRICES[params["variant"]]
+    return math.isqrt(int(min(params["memory_budget"] / (8.0 * count), 2.0**62)))
+
+
+def _check_dual_stop(stop: int, k: int, params) -> None:
+    """The one-line ``ValueError`` of a dual loop stopped at trial ``stop`` (-1: it did not)."""
+    if stop >= 0:
+        raise ValueError(over_budget(
+            "dual", k + 1, _PRIMAL_MATRICES[params["variant"]], params["memory_budget"],
+            f"fewer trials (the matrices grow with the supports; trial {stop} would add "
+            f"support {k + 1})"))
 
 
 def _fit_inverse(data, order, params, margins, previous):
@@ -552,9 +592,10 @@ def _fit_inverse(data, order, params, margins, previous):
     kernel = kernel_of(params)
     src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
     m_inv = np.zeros((16, 16)) if previous is None else square_buffer(previous.hypothesis.m_inv)
-    trials, st, alpha, m_inv, k = _so_inverse_dual_loop(
-        src, st, k, data.y, a, dual_buffer(previous), m_inv, margins
+    trials, st, alpha, m_inv, k, stop = _so_inverse_dual_loop(
+        src, st, k, data.y, a, dual_buffer(previous), m_inv, _max_supports(params), margins
     )
+    _check_dual_stop(stop, k, params)
     hypothesis = SecondOrderKernelHypothesis(engine_supports(st, k), alpha[:k].copy(), kernel,
                                              m_inv[:k, :k].copy(), a)
     return LoopResult(trials, hypothesis)
@@ -594,8 +635,9 @@ def _fit_adaptive(data, order, params, margins, previous):
             ys = rows_buffer(previous.state["support_labels"])
             gram = square_buffer(previous.state["gram"])
         src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
-        trials, st, ys, gram, k = _so_adaptive_dual_loop(src, st, k, data.y, ys, gram, c_r2,
-                                                         margins)
+        trials, st, ys, gram, k, stop = _so_adaptive_dual_loop(
+            src, st, k, data.y, ys, gram, c_r2, _max_supports(params), margins)
+        _check_dual_stop(stop, k, params)
         a = c_r2 * (k + 1)
         m_inv = scipy.linalg.inv(gram[:k, :k] + a * np.eye(k))
         ys = ys[:k].copy()
@@ -626,9 +668,10 @@ def _fit_pinv(data, order, params, margins, previous):
     else:
         src, st, r = kernel_engine(data.X, order, kernel, support_set(previous))
         l_inv = np.zeros((16, 16)) if h is None else square_buffer(h.transform)
-        trials, grew, st, wc, l_inv, c_inv, r = _so_pinv_dual_loop(
-            src, st, r, data.y, tol, wc, l_inv, c_inv, margins
+        trials, grew, st, wc, l_inv, c_inv, r, stop = _so_pinv_dual_loop(
+            src, st, r, data.y, tol, wc, l_inv, c_inv, _max_supports(params), margins
         )
+        _check_dual_stop(stop, r, params)
         basis, transform = engine_supports(st, r), l_inv[:r, :r].copy()
     hypothesis = PseudoinverseHypothesis(
         basis, transform, c_inv[:r, :r].copy(), wc[:r].copy(), kernel, tol
@@ -671,7 +714,9 @@ def _resolve(params: dict, data) -> dict:
     fit within ``memory_budget`` bytes, else the dual form (O(k) kernel values
     per trial, k <= n_samples mistakes per epoch, and no n x n matrix). An
     explicit primal form over the budget is a ``ValueError`` raised before
-    anything is allocated.
+    anything is allocated. The dual form keeps as many k x k matrices, k the
+    supports (the mistakes; the rank for ``pinv``): its loop stops, and the run
+    is a ``ValueError`` naming ``memory_budget``, before they would pass it.
     """
     a = check_real("a", params["a"], low=0.0, include_low=False)
     c = check_real("c", params["c"], low=0.0, include_low=False)
@@ -693,6 +738,8 @@ def _resolve(params: dict, data) -> dict:
 
 # The n_features x n_features matrices each primal variant keeps: A^{-1}; the correlation and
 # the Cholesky factor of a_k I + it (and its copy); the basis Q (at most n rows) and C^{-1}.
+# The dual forms keep as many k x k matrices, k the supports: (a I + G)^{-1}; the Gram, the
+# shifted copy and its Cholesky factor; L^{-1} and C^{-1} of the basis.
 _PRIMAL_MATRICES = {"inverse": 1, "adaptive": 3, "pinv": 2}
 
 

@@ -6,9 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._interrupt import interruptible
 from .._validation import check_choice, check_class_labels, check_real, check_X
+from ..algorithms._common import MEMORY_BUDGET, check_memory_budget
 from ..run import OnlineRun
 from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
 from .first_order import freund_schapire, novikoff
@@ -66,7 +68,7 @@ class _Spec:
 
 @interruptible()
 def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
-             target=None) -> BoundReport | MulticlassBoundReport:
+             target=None, memory_budget=None) -> BoundReport | MulticlassBoundReport:
     """Evaluate every mistake bound of the papers that applies to ``run``.
 
     Parameters
@@ -105,6 +107,12 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
         The data's known target: shape (n_features,) (e.g.
         ``make_separable(...).u``), or (K, n_features) prototypes for a
         multiclass run.
+    memory_budget : float, optional
+        The most bytes the dense matrices of the bounds may take (the
+        Second-Order bounds' Gram matrix of the mistakes, the Higher-Order
+        bound's kernel values of its factors against the mistakes, ...); over
+        it, a ``ValueError`` before any work. Default: the run's
+        ``memory_budget``, else 2 GiB. Sparse X stays sparse throughout.
 
     Returns
     -------
@@ -183,7 +191,46 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
     comparator = check_choice("comparator", comparator, COMPARATORS)
     if gamma is not None:
         gamma = check_real("gamma", gamma, low=0.0, include_low=False)
+    budget = run.params.get("memory_budget", MEMORY_BUDGET) if memory_budget is None else (
+        check_memory_budget(memory_budget))
+    for binary in run.class_runs if run.multiclass == "ovr" else (run,):
+        _check_memory(binary, sp.issparse(X), budget)
     return MODES[run.multiclass](run, X, y, u, gamma, comparator, target)
+
+
+def _check_memory(run, sparse: bool, budget: float) -> None:
+    """``ValueError`` naming ``memory_budget`` if the bounds' dense matrices would pass it.
+
+    The largest of them, by algorithm: the Second-Order bounds' Gram matrix of
+    the m mistakes (or X_m^T X_m, n x n, for a linear run with n < m) and its
+    eigendecomposition, with the m x r coordinates of the pseudoinverse variant;
+    the Higher-Order bound's kernel values of its a factors against the
+    mistakes, or the p-norm link of its a dense factors (p > 2), or the dense
+    mistaken rows.
+    """
+    m, n, params = run.mistakes, run.n_features, run.params
+    linear = params.get("kernel", "linear") == "linear"
+    shapes = []
+    if run.algorithm == "second_order":
+        width = min(m, n) if linear else m
+        shapes.append((2, m if params["variant"] == "pinv" else width, width,
+                       "the Gram matrix of the mistakes and its eigendecomposition"))
+    elif run.algorithm == "higher_order":
+        a = run.state["factor_rho"].shape[0] if "factor_rho" in run.state else m
+        if not linear:
+            shapes.append((4, a, m, "the kernel values of the factors against the mistakes"))
+        elif params["form"] == "implicit" and params["p"] != 2.0:
+            shapes.append((1, a, n, "the p-norm link of the factors"))
+    if run.algorithm in ("second_order", "higher_order") and not sparse:
+        shapes.append((1, m, n, "the mistaken rows"))
+    for count, rows, cols, what in shapes:
+        size = 8.0 * count * rows * cols
+        if size > budget:
+            raise ValueError(
+                f"evaluate would hold {count} dense {rows} x {cols} float64 "
+                f"matri{'x' if count == 1 else 'ces'} ({what}; {size / 1024**3:.3g} GiB), over "
+                f"memory_budget={budget / 1024**3:.3g} GiB; pass evaluate(..., memory_budget=...) "
+                "to raise it")
 
 
 def _evaluate_binary(run, X, y, u, gamma, comparator, target) -> BoundReport:
@@ -298,7 +345,7 @@ def _comparators(ctx, u, target, comparator, *, unit, fitted,
         note = (f"prototypes: one-vs-rest kernel SVMs ({ctx.kernel.name} kernel), intercepts "
                 "dropped, scaled together to sum_q ||f^q||^2 = 1 in the kernel's feature space, "
                 "the best over C for each bound")
-    return comps, [note]
+    return comps, [note, *dict.fromkeys(comp.note for comp in comps if comp.note)]
 
 
 def _rows(ctx, comparators, gamma, specs_of) -> list[BoundRow]:
@@ -477,15 +524,20 @@ def _second_order_specs(ctx, comp) -> list[_Spec]:
     margins = ctx.y * scores
     energy = float(np.sum(scores[rows_m] ** 2))
     reason = _WARM if run.warm_started else None
+    try:  # LAPACK's symmetric eigensolver can stop ("Internal Error.") on ill-conditioned input
+        spectrum = ctx.span if variant == "pinv" else (ctx.spectrum, None)
+    except np.linalg.LinAlgError as exc:
+        reason = f"the eigenvalues of the mistakes' Gram matrix could not be computed ({exc})"
+        spectrum = (np.zeros(0), np.inf)
     if variant == "pinv":
         name, source = "second_order_pinv", "003 Thm 4 (derived)"
-        eig, lambda_star = ctx.span
+        eig, lambda_star = spectrum
         extra = {"rank": int(eig.shape[0]), "lambda_star": lambda_star}
 
         def bound(D, g):
             return second_order_pinv_bound(eig, lambda_star, energy, D, g)
     else:
-        eig = ctx.spectrum
+        eig = spectrum[0]
         if variant == "adaptive":
             name, source = "second_order_adaptive", "003 Thm 3 (derived)"
             c, R_alg = float(params["c"]), float(run.state["R"])

@@ -24,8 +24,8 @@ import scipy.sparse as sp
 from .._interrupt import interruptible, stop_requested
 from .._jit import jit
 from .._linalg import normalize_rows, row_norms
-from .._validation import check_choice, check_labels, check_real, check_X
-from ..kernels import Kernel, kernel_of, kernel_value
+from .._validation import check_choice, check_labels, check_real, check_X, loop_arrays
+from ..kernels import Kernel, kernel_of, kernel_value, scatter, scattered_kernel_value
 from ..run import OnlineRun
 from .pnorm import dual_exponent
 from .search import unit_comparator
@@ -364,7 +364,17 @@ def mistake_spectrum(Xm, kernel) -> np.ndarray:
 
 
 @jit
-def _span_loop(Xm, code, degree, gamma, coef0, rtol, forced, L, pivots, rises):
+def _mistake_kernel(Xm, data, indices, indptr, work, p, k, code, degree, gamma, coef0):
+    """K(x_p, x_k) for rows of dense Xm, or of the CSR arrays with x_k scattered in ``work``."""
+    if indptr.shape[0] > 0:
+        return scattered_kernel_value(data, indices, indptr[k], indptr[k + 1], work, indptr[p],
+                                      indptr[p + 1], code, degree, gamma, coef0)
+    return kernel_value(Xm[p], Xm[k], code, degree, gamma, coef0)
+
+
+@jit
+def _span_loop(Xm, data, indices, indptr, work, code, degree, gamma, coef0, rtol, forced, L,
+               pivots, rises):
     """Ordered incremental Cholesky of the mistakes' Gram with rank detection.
 
     Row k of L gets the coordinates of mistake k in an orthonormal basis of the
@@ -372,18 +382,22 @@ def _span_loop(Xm, code, degree, gamma, coef0, rtol, forced, L, pivots, rises):
     distance to the span of the earlier ones exceeds rtol K(x_k, x_k), or, when
     ``forced`` is 1, exactly where rises[k] is already 1 (the run's own
     decisions). Sets rises[k] = 1 at every rise and returns the final rank.
+    The mistakes are the rows of dense Xm or of the CSR arrays (kept sparse).
     """
-    m = Xm.shape[0]
+    m = L.shape[0]
+    csr = indptr.shape[0] > 0
     r = 0
     for k in range(m):
         if stop_requested(k):  # Ctrl-C: the caller raises KeyboardInterrupt
             break
-        x = Xm[k]
-        kk = kernel_value(x, x, code, degree, gamma, coef0)
+        if csr:
+            scatter(data, indices, indptr[k], indptr[k + 1], work, 1.0)
+        kk = _mistake_kernel(Xm, data, indices, indptr, work, k, k, code, degree, gamma, coef0)
         rest = kk
         for j in range(r):
             p = pivots[j]
-            s = kernel_value(Xm[p], x, code, degree, gamma, coef0)
+            s = _mistake_kernel(Xm, data, indices, indptr, work, p, k, code, degree, gamma,
+                                coef0)
             for i in range(j):
                 s -= L[k, i] * L[p, i]
             L[k, j] = s / L[p, j]
@@ -399,6 +413,8 @@ def _span_loop(Xm, code, degree, gamma, coef0, rtol, forced, L, pivots, rises):
             r += 1
         else:
             rises[k] = 0
+        if csr:
+            scatter(data, indices, indptr[k], indptr[k + 1], work, 0.0)
     return r
 
 
@@ -439,8 +455,9 @@ def span_spectrum(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
     the embedded matrix, so its smallest positive eigenvalue does not increase
     (interlacing).
     """
-    Xm = Xm.toarray() if sp.issparse(Xm) else Xm
-    Xm = np.ascontiguousarray(Xm, dtype=np.float64)
+    # CSR stays CSR (the kernel values come from the sparse rows): m x n dense is GBs when wide.
+    Xm = sp.csr_matrix(Xm, dtype=np.float64) if sp.issparse(Xm) else np.ascontiguousarray(
+        Xm, dtype=np.float64)
     m, n = Xm.shape
     width = max(min(m, n) if kernel.is_linear else m, 1)
     L = np.zeros((m, width))
@@ -450,7 +467,9 @@ def span_spectrum(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
     if rank_growth is not None:
         rises[np.asarray(rank_growth, dtype=np.int64)] = 1
         forced = 1
-    rank = _span_loop(Xm, *kernel.loop_args(), float(rtol), forced, L, pivots, rises)
+    work = np.zeros(n if sp.issparse(Xm) else 0)
+    rank = _span_loop(*loop_arrays(Xm), work, *kernel.loop_args(), float(rtol), forced, L,
+                      pivots, rises)
     if rank == 0:
         return np.zeros(0), np.inf
     L = L[:, :rank]

@@ -19,6 +19,8 @@ for kernel runs K one-vs-rest kernel SVM functions scaled together.
 
 from __future__ import annotations
 
+import dataclasses
+import time
 import warnings
 from dataclasses import dataclass
 
@@ -37,6 +39,14 @@ KERNEL_SVM_ROWS = 1500
 MAX_MARGIN_CANDIDATES = 1024
 GRID_POINTS = 128
 GRID_DECADES = 6
+# The work of the kernel SVM fits (libsvm has no iteration limit of its own): at most
+# SVC_MAX_ITER iterations per fit (about 1 s on KERNEL_SVM_ROWS rows) and, once the fits of one
+# search have taken SVM_SECONDS, no further value of C. Any unit f is a valid comparator, so
+# stopping early only affects how tight the bounds get; the report's notes say so.
+SVC_MAX_ITER = 100_000
+# Kernel values a kernel comparator evaluates at once (16 MiB of float64).
+VALUES_BLOCK = 1 << 21
+SVM_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -56,6 +66,9 @@ class Comparator:
         The unit vector (linear kernel), or the (K, n) prototypes.
     support, coef : ndarray or None
         The expansion of f (non-linear kernel), scaled so that ||f||_K = 1.
+    note : str or None
+        How the search that produced it stopped early (iteration or time limit,
+        a failed fit), for the report's notes; None when it ran in full.
     """
 
     label: str
@@ -63,6 +76,7 @@ class Comparator:
     u: np.ndarray | None = None
     support: np.ndarray | None = None
     coef: np.ndarray | None = None
+    note: str | None = None
 
     def values(self, Z) -> np.ndarray:
         """u.z (or f(z)) for every row z of Z; shape (rows, K), u^r.z, for K prototypes."""
@@ -70,7 +84,12 @@ class Comparator:
             if self.u.ndim == 2:
                 return np.asarray(Z @ self.u.T, dtype=np.float64)
             return np.asarray(Z @ self.u, dtype=np.float64).ravel()
-        return self.kernel.gram(Z, self.support) @ self.coef
+        # By blocks of rows: the kernel values of all rows against the supports at once would
+        # be an n_samples x n_support matrix (GBs for a large data set).
+        step = max(1, VALUES_BLOCK // max(self.support.shape[0], 1))
+        blocks = [self.kernel.gram(Z[start:start + step], self.support) @ self.coef
+                  for start in range(0, Z.shape[0], step)]
+        return np.concatenate(blocks) if blocks else np.zeros((0, *self.coef.shape[1:]))
 
 
 def vector_norm(u, q: float = 2.0) -> float:
@@ -160,11 +179,12 @@ def crammer_singer_comparators(X, y, n_classes: int, kernel: Kernel,
     theory §4.5; with two classes present scikit-learn returns one row w, taken as
     the prototypes (-w/2, w/2). Other kernels: for each class a one-vs-rest
     ``SVC(kernel="precomputed")``, intercept dropped, the K functions scaled together
-    to sum_r ||f^r||_K^2 = 1. Every set of prototypes of unit norm is a valid
-    comparator; the choice only affects how tight the bounds get.
+    to sum_r ||f^r||_K^2 = 1, within the limits of :func:`svm_comparators`.
+    Every set of prototypes of unit norm is a valid comparator; the choice only
+    affects how tight the bounds get.
     """
     from sklearn.exceptions import ConvergenceWarning
-    from sklearn.svm import SVC, LinearSVC
+    from sklearn.svm import LinearSVC
 
     out = []
     Xs, ys = _svm_rows(X, y, kernel, seed)
@@ -187,17 +207,99 @@ def crammer_singer_comparators(X, y, n_classes: int, kernel: Kernel,
                     out.append(Comparator(f"crammer-singer svm C={C:g}", kernel, u=U / norm))
             return out
         G = kernel.gram(Xs, Xs)
-        for C in SVM_C:
+        search = _KernelSVMSearch()
+        for C in search.values_of_C():
             coef = np.zeros((Xs.shape[0], n_classes))
             for k in present:
-                svc = SVC(C=C, kernel="precomputed").fit(G, np.where(ys == k, 1.0, -1.0))
+                svc = search.fit(G, np.where(ys == k, 1.0, -1.0), C)
+                if svc is None:
+                    break
                 coef[svc.support_, k] = np.asarray(svc.dual_coef_, dtype=np.float64).ravel()
-            norm_sq = float(np.sum(coef * (G @ coef)))
-            keep = np.flatnonzero(np.any(coef != 0.0, axis=1))
-            if norm_sq > 0:
-                out.append(Comparator(f"kernel svm one-vs-rest C={C:g}", kernel,
-                                      support=Xs[keep], coef=coef[keep] / np.sqrt(norm_sq)))
-    return out
+            else:
+                norm_sq = float(np.sum(coef * (G @ coef)))
+                keep = np.flatnonzero(np.any(coef != 0.0, axis=1))
+                if norm_sq > 0:
+                    out.append(Comparator(f"kernel svm one-vs-rest C={C:g}", kernel,
+                                          support=Xs[keep], coef=coef[keep] / np.sqrt(norm_sq)))
+    return search.annotate(out)
+
+
+class _KernelSVMSearch:
+    """The kernel SVM fits of one comparator search, within ``SVC_MAX_ITER`` and ``SVM_SECONDS``.
+
+    A fit that libsvm ends with non-finite coefficients (a Gram of huge
+    values, e.g. a ``poly`` kernel on rows of norm 1e8) is fitted again on the
+    Gram divided by its largest diagonal value: SVC(C) on G / s is SVC(C s)
+    on G up to the scale of the coefficients, which the comparator normalises
+    away. Records the values of C whose fit stopped at the iteration limit,
+    was refitted so, failed, or was skipped for time, and writes them into the
+    comparators' ``note``.
+    """
+
+    def __init__(self):
+        self.start = time.perf_counter()
+        self.capped, self.rescaled, self.failed, self.skipped = [], [], [], []
+        self.scaled = None
+
+    def values_of_C(self):
+        """The values of ``SVM_C`` in turn, until the fits have taken ``SVM_SECONDS`` (the first
+        is always fitted)."""
+        for i, C in enumerate(SVM_C):
+            if i and time.perf_counter() - self.start > SVM_SECONDS:
+                self.skipped = list(SVM_C[i:])
+                return
+            yield C
+
+    def fit(self, G, y, C):
+        """``SVC(C=C, kernel="precomputed", max_iter=SVC_MAX_ITER)`` fitted on G, or None."""
+        from sklearn.svm import SVC
+
+        svc = SVC(C=C, kernel="precomputed", max_iter=SVC_MAX_ITER)
+        if not _fits(svc, G, y):
+            if self.scaled is None:
+                top = float(np.max(np.diag(G)))
+                self.scaled = G / top if top > 0 else G
+            if not _fits(svc, self.scaled, y):
+                self.failed.append(C)
+                return None
+            if C not in self.rescaled:
+                self.rescaled.append(C)
+        if np.any(np.asarray(svc.n_iter_) >= SVC_MAX_ITER) and C not in self.capped:
+            self.capped.append(C)
+        return svc
+
+    def annotate(self, comparators):
+        """The comparators, each with the note of this search's early stops (if any)."""
+        parts = []
+        if self.capped:
+            parts.append(f"stopped at max_iter={SVC_MAX_ITER} for C={_cs(self.capped)}")
+        if self.rescaled:
+            parts.append(f"refitted on the Gram scaled by 1 / max K(x, x) for "
+                         f"C={_cs(self.rescaled)} (non-finite coefficients)")
+        if self.failed:
+            parts.append(f"failed (non-finite coefficients) for C={_cs(self.failed)}")
+        if self.skipped:
+            parts.append(f"skipped C={_cs(self.skipped)} after {SVM_SECONDS:g} s")
+        if not parts:
+            return comparators
+        note = ("kernel SVM search cut short (the bounds hold for any comparator; they may "
+                "be looser): " + "; ".join(parts))
+        return [dataclasses.replace(comp, note=note) for comp in comparators]
+
+
+def _fits(svc, G, y) -> bool:
+    """Fit ``svc`` on the precomputed Gram G; False if libsvm's coefficients are not finite."""
+    try:
+        svc.fit(G, y)
+    except ValueError as exc:  # "The dual coefficients or intercepts are not finite."
+        if "not finite" not in str(exc):
+            raise
+        return False
+    return True
+
+
+def _cs(values) -> str:
+    return ",".join(f"{C:g}" for C in values)
 
 
 def _svm_rows(X, y, kernel: Kernel, seed: int):
@@ -217,11 +319,13 @@ def svm_comparators(X, y, kernel: Kernel, seed: int = 0, q: float = 2.0) -> list
     rows, w / ||w||_q (q = 2 but for the p-norm bounds, theory §4.1). Other
     kernels: ``SVC(kernel="precomputed")`` on at most ``KERNEL_SVM_ROWS`` rows,
     its intercept dropped (the bounds compare with homogeneous functions), the
-    dual coefficients scaled to ||f||_K = 1. The subsets are drawn with
+    dual coefficients scaled to ||f||_K = 1, each fit within ``SVC_MAX_ITER``
+    iterations and the fits within ``SVM_SECONDS`` (an early stop is written
+    in the comparators' ``note``). The subsets are drawn with
     ``numpy.random.default_rng(seed)``.
     """
     from sklearn.exceptions import ConvergenceWarning
-    from sklearn.svm import SVC, LinearSVC
+    from sklearn.svm import LinearSVC
 
     out = []
     Xs, ys = _svm_rows(X, y, kernel, seed)
@@ -238,15 +342,18 @@ def svm_comparators(X, y, kernel: Kernel, seed: int = 0, q: float = 2.0) -> list
                     out.append(Comparator(f"svm C={C:g}", kernel, u=w / norm))
             return out
         G = kernel.gram(Xs, Xs)
-        for C in SVM_C:
-            svc = SVC(C=C, kernel="precomputed").fit(G, ys)
+        search = _KernelSVMSearch()
+        for C in search.values_of_C():
+            svc = search.fit(G, ys, C)
+            if svc is None:
+                continue
             coef = np.asarray(svc.dual_coef_, dtype=np.float64).ravel()
             idx = svc.support_
             norm_sq = float(coef @ G[np.ix_(idx, idx)] @ coef)
             if norm_sq > 0:
                 out.append(Comparator(f"kernel svm C={C:g}", kernel, support=Xs[idx],
                                       coef=coef / np.sqrt(norm_sq)))
-    return out
+    return search.annotate(out)
 
 
 def gamma_candidates(margins, low: float, high: float, scale: float) -> np.ndarray:

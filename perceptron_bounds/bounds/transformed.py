@@ -66,12 +66,14 @@ def _linear_factors(run):
         scale = st["support_scale"][active]
         F = sp.csr_matrix(sp.diags(scale) @ F) if sp.issparse(F) else F * scale[:, None]
     else:
-        F = np.array(st["factors"])
-    return F, F if p == 2.0 else link(F, p), np.array(st["factor_rho"])
+        F = np.asarray(st["factors"])  # read only: no copy of the run's a x n factors
+    return F, F if p == 2.0 else link(F, p), np.asarray(st["factor_rho"])
 
 
 def _as_dense(Z) -> np.ndarray:
-    return np.ascontiguousarray(Z.toarray() if sp.issparse(Z) else Z, dtype=np.float64)
+    """Z as a writeable C-contiguous float64 array (a loop's one signature), copied if need be."""
+    return np.require(Z.toarray() if sp.issparse(Z) else Z, dtype=np.float64,
+                      requirements=["C", "W"])
 
 
 @interruptible()
@@ -109,9 +111,11 @@ def transformed_instances(run, X, y) -> np.ndarray:
     return Z * ym[:, None]
 
 
-# Mistaken instances transformed per block by transformed_norms: bounds its memory to
-# TRANSFORM_BLOCK x n_features floats, however many mistakes the run made.
+# Mistaken instances transformed per block by transformed_norms: at most TRANSFORM_BLOCK rows
+# and TRANSFORM_ENTRIES floats (16 MiB; fewer rows for wide data), however many mistakes the
+# run made.
 TRANSFORM_BLOCK = 256
+TRANSFORM_ENTRIES = 1 << 21
 
 
 @interruptible()
@@ -122,8 +126,9 @@ def transformed_norms(run, X, y) -> np.ndarray:
     bound for p > 2 takes (theory §4.1): the factors I - rho x g(x)^T are not
     contractions in ||.||_p, so it may exceed 1 even for unit instances. Same
     instances as :func:`transformed_instances` (linear runs only), built
-    ``TRANSFORM_BLOCK`` mistakes at a time, so memory stays
-    O(``TRANSFORM_BLOCK`` n) over O(m a n) time.
+    ``TRANSFORM_BLOCK`` mistakes at a time (fewer when ``TRANSFORM_BLOCK`` n
+    exceeds ``TRANSFORM_ENTRIES``), so memory stays O(min(``TRANSFORM_BLOCK``
+    n, ``TRANSFORM_ENTRIES``)) over O(m a n) time.
 
     Parameters
     ----------
@@ -153,11 +158,12 @@ def transformed_norms(run, X, y) -> np.ndarray:
                          f"form), got kernel {run.params['kernel']!r}")
     p = run.params["p"]
     Z = normalize_rows(Xm, p) if run.params["normalize"] else Xm
-    F, G, frho = _linear_factors(run)
+    F, G, frho = (_as_dense(A) for A in _linear_factors(run))
     idx = _factor_index(run)
     out = np.empty(Xm.shape[0])
-    for start in range(0, Xm.shape[0], TRANSFORM_BLOCK):
-        stop = min(start + TRANSFORM_BLOCK, Xm.shape[0])
+    rows = max(1, min(TRANSFORM_BLOCK, TRANSFORM_ENTRIES // max(Xm.shape[1], 1)))
+    for start in range(0, Xm.shape[0], rows):
+        stop = min(start + rows, Xm.shape[0])
         block = _as_dense(Z[start:stop])
         _transform_loop(block, F, G, frho, idx[start:stop])
         out[start:stop] = row_norms(block, p)
@@ -174,6 +180,14 @@ def _sparse_step(U, F, G, frho, j):
     cols = F.indices[F.indptr[j]:F.indptr[j + 1]]
     vals = F.data[F.indptr[j]:F.indptr[j + 1]]
     U[cols] -= frho[j] * (vals @ U[cols]) * vals
+
+
+def _row_dot(U, Z, k) -> float:
+    """U . Z[k] for dense or CSR Z."""
+    if sp.issparse(Z):
+        lo, hi = Z.indptr[k], Z.indptr[k + 1]
+        return float(U[Z.indices[lo:hi]] @ Z.data[lo:hi])
+    return U @ Z[k]
 
 
 def transformed_margins(run, X, y, u) -> np.ndarray:
@@ -224,7 +238,8 @@ def transformed_margins(run, X, y, u) -> np.ndarray:
         if u.shape != (run.n_features,):
             raise ValueError(f"u must have shape ({run.n_features},), got {u.shape}")
         Z = normalize_rows(Xm, run.params["p"]) if run.params["normalize"] else Xm
-        Z = _as_dense(Z)
+        if not sp.issparse(Z):  # CSR stays CSR: m x n dense would be GBs for wide data
+            Z = _as_dense(Z)
         F, G, frho = _linear_factors(run)
         step = _sparse_step if sp.issparse(F) else _dense_step
         out = np.empty(Z.shape[0])
@@ -234,7 +249,7 @@ def transformed_margins(run, X, y, u) -> np.ndarray:
             while j < idx[k]:
                 step(U, F, G, frho, j)
                 j += 1
-            out[k] = U @ Z[k]
+            out[k] = _row_dot(U, Z, k)
         return ym * out
     if not callable(u):
         raise TypeError("for a non-linear kernel run, u must be a function returning u . phi(z) "
