@@ -227,6 +227,15 @@ def _hinge(margins, gamma) -> np.ndarray:
     return hinge_losses(margins[:, None], np.ones(margins.shape[0]), np.ones(1), gamma)
 
 
+def _cumulative_d2(hinge) -> np.ndarray:
+    """sqrt of the cumulative sums of hinge^2, the losses divided by the largest one first so
+    that no square underflows or overflows (D2 of every prefix, theory §4)."""
+    top = float(np.max(hinge, initial=0.0))
+    if top == 0.0:
+        return np.zeros_like(hinge)
+    return top * np.sqrt(np.cumsum((hinge / top) ** 2))
+
+
 def _applies(values, ok) -> np.ndarray:
     """``values`` where the condition ``ok`` holds, inf elsewhere (not applicable)."""
     return np.where(ok, np.asarray(values, dtype=np.float64), np.inf)
@@ -257,7 +266,7 @@ def _first_order_curves(ctx, comp, gamma, tight) -> dict:
     margins = (ctx.y * comp.values(ctx.X))[rows]
     hinge = np.where(used, _hinge(margins, gamma), 0.0)
     D1 = np.cumsum(hinge)
-    D2 = np.sqrt(np.cumsum(hinge**2))
+    D2 = _cumulative_d2(hinge)
     R = np.maximum.accumulate(np.where(used, ctx.norms[rows], 0.0))
     eps = np.cumsum(_is_trial(run, run.margin_error_trials))
     min_margin = np.minimum.accumulate(np.where(used, margins, np.inf))
@@ -298,7 +307,7 @@ def _pnorm_curves(ctx, comp, gamma, tight) -> dict:
     margins = (ctx.y * comp.values(ctx.X))[rows]
     hinge = np.where(used, _hinge(margins, gamma), 0.0)
     D1 = np.cumsum(hinge)
-    D2 = np.sqrt(np.cumsum(hinge**2))
+    D2 = _cumulative_d2(hinge)
     R_p = np.maximum.accumulate(np.where(used, ctx.p_norms[rows], 0.0))
     min_margin = np.minimum.accumulate(np.where(used, margins, np.inf))
     valid = np.full(run.n_trials, not run.warm_started)

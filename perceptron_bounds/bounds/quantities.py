@@ -74,9 +74,18 @@ def hinge_losses(X, y, u, gamma):
 class HingeProfile:
     """D1(gamma) and D2(gamma) of a fixed set of margins y_t u.x_t, for many gamma at once.
 
-    The margins are sorted once with prefix sums, so each gamma costs one
-    binary search: D1 = k gamma - S1, D2^2 = k gamma^2 - 2 gamma S1 + S2 over
-    the k margins below gamma.
+    The margins are sorted once, so each gamma costs one binary search. Over the
+    k margins z_0 <= ... <= z_{k-1} below gamma, with delta = gamma - z_{k-1} >= 0 and
+    e_i = z_{k-1} - z_i >= 0,
+
+        D1 = k delta + E1,   D2^2 = k delta^2 + 2 delta E1 + E2,
+
+    where E1 = sum_i e_i and E2 = sum_i e_i^2 are built once by recursions of
+    nonnegative terms (no prefix sums of the margins: k gamma^2 - 2 gamma S1 + S2
+    cancels to 0 on exactly tight data). Every term is nonnegative, so D1 and D2
+    are the direct sums up to rounding. The margins are divided by a power of two
+    near the largest |margin| and D2 by the largest hinge loss, so that no square
+    overflows and none underflows beyond what R >= max |margin| absorbs in R + D2.
 
     Parameters
     ----------
@@ -86,8 +95,14 @@ class HingeProfile:
 
     def __init__(self, margins):
         self.margins = np.sort(np.asarray(margins, dtype=np.float64))
-        self._s1 = np.concatenate(([0.0], np.cumsum(self.margins)))
-        self._s2 = np.concatenate(([0.0], np.cumsum(self.margins**2)))
+        top = float(np.max(np.abs(self.margins), initial=0.0))
+        scale = float(np.ldexp(1.0, np.frexp(top)[1])) if top > 0.0 else 1.0
+        k = np.arange(1, self.size, dtype=np.float64)
+        step = np.diff(self.margins / scale)  # z_k - z_{k-1} >= 0, k = 1..T-1
+        # E1[k] and sqrt(E2[k]) over the first k margins (e_i from z_{k-1}), k = 0..T.
+        e1 = np.concatenate(([0.0, 0.0], np.cumsum(k * step)))
+        e2 = np.concatenate(([0.0, 0.0], np.cumsum(k * step**2 + 2.0 * step * e1[1:-1])))
+        self._e1, self._r2 = scale * e1, scale * np.sqrt(e2)
 
     @property
     def size(self) -> int:
@@ -99,19 +114,28 @@ class HingeProfile:
         return float(self.margins[0]) if self.size else np.inf
 
     def _split(self, gamma):
+        """(k, delta, E1[k], sqrt(E2[k]), largest hinge loss) for each gamma."""
         gamma = np.asarray(gamma, dtype=np.float64)
         k = np.searchsorted(self.margins, gamma, side="left")
-        return gamma, k, self._s1[k], self._s2[k]
+        if not self.size:
+            zero = np.zeros_like(gamma)
+            return k, zero, zero, zero, zero
+        delta = np.where(k > 0, gamma - self.margins[np.maximum(k - 1, 0)], 0.0)
+        top = np.where(k > 0, gamma - self.margins[0], 0.0)
+        return k, np.maximum(delta, 0.0), self._e1[k], self._r2[k], np.maximum(top, 0.0)
 
     def d1(self, gamma):
         """D1(gamma) = sum_t max(0, gamma - margin_t)."""
-        gamma, k, s1, _ = self._split(gamma)
-        return np.maximum(k * gamma - s1, 0.0)
+        k, delta, e1, _, _ = self._split(gamma)
+        return k * delta + e1
 
     def d2(self, gamma):
         """D2(gamma) = sqrt(sum_t max(0, gamma - margin_t)^2)."""
-        gamma, k, s1, s2 = self._split(gamma)
-        return np.sqrt(np.maximum(k * gamma**2 - 2.0 * gamma * s1 + s2, 0.0))
+        k, delta, e1, r2, top = self._split(gamma)
+        with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+            d, f1, f2 = delta / top, e1 / top, r2 / top
+            root = np.sqrt(k * d * d + 2.0 * d * f1 + f2 * f2)
+        return np.where(top > 0.0, top * root, 0.0)
 
 
 TRIALS = ("all", "mistakes", "updates")
