@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from perceptron_bounds import run_online
-from perceptron_bounds.bounds import HingeProfile, evaluate
+from perceptron_bounds.bounds import HingeProfile, bounds_over_time, evaluate
 
 
 def test_d2_on_exactly_tight_data_is_the_direct_sum():
@@ -49,3 +49,35 @@ def test_hinge_profile_never_below_the_direct_sums():
         slack = np.abs(margins).max() * 1e-15  # R >= max |margin| absorbs less in R + D2
         assert np.all(profile.d1(gammas) >= losses.sum(axis=1) * (1 - 1e-13))
         assert np.all(profile.d2(gammas) >= direct_d2 * (1 - 1e-13) - slack)
+
+
+@pytest.mark.parametrize("form", ["primal", "dual"])
+def test_pinv_bound_uses_the_instances_as_the_run_used_them(form):
+    # x_2 is inside the span at span_tol=1e-9 (relative distance 1e-9.0000061): the run drops
+    # its component e_2 for good. The bound on the full instances gave 46.84 < 101 mistakes.
+    X, y = np.array([[1.0, 0.0], [31623.0, 1.0]]), np.array([1.0, -1.0])
+    u = np.array([1.0, -31624.0])
+    run = run_online("second_order", X, y, variant="pinv", epochs=100, form=form)
+    assert run.mistakes == 101 and run.state["rank"] == 1
+    report = evaluate(run, X, y, u=u)
+    for row in report.rows:
+        assert row.applies and row.holds, row
+        assert row.quantities["rank"] == 1
+    # u's energy on the mistakes as the run used them: x_2 without its e_2 component
+    used = np.array([[1.0, 0.0], [31623.0, 0.0]])[run.mistake_rows] @ (u / np.linalg.norm(u))
+    assert report.rows[0].quantities["u_energy"] == pytest.approx(np.sum(used**2), rel=1e-9)
+    curves = bounds_over_time(run, X, y, u=u, gamma=report.rows[0].gamma)
+    assert np.all(curves["second_order_pinv"] >= curves.mistakes)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pinv_kernel_bound_on_rbf_data_at_scale_1e_8(seed):
+    # K(x, z) = 1 - O(1e-16): every instance is inside the span of the first one.
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((12, 3)) * 1e-8
+    y = np.where(rng.random(12) < 0.5, 1.0, -1.0)
+    y[:2] = 1.0, -1.0
+    run = run_online("second_order", X, y, variant="pinv", kernel="rbf", gamma=0.5, epochs=10)
+    report = evaluate(run, X, y)
+    assert report.holds
+    assert all(row.applies for row in report.rows)

@@ -330,9 +330,11 @@ def _second_order_curves(ctx, comp, gamma, tight) -> dict:
     is_mistake = _is_trial(run, run.mistake_trials)
     used = is_mistake if tight else np.ones(run.n_trials, dtype=bool)
     scores = comp.values(ctx.X)
-    margins = (ctx.y * scores)[ctx.rows_all]
+    # the pseudoinverse bound takes the instances as the run used them (theory §4.1)
+    scores = ctx.projected_scores(scores) if params["variant"] == "pinv" else scores[ctx.rows_all]
+    margins = ctx.y[ctx.rows_all] * scores
     D = np.cumsum(np.where(used, _hinge(margins, gamma), 0.0))
-    energy = np.concatenate(([0.0], np.cumsum(scores[rows_m] ** 2)))
+    energy = np.concatenate(([0.0], np.cumsum(scores[run.mistake_trials] ** 2)))
     k_of_t = np.cumsum(is_mistake)
     out = np.full(run.n_trials, np.inf)
     name = {"pinv": "second_order_pinv", "adaptive": "second_order_adaptive"}.get(

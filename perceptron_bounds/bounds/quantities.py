@@ -222,11 +222,32 @@ class RunData:
         return mistake_spectrum(self.X[self.rows_mistakes], self.kernel)
 
     @cached_property
+    def span_coordinates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(L, pivots, rises) of a pseudoinverse run's mistakes (:func:`span_coordinates`)."""
+        return span_coordinates(self.X[self.rows_mistakes], self.kernel,
+                                rtol=self.run.params["span_tol"],
+                                rank_growth=self.run.state["rank_growth"])
+
+    @cached_property
     def span(self) -> tuple[np.ndarray, float]:
         """(positive eigenvalues, lambda*) of a pseudoinverse run (:func:`span_spectrum`)."""
-        return span_spectrum(self.X[self.rows_mistakes], self.kernel,
-                             rtol=self.run.params["span_tol"],
-                             rank_growth=self.run.state["rank_growth"])
+        L, _, rises = self.span_coordinates
+        return _coordinate_spectrum(L, rises)
+
+    def projected_scores(self, scores) -> np.ndarray:
+        """f(x~_t) on every trial of a pseudoinverse run, x~_t the instance as the run used it.
+
+        ``scores`` holds f(x_i) for every row of :attr:`X`. On a trial where the
+        run found x_t inside the span of the earlier mistakes, x~_t is its
+        projection on that span; where the rank rose, x_t itself (theory §4.1).
+        """
+        L, pivots, rises = self.span_coordinates
+        basis = self.rows_mistakes[pivots]
+        grew = self.run.mistake_trials[rises == 1]
+        trials = np.arange(self.run.n_trials)
+        ranks = np.searchsorted(grew, trials, side="left") + np.isin(trials, grew)
+        return projected_values(scores[basis], L[pivots], self.X[basis], self.X,
+                                self.rows_all, ranks, self.kernel)
 
     def transformed_margins(self, u) -> np.ndarray:
         """y_t u^T B_{k-1} x_{t(k)} over the mistakes of a Higher-Order run (paper 000, eq. 1).
@@ -423,8 +444,97 @@ def _span_loop(Xm, code, degree, gamma, coef0, rtol, forced, L, pivots, rises):
     return r
 
 
+def span_coordinates(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
+    """Coordinates of the mistakes, as the pseudoinverse run used them, in a basis of their span.
+
+    Parameters
+    ----------
+    Xm : ndarray or sparse matrix of shape (m, n)
+        The mistaken instances in the order of the run.
+    kernel : Kernel
+    rtol : float, default=SPAN_RTOL
+        A mistake whose squared distance to the span of the earlier ones is at
+        most ``rtol`` K(x, x) is inside that span.
+    rank_growth : array of int, optional
+        Indices (0-based, among the mistakes) where the run itself found the
+        instance outside the span (``run.state["rank_growth"]`` of a
+        pseudoinverse run); used instead of ``rtol`` so that the rank follows
+        the run's decisions.
+
+    Returns
+    -------
+    L : ndarray of shape (m, r)
+        Row k holds the coordinates of the projected mistake x~_k (theory §4.1:
+        x_k itself where the rank rises, its projection on the span of the
+        earlier mistakes elsewhere) in an orthonormal basis of the span; r is the rank.
+    pivots : ndarray of int64, shape (r,)
+        The mistakes that raised the rank: ``L[pivots]`` is lower triangular, the
+        Cholesky factor of their Gram matrix.
+    rises : ndarray of int64, shape (m,)
+        1 where mistake k raised the rank, else 0.
+    """
+    Xm = Xm.toarray() if sp.issparse(Xm) else Xm
+    Xm = np.ascontiguousarray(Xm, dtype=np.float64)
+    m, n = Xm.shape
+    width = max(min(m, n) if kernel.is_linear else m, 1)
+    L = np.zeros((m, width))
+    pivots = np.zeros(width, dtype=np.int64)
+    rises = np.zeros(m, dtype=np.int64)
+    forced = 0
+    if rank_growth is not None:
+        rises[np.asarray(rank_growth, dtype=np.int64)] = 1
+        forced = 1
+    rank = _span_loop(Xm, *kernel.loop_args(), float(rtol), forced, L, pivots, rises)
+    return L[:, :rank], pivots[:rank], rises
+
+
+def projected_values(f_basis, L_basis, basis, X, rows, ranks, kernel) -> np.ndarray:
+    """f(x~_t) = <f, P_t x_t> on each trial, P_t the projection on the first ``ranks[t]``
+    basis directions of a pseudoinverse run (theory §4.1).
+
+    Parameters
+    ----------
+    f_basis : ndarray of shape (r,)
+        f at the basis instances (the mistakes that raised the rank, in order).
+    L_basis : ndarray of shape (r, r)
+        Lower Cholesky factor of their Gram matrix (``L[pivots]`` of :func:`span_coordinates`).
+    basis : ndarray or sparse matrix of shape (r, n)
+        The basis instances.
+    X : ndarray or sparse matrix
+        The rows of the run; ``rows[t]`` is shown at trial t.
+    rows, ranks : ndarray of int64
+        Row and number of basis directions in force on each trial.
+    kernel : Kernel
+
+    Returns
+    -------
+    ndarray
+        sum_{j < ranks[t]} c_j p_j(x_t), with c = L^{-1} f(B) the coordinates of f and
+        p(x) = L^{-1} K(B, x) those of x (0 where ranks[t] = 0).
+    """
+    out = np.zeros(rows.shape[0])
+    r = L_basis.shape[0]
+    if r == 0:
+        return out
+    coef = scipy.linalg.solve_triangular(L_basis, f_basis, lower=True, check_finite=False)
+    unique, where = np.unique(rows, return_inverse=True)
+    step = max(1, 2**22 // r)  # at most 32 MiB of coordinates at a time
+    for start in range(0, unique.shape[0], step):
+        chunk = unique[start:start + step]
+        coords = scipy.linalg.solve_triangular(L_basis, kernel.gram(basis, X[chunk]),
+                                               lower=True, check_finite=False)
+        partial = np.concatenate((np.zeros((1, chunk.shape[0])),
+                                  np.cumsum(coef[:, None] * coords, axis=0)))
+        sel = (where >= start) & (where < start + chunk.shape[0])
+        out[sel] = partial[ranks[sel], where[sel] - start]
+    return out
+
+
 def span_spectrum(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
-    """Positive eigenvalues of X_m X_m^T and lambda* of the pseudoinverse bound.
+    """Positive eigenvalues of X~_m X~_m^T and lambda* of the pseudoinverse bound.
+
+    X~_m holds the mistakes as the run used them (:func:`span_coordinates`,
+    theory §4.1): an instance found inside the span enters as its projection.
 
     Parameters
     ----------
@@ -459,21 +569,15 @@ def span_spectrum(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
     the embedded matrix, so its smallest positive eigenvalue does not increase
     (interlacing).
     """
-    Xm = Xm.toarray() if sp.issparse(Xm) else Xm
-    Xm = np.ascontiguousarray(Xm, dtype=np.float64)
-    m, n = Xm.shape
-    width = max(min(m, n) if kernel.is_linear else m, 1)
-    L = np.zeros((m, width))
-    pivots = np.zeros(width, dtype=np.int64)
-    rises = np.zeros(m, dtype=np.int64)
-    forced = 0
-    if rank_growth is not None:
-        rises[np.asarray(rank_growth, dtype=np.int64)] = 1
-        forced = 1
-    rank = _span_loop(Xm, *kernel.loop_args(), float(rtol), forced, L, pivots, rises)
+    L, _, rises = span_coordinates(Xm, kernel, rtol, rank_growth)
+    return _coordinate_spectrum(L, rises)
+
+
+def _coordinate_spectrum(L, rises):
+    """(positive eigenvalues, lambda*) of the mistakes with coordinates L (:func:`span_spectrum`)."""
+    m, rank = L.shape
     if rank == 0:
         return np.zeros(0), np.inf
-    L = L[:, :rank]
     lambda_star = np.inf
     M = np.zeros((rank, rank))
     done = 0
