@@ -81,3 +81,37 @@ def test_pinv_kernel_bound_on_rbf_data_at_scale_1e_8(seed):
     report = evaluate(run, X, y)
     assert report.holds
     assert all(row.applies for row in report.rows)
+
+
+@pytest.mark.parametrize(("algorithm", "scale"), [("perceptron", 1e-160), ("higher_order", 1e-170),
+                                                  ("second_order", 1e-301)])
+def test_norms_whose_squares_are_not_normal_floats_are_refused(algorithm, scale):
+    # eye(4) * 1e-160 gave R = 9.99994e-161 and bounds 3.954-3.99996 against 4 mistakes; rows
+    # of 1e-301 dropped the Second-Order eigenvalue term (10.66 against 14).
+    rng = np.random.default_rng(0)
+    X = np.vstack((np.eye(4), rng.standard_normal((6, 4)))) * scale
+    y = np.where(np.arange(10) % 3 == 0, -1.0, 1.0)
+    run = run_online(algorithm, X, y, epochs=2)
+    with pytest.raises(ValueError, match=r"X row \d+ has norm .* rescale X"):
+        evaluate(run, X, y)
+    with pytest.raises(ValueError, match=r"X row \d+ has norm"):
+        bounds_over_time(run, X, y, u=np.ones(4), gamma=scale)
+
+
+@pytest.mark.parametrize("scale", [1e-150, 1e150])
+def test_rows_at_1e150_and_1e_minus_150_keep_their_bounds(scale):
+    X, y = np.eye(4) * scale, np.array([1.0, -1.0, 1.0, -1.0])
+    for algorithm in ("perceptron", "second_order"):
+        run = run_online(algorithm, X, y)
+        report = evaluate(run, X, y, u=y)
+        assert report.holds and any(row.applies for row in report.rows)
+    row = evaluate(run_online("perceptron", X, y), X, y, u=y).row("novikoff")
+    assert row.quantities["R"] == scale and row.value == pytest.approx(4.0, rel=1e-12)
+
+
+def test_higher_order_dual_agrees_with_primal_on_a_row_of_norm_1e_200():
+    # K(x, x) = 1e-400 underflowed to 0: the dual form took the row for a zero row.
+    X, y = np.array([[1e-200, 0.0], [0.0, 1.0], [0.9, 0.3]]), np.array([1.0, -1.0, 1.0])
+    primal = run_online("higher_order", X, y, form="primal", epochs=3)
+    dual = run_online("higher_order", X, y, form="dual", epochs=3)
+    assert primal.mistake_trials.tolist() == dual.mistake_trials.tolist() == [0, 1]

@@ -34,6 +34,9 @@ from .transformed import transformed_margins, transformed_norms
 # the span of the earlier ones (the rank decision of the lambda* scan).
 SPAN_RTOL = 1e-10
 
+# Nonzero norms whose squares are normal float64 numbers (beyond: underflow or overflow).
+NORM_RANGE = (float(np.sqrt(np.finfo(np.float64).tiny)), float(np.sqrt(np.finfo(np.float64).max)))
+
 
 def hinge_losses(X, y, u, gamma):
     """Hinge losses l_t = max(0, gamma - y_t u.x_t) of a comparator u.
@@ -383,8 +386,27 @@ def hop_step_terms(run) -> np.ndarray:
 
 
 def feature_norms(X, kernel) -> np.ndarray:
-    """||x_i|| of every row in the kernel's feature space, sqrt(K(x_i, x_i))."""
-    return np.sqrt(np.maximum(kernel.diagonal(X), 0.0))
+    """||x_i|| of every row in the kernel's feature space, sqrt(K(x_i, x_i)).
+
+    Linear kernel: scaled by the row's largest entry before squaring
+    (:func:`~perceptron_bounds._linalg.row_norms`). A nonzero norm outside
+    ``NORM_RANGE`` is a ``ValueError``: its square, which the runs and the
+    bounds use (R^2, x.x, the eigenvalues of X_m X_m^T), is not a normal float64
+    number, so neither the run's arithmetic nor the bound's would be exact (theory §4.4).
+    """
+    if kernel.is_linear:
+        norms = row_norms(X, 2.0)
+    else:
+        norms = np.sqrt(np.maximum(kernel.diagonal(X), 0.0))
+    low, high = NORM_RANGE
+    bad = np.flatnonzero((norms != 0.0) & ~((norms >= low) & (norms <= high)))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(
+            f"X row {i} has norm {norms[i]:.6g} in the kernel's feature space: the bounds need "
+            f"every nonzero norm in [{low:.3g}, {high:.3g}], where its square is a normal "
+            "float64 number; rescale X")
+    return norms
 
 
 def mistake_spectrum(Xm, kernel) -> np.ndarray:
