@@ -388,22 +388,21 @@ def hop_step_terms(run) -> np.ndarray:
 def feature_norms(X, kernel) -> np.ndarray:
     """||x_i|| of every row in the kernel's feature space, sqrt(K(x_i, x_i)).
 
-    Linear kernel: scaled by the row's largest entry before squaring
-    (:func:`~perceptron_bounds._linalg.row_norms`). A nonzero norm outside
-    ``NORM_RANGE`` is a ``ValueError``: its square, which the runs and the
-    bounds use (R^2, x.x, the eigenvalues of X_m X_m^T), is not a normal float64
-    number, so neither the run's arithmetic nor the bound's would be exact (theory §4.4).
+    A nonzero norm outside ``NORM_RANGE`` is a ``ValueError``: its square, which
+    the runs and the bounds use (R^2, x.x, the eigenvalues of X_m X_m^T), is not
+    a normal float64 number, so neither the run's arithmetic nor the bound's
+    would be exact (theory §4.4). With the linear kernel the check takes the
+    norms scaled by each row's largest entry before squaring
+    (:func:`~perceptron_bounds._linalg.row_norms`), which do not underflow.
     """
-    if kernel.is_linear:
-        norms = row_norms(X, 2.0)
-    else:
-        norms = np.sqrt(np.maximum(kernel.diagonal(X), 0.0))
+    norms = np.sqrt(np.maximum(kernel.diagonal(X), 0.0))
+    checked = row_norms(X, 2.0) if kernel.is_linear else norms
     low, high = NORM_RANGE
-    bad = np.flatnonzero((norms != 0.0) & ~((norms >= low) & (norms <= high)))
+    bad = np.flatnonzero((checked != 0.0) & ~((checked >= low) & (checked <= high)))
     if bad.size:
         i = int(bad[0])
         raise ValueError(
-            f"X row {i} has norm {norms[i]:.6g} in the kernel's feature space: the bounds need "
+            f"X row {i} has norm {checked[i]:.6g} in the kernel's feature space: the bounds need "
             f"every nonzero norm in [{low:.3g}, {high:.3g}], where its square is a normal "
             "float64 number; rescale X")
     return norms
