@@ -59,8 +59,18 @@ def _direct_sums(margins, gamma):
 def _sequence(rng, kernel):
     """(X, y, u): a small sequence of one of the hard kinds and a comparator for it."""
     n, d = int(rng.integers(2, 7)), int(rng.integers(2, 5))
-    kind = rng.choice(["gaussian", "tight", "duplicates", "mixed"])
-    if kind == "tight":
+    kind = rng.choice(["gaussian", "tight", "duplicates", "mixed", "orthogonal", "near_span"])
+    if kind == "orthogonal":  # every margin equal: gamma meets all of them at once
+        X, y = np.eye(d), np.where(np.arange(d) % 2 == 0, 1.0, -1.0)
+        u = y * (1.0 + 1e-8 * (np.arange(d) == d - 1))
+    elif kind == "near_span":  # a row just inside the span of another at span_tol = 1e-9
+        X = np.zeros((n, d))
+        X[0, 0], X[1:, 0], X[1:, 1] = 1.0, 31623.0, 1.0
+        X[2:] *= rng.uniform(0.5, 2.0, size=(n - 2, 1))
+        u = np.zeros(d)
+        u[0], u[1] = 1.0, -31624.0
+        y = np.where(np.arange(n) == 0, 1.0, -1.0)
+    elif kind == "tight":
         X = rng.integers(-2, 3, size=(n, d)).astype(np.float64)
         X[np.all(X == 0, axis=1), 0] = 1.0
         u = rng.integers(-1, 2, size=d).astype(np.float64)
@@ -73,6 +83,7 @@ def _sequence(rng, kernel):
         if kind == "duplicates":
             X[1:] = X[rng.integers(0, n, size=n - 1)]
             y = np.where(X @ u >= 0, 1.0, -1.0)
+    n = X.shape[0]
     flips = rng.random(n) < 0.15
     y[flips] = -y[flips]
     low, high = KERNEL_SCALE if kernel else (-150.0, 150.0)
