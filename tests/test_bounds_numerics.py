@@ -6,6 +6,7 @@ import pytest
 
 from perceptron_bounds import run_online
 from perceptron_bounds.bounds import HingeProfile, bounds_over_time, evaluate
+from perceptron_bounds.bounds.second_order import second_order_bound
 
 
 def test_d2_on_exactly_tight_data_is_the_direct_sum():
@@ -115,3 +116,15 @@ def test_higher_order_dual_agrees_with_primal_on_a_row_of_norm_1e_200():
     primal = run_online("higher_order", X, y, form="primal", epochs=3)
     dual = run_online("higher_order", X, y, form="dual", epochs=3)
     assert primal.mistake_trials.tolist() == dual.mistake_trials.tolist() == [0, 1]
+
+
+def test_second_order_log_term_keeps_eigenvalues_far_below_a():
+    # lambda / a = 1e-401 underflowed to 0 and the bound came out 0.0 against 1 mistake
+    # (found by the adversarial test on rows of 1e-110 and 1e90, a = 6.5e181).
+    X = np.array([[-1.1967302802983839e-110, 2.691970322102072e-110],
+                  [2.8235106042322496e+90, 1.201544981771172e+90]])
+    y = np.array([1.0, -1.0])
+    run = run_online("second_order", X, y, a=6.4859053909501295e+181)
+    report = evaluate(run, X, y, u=X[0] / np.abs(X[0]).max())
+    assert report.holds and all(row.value > 0 for row in report.rows)
+    assert second_order_bound([1e-220], 1e182, 0.0, 0.0, 1e-110) == pytest.approx(1.0)
