@@ -544,7 +544,12 @@ def _dual_buffers(previous, size: int):
 
 def _fit_dual(data, order, params, margins, previous) -> LoopResult:
     kernel = kernel_of(params)
-    diag = kernel.diagonal(data.X)
+    X = data.X
+    if params["normalize"] and kernel.is_linear:
+        # As the primal form: scaled by the row's largest entry before squaring, so that a
+        # row of norm below 1e-154 is not taken for a zero row (its K(x, x) underflows).
+        X = normalize_rows(X, 2.0)
+    diag = kernel.diagonal(X)
     if params["normalize"]:
         if np.any(diag < 0):
             raise ValueError("normalize=True needs K(x, x) >= 0 for every row; this kernel "
@@ -556,7 +561,7 @@ def _fit_dual(data, order, params, margins, previous) -> LoopResult:
     k0 = 0 if previous is None else previous.state["mistakes_total"]
     T = order.shape[0]
     rho_seq = _rho_sequence(params, k0, T)
-    src, st, k = kernel_engine(data.X, order, kernel,
+    src, st, k = kernel_engine(X, order, kernel,
                                None if previous is None else previous.state["support"])
     sy, sscale, h, g, active, arho, D, a = _dual_buffers(previous, k + T + 1)
     outs = np.empty(T), np.empty(T), np.empty(T)

@@ -519,10 +519,12 @@ def _second_order_specs(ctx, comp) -> list[_Spec]:
     run = ctx.run
     params = run.params
     variant = params["variant"]
-    rows_m = ctx.rows_mistakes
     scores = comp.values(ctx.X)
-    margins = ctx.y * scores
-    energy = float(np.sum(scores[rows_m] ** 2))
+    # f(x_t) on each trial; for the pseudoinverse, on the instances as the run used them
+    # (projected where it found them inside the span, theory §4.1).
+    scores = ctx.projected_scores(scores) if variant == "pinv" else scores[ctx.rows_all]
+    margins = ctx.y[ctx.rows_all] * scores
+    energy = float(np.sum(scores[run.mistake_trials] ** 2))
     reason = _WARM if run.warm_started else None
     try:  # LAPACK's symmetric eigensolver can stop ("Internal Error.") on ill-conditioned input
         spectrum = ctx.span if variant == "pinv" else (ctx.spectrum, None)
@@ -555,8 +557,8 @@ def _second_order_specs(ctx, comp) -> list[_Spec]:
                 return second_order_bound(eig, a, energy, D, g)
     specs = []
     for variant_name in VARIANTS:
-        rows = ctx.rows_all if variant_name == "stated" else rows_m
-        profile = HingeProfile(margins[rows])
+        trials = slice(None) if variant_name == "stated" else run.mistake_trials
+        profile = HingeProfile(margins[trials])
         scope = "all" if variant_name == "stated" else "mistakes"
         scale = max(ctx.radius(ctx.rows_all), float(profile.margins[-1]) if profile.size else 0.0)
         quantities = _so_quantities(profile, scope, energy, extra)

@@ -237,6 +237,15 @@ def _hinge(margins, gamma) -> np.ndarray:
     return hinge_losses(margins[:, None], np.ones(margins.shape[0]), np.ones(1), gamma)
 
 
+def _cumulative_d2(hinge) -> np.ndarray:
+    """sqrt of the cumulative sums of hinge^2, the losses divided by the largest one first so
+    that no square underflows or overflows (D2 of every prefix, theory §4)."""
+    top = float(np.max(hinge, initial=0.0))
+    if top == 0.0:
+        return np.zeros_like(hinge)
+    return top * np.sqrt(np.cumsum((hinge / top) ** 2))
+
+
 def _applies(values, ok) -> np.ndarray:
     """``values`` where the condition ``ok`` holds, inf elsewhere (not applicable)."""
     return np.where(ok, np.asarray(values, dtype=np.float64), np.inf)
@@ -267,7 +276,7 @@ def _first_order_curves(ctx, comp, gamma, tight) -> dict:
     margins = (ctx.y * comp.values(ctx.X))[rows]
     hinge = np.where(used, _hinge(margins, gamma), 0.0)
     D1 = np.cumsum(hinge)
-    D2 = np.sqrt(np.cumsum(hinge**2))
+    D2 = _cumulative_d2(hinge)
     R = np.maximum.accumulate(np.where(used, ctx.norms[rows], 0.0))
     eps = np.cumsum(_is_trial(run, run.margin_error_trials))
     min_margin = np.minimum.accumulate(np.where(used, margins, np.inf))
@@ -308,7 +317,7 @@ def _pnorm_curves(ctx, comp, gamma, tight) -> dict:
     margins = (ctx.y * comp.values(ctx.X))[rows]
     hinge = np.where(used, _hinge(margins, gamma), 0.0)
     D1 = np.cumsum(hinge)
-    D2 = np.sqrt(np.cumsum(hinge**2))
+    D2 = _cumulative_d2(hinge)
     R_p = np.maximum.accumulate(np.where(used, ctx.p_norms[rows], 0.0))
     min_margin = np.minimum.accumulate(np.where(used, margins, np.inf))
     valid = np.full(run.n_trials, not run.warm_started)
@@ -331,9 +340,11 @@ def _second_order_curves(ctx, comp, gamma, tight) -> dict:
     is_mistake = _is_trial(run, run.mistake_trials)
     used = is_mistake if tight else np.ones(run.n_trials, dtype=bool)
     scores = comp.values(ctx.X)
-    margins = (ctx.y * scores)[ctx.rows_all]
+    # the pseudoinverse bound takes the instances as the run used them (theory §4.1)
+    scores = ctx.projected_scores(scores) if params["variant"] == "pinv" else scores[ctx.rows_all]
+    margins = ctx.y[ctx.rows_all] * scores
     D = np.cumsum(np.where(used, _hinge(margins, gamma), 0.0))
-    energy = np.concatenate(([0.0], np.cumsum(scores[rows_m] ** 2)))
+    energy = np.concatenate(([0.0], np.cumsum(scores[run.mistake_trials] ** 2)))
     k_of_t = np.cumsum(is_mistake)
     out = np.full(run.n_trials, np.inf)
     name = {"pinv": "second_order_pinv", "adaptive": "second_order_adaptive"}.get(

@@ -35,6 +35,9 @@ from .transformed import transformed_margins, transformed_norms
 # the span of the earlier ones (the rank decision of the lambda* scan).
 SPAN_RTOL = 1e-10
 
+# Nonzero norms whose squares are normal float64 numbers (beyond: underflow or overflow).
+NORM_RANGE = (float(np.sqrt(np.finfo(np.float64).tiny)), float(np.sqrt(np.finfo(np.float64).max)))
+
 
 def hinge_losses(X, y, u, gamma):
     """Hinge losses l_t = max(0, gamma - y_t u.x_t) of a comparator u.
@@ -75,9 +78,18 @@ def hinge_losses(X, y, u, gamma):
 class HingeProfile:
     """D1(gamma) and D2(gamma) of a fixed set of margins y_t u.x_t, for many gamma at once.
 
-    The margins are sorted once with prefix sums, so each gamma costs one
-    binary search: D1 = k gamma - S1, D2^2 = k gamma^2 - 2 gamma S1 + S2 over
-    the k margins below gamma.
+    The margins are sorted once, so each gamma costs one binary search. Over the
+    k margins z_0 <= ... <= z_{k-1} below gamma, with delta = gamma - z_{k-1} >= 0 and
+    e_i = z_{k-1} - z_i >= 0,
+
+        D1 = k delta + E1,   D2^2 = k delta^2 + 2 delta E1 + E2,
+
+    where E1 = sum_i e_i and E2 = sum_i e_i^2 are built once by recursions of
+    nonnegative terms (no prefix sums of the margins: k gamma^2 - 2 gamma S1 + S2
+    cancels to 0 on exactly tight data). Every term is nonnegative, so D1 and D2
+    are the direct sums up to rounding. The margins are divided by a power of two
+    near the largest |margin| and D2 by the largest hinge loss, so that no square
+    overflows and none underflows beyond what R >= max |margin| absorbs in R + D2.
 
     Parameters
     ----------
@@ -87,8 +99,14 @@ class HingeProfile:
 
     def __init__(self, margins):
         self.margins = np.sort(np.asarray(margins, dtype=np.float64))
-        self._s1 = np.concatenate(([0.0], np.cumsum(self.margins)))
-        self._s2 = np.concatenate(([0.0], np.cumsum(self.margins**2)))
+        top = float(np.max(np.abs(self.margins), initial=0.0))
+        scale = float(np.ldexp(1.0, np.frexp(top)[1])) if top > 0.0 else 1.0
+        k = np.arange(1, self.size, dtype=np.float64)
+        step = np.diff(self.margins / scale)  # z_k - z_{k-1} >= 0, k = 1..T-1
+        # E1[k] and sqrt(E2[k]) over the first k margins (e_i from z_{k-1}), k = 0..T.
+        e1 = np.concatenate(([0.0, 0.0], np.cumsum(k * step)))
+        e2 = np.concatenate(([0.0, 0.0], np.cumsum(k * step**2 + 2.0 * step * e1[1:-1])))
+        self._e1, self._r2 = scale * e1, scale * np.sqrt(e2)
 
     @property
     def size(self) -> int:
@@ -100,19 +118,28 @@ class HingeProfile:
         return float(self.margins[0]) if self.size else np.inf
 
     def _split(self, gamma):
+        """(k, delta, E1[k], sqrt(E2[k]), largest hinge loss) for each gamma."""
         gamma = np.asarray(gamma, dtype=np.float64)
         k = np.searchsorted(self.margins, gamma, side="left")
-        return gamma, k, self._s1[k], self._s2[k]
+        if not self.size:
+            zero = np.zeros_like(gamma)
+            return k, zero, zero, zero, zero
+        delta = np.where(k > 0, gamma - self.margins[np.maximum(k - 1, 0)], 0.0)
+        top = np.where(k > 0, gamma - self.margins[0], 0.0)
+        return k, np.maximum(delta, 0.0), self._e1[k], self._r2[k], np.maximum(top, 0.0)
 
     def d1(self, gamma):
         """D1(gamma) = sum_t max(0, gamma - margin_t)."""
-        gamma, k, s1, _ = self._split(gamma)
-        return np.maximum(k * gamma - s1, 0.0)
+        k, delta, e1, _, _ = self._split(gamma)
+        return k * delta + e1
 
     def d2(self, gamma):
         """D2(gamma) = sqrt(sum_t max(0, gamma - margin_t)^2)."""
-        gamma, k, s1, s2 = self._split(gamma)
-        return np.sqrt(np.maximum(k * gamma**2 - 2.0 * gamma * s1 + s2, 0.0))
+        k, delta, e1, r2, top = self._split(gamma)
+        with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+            d, f1, f2 = delta / top, e1 / top, r2 / top
+            root = np.sqrt(k * d * d + 2.0 * d * f1 + f2 * f2)
+        return np.where(top > 0.0, top * root, 0.0)
 
 
 TRIALS = ("all", "mistakes", "updates")
@@ -199,11 +226,32 @@ class RunData:
         return mistake_spectrum(self.X[self.rows_mistakes], self.kernel)
 
     @cached_property
+    def span_coordinates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(L, pivots, rises) of a pseudoinverse run's mistakes (:func:`span_coordinates`)."""
+        return span_coordinates(self.X[self.rows_mistakes], self.kernel,
+                                rtol=self.run.params["span_tol"],
+                                rank_growth=self.run.state["rank_growth"])
+
+    @cached_property
     def span(self) -> tuple[np.ndarray, float]:
         """(positive eigenvalues, lambda*) of a pseudoinverse run (:func:`span_spectrum`)."""
-        return span_spectrum(self.X[self.rows_mistakes], self.kernel,
-                             rtol=self.run.params["span_tol"],
-                             rank_growth=self.run.state["rank_growth"])
+        L, _, rises = self.span_coordinates
+        return _coordinate_spectrum(L, rises)
+
+    def projected_scores(self, scores) -> np.ndarray:
+        """f(x~_t) on every trial of a pseudoinverse run, x~_t the instance as the run used it.
+
+        ``scores`` holds f(x_i) for every row of :attr:`X`. On a trial where the
+        run found x_t inside the span of the earlier mistakes, x~_t is its
+        projection on that span; where the rank rose, x_t itself (theory §4.1).
+        """
+        L, pivots, rises = self.span_coordinates
+        basis = self.rows_mistakes[pivots]
+        grew = self.run.mistake_trials[rises == 1]
+        trials = np.arange(self.run.n_trials)
+        ranks = np.searchsorted(grew, trials, side="left") + np.isin(trials, grew)
+        return projected_values(scores[basis], L[pivots], self.X[basis], self.X,
+                                self.rows_all, ranks, self.kernel)
 
     def transformed_margins(self, u) -> np.ndarray:
         """y_t u^T B_{k-1} x_{t(k)} over the mistakes of a Higher-Order run (paper 000, eq. 1).
@@ -339,8 +387,26 @@ def hop_step_terms(run) -> np.ndarray:
 
 
 def feature_norms(X, kernel) -> np.ndarray:
-    """||x_i|| of every row in the kernel's feature space, sqrt(K(x_i, x_i))."""
-    return np.sqrt(np.maximum(kernel.diagonal(X), 0.0))
+    """||x_i|| of every row in the kernel's feature space, sqrt(K(x_i, x_i)).
+
+    A nonzero norm outside ``NORM_RANGE`` is a ``ValueError``: its square, which
+    the runs and the bounds use (R^2, x.x, the eigenvalues of X_m X_m^T), is not
+    a normal float64 number, so neither the run's arithmetic nor the bound's
+    would be exact (theory §4.4). With the linear kernel the check takes the
+    norms scaled by each row's largest entry before squaring
+    (:func:`~perceptron_bounds._linalg.row_norms`), which do not underflow.
+    """
+    norms = np.sqrt(np.maximum(kernel.diagonal(X), 0.0))
+    checked = row_norms(X, 2.0) if kernel.is_linear else norms
+    low, high = NORM_RANGE
+    bad = np.flatnonzero((checked != 0.0) & ~((checked >= low) & (checked <= high)))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(
+            f"X row {i} has norm {checked[i]:.6g} in the kernel's feature space: the bounds need "
+            f"every nonzero norm in [{low:.3g}, {high:.3g}], where its square is a normal "
+            "float64 number; rescale X")
+    return norms
 
 
 def mistake_spectrum(Xm, kernel) -> np.ndarray:
@@ -419,8 +485,101 @@ def _span_loop(Xm, data, indices, indptr, work, code, degree, gamma, coef0, rtol
 
 
 @interruptible()
+def span_coordinates(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
+    """Coordinates of the mistakes, as the pseudoinverse run used them, in a basis of their span.
+
+    Parameters
+    ----------
+    Xm : ndarray or sparse matrix of shape (m, n)
+        The mistaken instances in the order of the run.
+    kernel : Kernel
+    rtol : float, default=SPAN_RTOL
+        A mistake whose squared distance to the span of the earlier ones is at
+        most ``rtol`` K(x, x) is inside that span.
+    rank_growth : array of int, optional
+        Indices (0-based, among the mistakes) where the run itself found the
+        instance outside the span (``run.state["rank_growth"]`` of a
+        pseudoinverse run); used instead of ``rtol`` so that the rank follows
+        the run's decisions.
+
+    Returns
+    -------
+    L : ndarray of shape (m, r)
+        Row k holds the coordinates of the projected mistake x~_k (theory §4.1:
+        x_k itself where the rank rises, its projection on the span of the
+        earlier mistakes elsewhere) in an orthonormal basis of the span; r is the rank.
+    pivots : ndarray of int64, shape (r,)
+        The mistakes that raised the rank: ``L[pivots]`` is lower triangular, the
+        Cholesky factor of their Gram matrix.
+    rises : ndarray of int64, shape (m,)
+        1 where mistake k raised the rank, else 0.
+    """
+    # CSR stays CSR (the kernel values come from the sparse rows): m x n dense is GBs when wide.
+    Xm = sp.csr_matrix(Xm, dtype=np.float64) if sp.issparse(Xm) else np.ascontiguousarray(
+        Xm, dtype=np.float64)
+    m, n = Xm.shape
+    width = max(min(m, n) if kernel.is_linear else m, 1)
+    L = np.zeros((m, width))
+    pivots = np.zeros(width, dtype=np.int64)
+    rises = np.zeros(m, dtype=np.int64)
+    forced = 0
+    if rank_growth is not None:
+        rises[np.asarray(rank_growth, dtype=np.int64)] = 1
+        forced = 1
+    work = np.zeros(n if sp.issparse(Xm) else 0)
+    rank = _span_loop(*loop_arrays(Xm), work, *kernel.loop_args(), float(rtol), forced, L,
+                      pivots, rises)
+    return L[:, :rank], pivots[:rank], rises
+
+
+def projected_values(f_basis, L_basis, basis, X, rows, ranks, kernel) -> np.ndarray:
+    """f(x~_t) = <f, P_t x_t> on each trial, P_t the projection on the first ``ranks[t]``
+    basis directions of a pseudoinverse run (theory §4.1).
+
+    Parameters
+    ----------
+    f_basis : ndarray of shape (r,)
+        f at the basis instances (the mistakes that raised the rank, in order).
+    L_basis : ndarray of shape (r, r)
+        Lower Cholesky factor of their Gram matrix (``L[pivots]`` of :func:`span_coordinates`).
+    basis : ndarray or sparse matrix of shape (r, n)
+        The basis instances.
+    X : ndarray or sparse matrix
+        The rows of the run; ``rows[t]`` is shown at trial t.
+    rows, ranks : ndarray of int64
+        Row and number of basis directions in force on each trial.
+    kernel : Kernel
+
+    Returns
+    -------
+    ndarray
+        sum_{j < ranks[t]} c_j p_j(x_t), with c = L^{-1} f(B) the coordinates of f and
+        p(x) = L^{-1} K(B, x) those of x (0 where ranks[t] = 0).
+    """
+    out = np.zeros(rows.shape[0])
+    r = L_basis.shape[0]
+    if r == 0:
+        return out
+    coef = scipy.linalg.solve_triangular(L_basis, f_basis, lower=True, check_finite=False)
+    unique, where = np.unique(rows, return_inverse=True)
+    step = max(1, 2**22 // r)  # at most 32 MiB of coordinates at a time
+    for start in range(0, unique.shape[0], step):
+        chunk = unique[start:start + step]
+        coords = scipy.linalg.solve_triangular(L_basis, kernel.gram(basis, X[chunk]),
+                                               lower=True, check_finite=False)
+        partial = np.concatenate((np.zeros((1, chunk.shape[0])),
+                                  np.cumsum(coef[:, None] * coords, axis=0)))
+        sel = (where >= start) & (where < start + chunk.shape[0])
+        out[sel] = partial[ranks[sel], where[sel] - start]
+    return out
+
+
+@interruptible()
 def span_spectrum(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
-    """Positive eigenvalues of X_m X_m^T and lambda* of the pseudoinverse bound.
+    """Positive eigenvalues of X~_m X~_m^T and lambda* of the pseudoinverse bound.
+
+    X~_m holds the mistakes as the run used them (:func:`span_coordinates`,
+    theory §4.1): an instance found inside the span enters as its projection.
 
     Parameters
     ----------
@@ -455,24 +614,15 @@ def span_spectrum(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
     the embedded matrix, so its smallest positive eigenvalue does not increase
     (interlacing).
     """
-    # CSR stays CSR (the kernel values come from the sparse rows): m x n dense is GBs when wide.
-    Xm = sp.csr_matrix(Xm, dtype=np.float64) if sp.issparse(Xm) else np.ascontiguousarray(
-        Xm, dtype=np.float64)
-    m, n = Xm.shape
-    width = max(min(m, n) if kernel.is_linear else m, 1)
-    L = np.zeros((m, width))
-    pivots = np.zeros(width, dtype=np.int64)
-    rises = np.zeros(m, dtype=np.int64)
-    forced = 0
-    if rank_growth is not None:
-        rises[np.asarray(rank_growth, dtype=np.int64)] = 1
-        forced = 1
-    work = np.zeros(n if sp.issparse(Xm) else 0)
-    rank = _span_loop(*loop_arrays(Xm), work, *kernel.loop_args(), float(rtol), forced, L,
-                      pivots, rises)
+    L, _, rises = span_coordinates(Xm, kernel, rtol, rank_growth)
+    return _coordinate_spectrum(L, rises)
+
+
+def _coordinate_spectrum(L, rises):
+    """(positive eigenvalues, lambda*) of the mistakes with coordinates L (:func:`span_spectrum`)."""
+    m, rank = L.shape
     if rank == 0:
         return np.zeros(0), np.inf
-    L = L[:, :rank]
     lambda_star = np.inf
     M = np.zeros((rank, rank))
     done = 0

@@ -23,10 +23,17 @@ from __future__ import annotations
 import numpy as np
 
 
-def _log_term(eigenvalues, a):
-    """sum_i ln(1 + lambda_i / a) (zero eigenvalues add nothing)."""
-    lam = np.asarray(eigenvalues, dtype=np.float64).ravel()
-    return float(np.sum(np.log1p(np.maximum(lam, 0.0) / a)))
+def _a_log_term(eigenvalues, a):
+    """a sum_i ln(1 + lambda_i / a), as sum_i lambda_i h(lambda_i / a) with h(x) = ln(1 + x) / x.
+
+    h(0) = 1 is its limit, so an eigenvalue far below a (lambda_i / a underflows to 0)
+    still adds lambda_i instead of nothing; zero eigenvalues add nothing.
+    """
+    lam = np.maximum(np.asarray(eigenvalues, dtype=np.float64).ravel(), 0.0)
+    x = lam / a
+    h = np.ones_like(x)
+    np.divide(np.log1p(x), x, out=h, where=x > 0.0)
+    return float(np.sum(lam * h))
 
 
 def _combine(D, gamma, energy_times_log):
@@ -69,8 +76,8 @@ def second_order_bound(eigenvalues, a, u_energy, D, gamma):
     >>> float(second_order_bound([np.e - 1.0], 1.0, 3.0, 0.0, 1.0))
     2.0
     """
-    log_term = _log_term(eigenvalues, a)
-    return _combine(D, gamma, (a + u_energy) * log_term)
+    # (a + E) sum ln(1 + lambda/a) = (1 + E/a) a sum ln(1 + lambda/a): no underflow of lambda/a
+    return _combine(D, gamma, (1.0 + u_energy / a) * _a_log_term(eigenvalues, a))
 
 
 def second_order_adaptive_bound(eigenvalues, c, R, m, u_energy, D, gamma):
@@ -114,7 +121,8 @@ def second_order_adaptive_bound(eigenvalues, c, R, m, u_energy, D, gamma):
     """
     a_m = c * R * R * m
     extra = (1.0 + np.log(m)) / c
-    return _combine(D, gamma, (a_m + u_energy) * (_log_term(eigenvalues, a_m) + extra))
+    return _combine(D, gamma,
+                    (1.0 + u_energy / a_m) * (_a_log_term(eigenvalues, a_m) + a_m * extra))
 
 
 def second_order_pinv_bound(eigenvalues, lambda_star, u_energy, D, gamma):

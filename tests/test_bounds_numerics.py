@@ -1,0 +1,130 @@
+"""Bounds at the numerical edges (theory §4.4): exactly tight data, tiny and huge scales,
+and the pseudoinverse variant's span decisions. Each case was a reported violation."""
+
+import numpy as np
+import pytest
+
+from perceptron_bounds import run_online
+from perceptron_bounds.bounds import HingeProfile, bounds_over_time, evaluate
+from perceptron_bounds.bounds.second_order import second_order_bound
+
+
+def test_d2_on_exactly_tight_data_is_the_direct_sum():
+    # k gamma^2 - 2 gamma S1 + S2 cancelled to 0 here: Freund-Schapire gave 3.99999994 < 4.
+    X, y = np.eye(4), np.ones(4)
+    run = run_online("perceptron", X, y, classes=[-1, 1])
+    u = np.array([1.0, 1.0, 1.0, 1.0 + 1e-8])
+    report = evaluate(run, X, y, u=u)
+    row = report.row("freund_schapire")
+    margins = y * (X @ (u / np.linalg.norm(u)))
+    direct = np.sqrt(np.sum(np.maximum(0.0, row.gamma - margins) ** 2))
+    assert row.quantities["D2"] >= direct * (1 - 1e-12)
+    assert row.holds and report.holds
+
+
+@pytest.mark.parametrize("gamma", [1e-170, 1e-300, 1e150])
+def test_hinge_profile_at_tiny_and_huge_gamma(gamma):
+    # The prefix form underflowed to D2 = 0.0 at tiny gamma.
+    margins = np.concatenate((np.zeros(18), [1.0, 2.0]))
+    profile = HingeProfile(margins)
+    losses = np.maximum(0.0, gamma - margins)
+    top = losses.max()
+    assert profile.d1(gamma) == pytest.approx(losses.sum(), rel=1e-14)
+    assert profile.d2(gamma) == pytest.approx(top * np.sqrt(np.sum((losses / top) ** 2)),
+                                              rel=1e-14)
+    assert profile.d2(gamma) > 0.0
+
+
+def test_hinge_profile_never_below_the_direct_sums():
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        margins = rng.standard_normal(rng.integers(1, 20)) * 10.0 ** rng.integers(-150, 150)
+        margins[: margins.size // 2] = margins[0]  # ties, as duplicated points give
+        gammas = np.concatenate((np.abs(margins), np.abs(margins) * (1 + 1e-9),
+                                 10.0 ** rng.uniform(-150, 150, 4)))
+        profile = HingeProfile(margins)
+        losses = np.maximum(0.0, gammas[:, None] - margins[None, :])
+        top = losses.max(axis=1)
+        scaled = losses / np.where(top > 0, top, 1.0)[:, None]
+        direct_d2 = top * np.sqrt(np.sum(scaled**2, axis=1))
+        slack = np.abs(margins).max() * 1e-15  # R >= max |margin| absorbs less in R + D2
+        assert np.all(profile.d1(gammas) >= losses.sum(axis=1) * (1 - 1e-13))
+        assert np.all(profile.d2(gammas) >= direct_d2 * (1 - 1e-13) - slack)
+
+
+@pytest.mark.parametrize("form", ["primal", "dual"])
+def test_pinv_bound_uses_the_instances_as_the_run_used_them(form):
+    # x_2 is inside the span at span_tol=1e-9 (relative distance 1e-9.0000061): the run drops
+    # its component e_2 for good. The bound on the full instances gave 46.84 < 101 mistakes.
+    X, y = np.array([[1.0, 0.0], [31623.0, 1.0]]), np.array([1.0, -1.0])
+    u = np.array([1.0, -31624.0])
+    run = run_online("second_order", X, y, variant="pinv", epochs=100, form=form)
+    assert run.mistakes == 101 and run.state["rank"] == 1
+    report = evaluate(run, X, y, u=u)
+    for row in report.rows:
+        assert row.applies and row.holds, row
+        assert row.quantities["rank"] == 1
+    # u's energy on the mistakes as the run used them: x_2 without its e_2 component
+    used = np.array([[1.0, 0.0], [31623.0, 0.0]])[run.mistake_rows] @ (u / np.linalg.norm(u))
+    assert report.rows[0].quantities["u_energy"] == pytest.approx(np.sum(used**2), rel=1e-9)
+    curves = bounds_over_time(run, X, y, u=u, gamma=report.rows[0].gamma)
+    assert np.all(curves["second_order_pinv"] >= curves.mistakes)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pinv_kernel_bound_on_rbf_data_at_scale_1e_8(seed):
+    # K(x, z) = 1 - O(1e-16): every instance is inside the span of the first one.
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((12, 3)) * 1e-8
+    y = np.where(rng.random(12) < 0.5, 1.0, -1.0)
+    y[:2] = 1.0, -1.0
+    run = run_online("second_order", X, y, variant="pinv", kernel="rbf", gamma=0.5, epochs=10)
+    report = evaluate(run, X, y)
+    assert report.holds
+    assert all(row.applies for row in report.rows)
+
+
+@pytest.mark.parametrize(("algorithm", "scale"), [("perceptron", 1e-160), ("higher_order", 1e-170),
+                                                  ("second_order", 1e-301)])
+def test_norms_whose_squares_are_not_normal_floats_are_refused(algorithm, scale):
+    # eye(4) * 1e-160 gave R = 9.99994e-161 and bounds 3.954-3.99996 against 4 mistakes; rows
+    # of 1e-301 dropped the Second-Order eigenvalue term (10.66 against 14).
+    rng = np.random.default_rng(0)
+    X = np.vstack((np.eye(4), rng.standard_normal((6, 4)))) * scale
+    y = np.where(np.arange(10) % 3 == 0, -1.0, 1.0)
+    run = run_online(algorithm, X, y, epochs=2)
+    with pytest.raises(ValueError, match=r"X row \d+ has norm .* rescale X"):
+        evaluate(run, X, y)
+    with pytest.raises(ValueError, match=r"X row \d+ has norm"):
+        bounds_over_time(run, X, y, u=np.ones(4), gamma=scale)
+
+
+@pytest.mark.parametrize("scale", [1e-150, 1e150])
+def test_rows_at_1e150_and_1e_minus_150_keep_their_bounds(scale):
+    X, y = np.eye(4) * scale, np.array([1.0, -1.0, 1.0, -1.0])
+    for algorithm in ("perceptron", "second_order"):
+        run = run_online(algorithm, X, y)
+        report = evaluate(run, X, y, u=y)
+        assert report.holds and any(row.applies for row in report.rows)
+    row = evaluate(run_online("perceptron", X, y), X, y, u=y).row("novikoff")
+    assert row.quantities["R"] == scale and row.value == pytest.approx(4.0, rel=1e-12)
+
+
+def test_higher_order_dual_agrees_with_primal_on_a_row_of_norm_1e_200():
+    # K(x, x) = 1e-400 underflowed to 0: the dual form took the row for a zero row.
+    X, y = np.array([[1e-200, 0.0], [0.0, 1.0], [0.9, 0.3]]), np.array([1.0, -1.0, 1.0])
+    primal = run_online("higher_order", X, y, form="primal", epochs=3)
+    dual = run_online("higher_order", X, y, form="dual", epochs=3)
+    assert primal.mistake_trials.tolist() == dual.mistake_trials.tolist() == [0, 1]
+
+
+def test_second_order_log_term_keeps_eigenvalues_far_below_a():
+    # lambda / a = 1e-401 underflowed to 0 and the bound came out 0.0 against 1 mistake
+    # (found by the adversarial test on rows of 1e-110 and 1e90, a = 6.5e181).
+    X = np.array([[-1.1967302802983839e-110, 2.691970322102072e-110],
+                  [2.8235106042322496e+90, 1.201544981771172e+90]])
+    y = np.array([1.0, -1.0])
+    run = run_online("second_order", X, y, a=6.4859053909501295e+181)
+    report = evaluate(run, X, y, u=X[0] / np.abs(X[0]).max())
+    assert report.holds and all(row.value > 0 for row in report.rows)
+    assert second_order_bound([1e-220], 1e182, 0.0, 0.0, 1e-110) == pytest.approx(1.0)
