@@ -80,6 +80,23 @@ class Algorithm:
         ``record_margins``), ``previous`` a native multiclass ``OnlineRun`` or
         None. The result's ``mistake_trials`` are the multiclass mistakes and
         its hypothesis scores (n, K).
+    bounds : tuple of str, optional
+        Names of the declared mistake bounds (:func:`perceptron_bounds.bounds.register_bound`)
+        that ``evaluate`` and ``bounds_over_time`` report for its binary runs, in
+        order. A bound whose ``applies`` selector refuses the run's parameters (the
+        Second-Order variant's bound, the first-order bounds of the p-norm
+        Perceptron at p = 2 only) is left out of that run's report.
+    native_bounds : tuple of str, optional
+        The same for its native multiclass runs (through the bound provider's
+        multiclass reduction, e.g. Kesler's construction, theory §4.5).
+    instance_map : callable (X, params: dict) -> X, optional
+        The rows as the algorithm sees them (the p-norm Perceptron's scaling to
+        unit p-norm); the bounds measure R, the margins and the hinge losses on
+        them. None: X as given.
+    transformed_sequence : bool, default=False
+        The run's state records the factors of the Higher-Order matrix B_k, so
+        the transformed sequence of paper 000's bound can be rebuilt from it
+        (:mod:`perceptron_bounds.bounds.transformed`).
     """
 
     name: str
@@ -90,6 +107,10 @@ class Algorithm:
     matrix: Callable | None = None
     fit_ovr: Callable | None = None
     fit_native: Callable | None = None
+    bounds: tuple = ()
+    native_bounds: tuple = ()
+    instance_map: Callable | None = None
+    transformed_sequence: bool = False
 
 
 _REGISTRY: dict[str, Algorithm] = {}

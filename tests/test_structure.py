@@ -173,3 +173,34 @@ def test_estimator_defaults_are_the_registry_defaults(name):
     for key in sorted(set(params) & set(defaults)):
         expected = ESTIMATOR_DEFAULTS.get((name, key), ESTIMATOR_DEFAULTS.get(key, defaults[key]))
         assert params[key] == expected and type(params[key]) is type(expected), (name, key)
+
+
+def algorithm_name_literals(folder: Path, declarations=()) -> list[str]:
+    """``file:line`` of every string literal in the package folder ``folder`` equal to a
+    registered algorithm's name, docstrings left out, and the ``name=`` of a call to one of
+    ``declarations`` (a bound named after its algorithm names the bound, not the algorithm)."""
+    names = set(available())
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        skip = set()
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                                  ast.AsyncFunctionDef)) and body
+                    and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)):
+                skip.add(id(body[0].value))
+            if isinstance(node, ast.Call):
+                func = node.func
+                called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if called in declarations:
+                    skip.update(id(kw.value) for kw in node.keywords if kw.arg == "name")
+        found.extend(f"{path.relative_to(PACKAGE)}:{node.lineno}" for node in ast.walk(tree)
+                     if isinstance(node, ast.Constant) and node.value in names
+                     and id(node) not in skip)
+    return found
+
+
+def test_bounds_test_no_algorithm_by_name():
+    """Which bounds apply, and how, is read from the registrations and the declarations."""
+    assert algorithm_name_literals(PACKAGE / "bounds", declarations=("Bound",)) == []

@@ -238,5 +238,9 @@ BALLSEPTRON = register(
         fit_ovr=fit_ballseptron_ovr,
         fit_native=fit_native_ballseptron,
         summary="Shalev-Shwartz & Singer's Ballseptron (margin errors within radius r)",
+        bounds=("novikoff", "freund_schapire", "ballseptron_d1", "ballseptron_corrected_d2",
+                "ballseptron_corrected_d1"),
+        native_bounds=("novikoff", "freund_schapire", "ballseptron_d1",
+                       "ballseptron_corrected_d2", "ballseptron_corrected_d1"),
     )
 )

@@ -619,6 +619,8 @@ HIGHER_ORDER = register(
         fit=_fit,
         matrix=_matrix,
         summary="Higher-Order Perceptron HO_p(c) (Brotto-Gentile-Vitale): primal, dual, implicit",
+        bounds=("higher_order",),
+        transformed_sequence=True,
     )
 )
 

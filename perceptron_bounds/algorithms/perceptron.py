@@ -150,5 +150,7 @@ PERCEPTRON = register(
         fit_ovr=fit_perceptron_ovr,
         fit_native=fit_native_perceptron,
         summary="Rosenblatt's Perceptron (FO), primal or kernel form",
+        bounds=("novikoff", "freund_schapire", "ballseptron_d1"),
+        native_bounds=("novikoff", "freund_schapire", "ballseptron_d1"),
     )
 )

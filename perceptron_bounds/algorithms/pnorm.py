@@ -156,5 +156,10 @@ PNORM_PERCEPTRON = register(
         resolve=_resolve,
         fit=_fit,
         summary="p-norm Perceptron (Grove-Littlestone-Schuurmans; Gentile): HO_p(0)",
+        # the first-order bounds at p = 2 only (their declared selector)
+        bounds=("novikoff", "freund_schapire", "ballseptron_d1", "pnorm_separable",
+                "pnorm_d2", "pnorm_d1"),
+        instance_map=lambda X, params: (normalize_rows(X, params["p"])
+                                        if params["normalize"] else X),
     )
 )

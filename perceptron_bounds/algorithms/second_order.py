@@ -753,5 +753,7 @@ SECOND_ORDER = register(
         matrix=_matrix,
         summary="Second-Order Perceptron (Cesa-Bianchi, Conconi, Gentile): fixed a, "
                 "adaptive a_k or pseudoinverse; primal or kernel form",
+        # one of them per run, by its variant (their declared selectors)
+        bounds=("second_order", "second_order_adaptive", "second_order_pinv"),
     )
 )
