@@ -1,6 +1,9 @@
 """Mistake bounds of the papers, evaluated on an ``OnlineRun`` (theory §4).
 
-* closed forms, one module per paper: :mod:`.first_order` (001),
+* :mod:`.declaration`: a bound as one declaration (:class:`Bound`: name, source,
+  label, quantities, conditions, closed form), :func:`register_bound` for a new one,
+  :func:`declared` to look one up; an algorithm lists its bounds in its registration;
+* closed forms and their declarations, one module per paper: :mod:`.first_order` (001),
   :mod:`.ballseptron` (004), :mod:`.second_order` (003), :mod:`.higher_order` (000),
   :mod:`.pnorm` (the p-norm Perceptron: Grove-Littlestone-Schuurmans, Gentile);
 * :mod:`.quantities`: hinge losses, D1/D2/R over sets of trials, the HO transformed
@@ -15,6 +18,16 @@
 """
 
 from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
+from .declaration import (
+    Bound,
+    GammaInterval,
+    Quantities,
+    Requirement,
+    declared,
+    declared_bounds,
+    register_bound,
+    register_provider,
+)
 from .evaluate import evaluate
 from .first_order import freund_schapire, novikoff
 from .higher_order import higher_order_bound, hop_alpha
@@ -40,6 +53,14 @@ from .second_order import (
 from .transformed import transformed_instances, transformed_margins, transformed_norms
 
 __all__ = [
+    "Bound",
+    "GammaInterval",
+    "Quantities",
+    "Requirement",
+    "declared",
+    "declared_bounds",
+    "register_bound",
+    "register_provider",
     "BoundCurves",
     "BoundReport",
     "BoundRow",

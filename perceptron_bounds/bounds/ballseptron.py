@@ -18,7 +18,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .first_order import freund_schapire
+from .declaration import Bound, GammaInterval, register_bound
+from .first_order import (
+    ball_conditions,
+    ball_in_force,
+    euclidean,
+    freund_schapire,
+)
 
 # Bisection steps of the implicit (exact) forms; 2^-64 of the bracket is below float64 rounding.
 _BISECTION_STEPS = 64
@@ -191,3 +197,39 @@ def _largest_root(R, gamma, r, eps, D1, D2):
     out = np.empty(flat[0].shape[0])
     _largest_root_loop(*flat, out)
     return out.reshape(shape)
+
+
+def _stated_ball(q):
+    """The stated corrected forms need paper 004's conditions; their exact roots need none."""
+    return q.ball & np.logical_not(q.tightened)
+
+
+def _d1_radius(q):
+    """gamma <= R: under paper 004's conditions, and for the stated D1 bound without a ball."""
+    return ball_in_force(q) | (np.logical_not(q.ball) & np.logical_not(q.tightened))
+
+
+BALLSEPTRON_D1 = register_bound(Bound(
+    name="ballseptron_d1", label=r"ballseptron_d1 $((R + \sqrt{\gamma D_1})/\gamma)^2$",
+    source=lambda q: "004 Thm 2" if q.ball else "004 Thm 2 (r = 0)",
+    value=lambda q, gamma: ballseptron_d1(q.R, gamma, q.D1(gamma), exact=q.tightened),
+    quantities=("R", "D1"), applies=euclidean,
+    conditions=(ball_conditions(ball_in_force)[0],
+                GammaInterval(lambda q: f"gamma <= {q.R_text} = {q.R:.6g}", high="R",
+                              when=_d1_radius))))
+
+
+def _corrected(loss, source, label):
+    D = loss.upper()
+    return register_bound(Bound(
+        name=f"ballseptron_corrected_{loss}", source=source, label=label,
+        value=lambda q, gamma: ballseptron_corrected(q.R, gamma, getattr(q, D)(gamma), q.r,
+                                                     q.margin_errors, loss, exact=q.tightened),
+        quantities=("R", D, "r", "margin_errors", "beta"),
+        conditions=ball_conditions(_stated_ball)))
+
+
+BALLSEPTRON_CORRECTED_D2 = _corrected(
+    "d2", "004 Cor. 1", r"ballseptron_corrected_d2: D$_2$ bound $- \tilde\varepsilon\beta$")
+BALLSEPTRON_CORRECTED_D1 = _corrected(
+    "d1", "004 eq. 17", r"ballseptron_corrected_d1: D$_1$ bound $- \tilde\varepsilon\beta$")

@@ -12,12 +12,9 @@ from .._interrupt import interruptible
 from .._validation import check_choice, check_class_labels, check_real, check_X
 from ..algorithms._common import MEMORY_BUDGET, check_memory_budget
 from ..run import OnlineRun
-from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
-from .first_order import freund_schapire, novikoff
-from .higher_order import higher_order_bound, hop_alpha
-from .multiclass import KESLER_FACTOR, MulticlassRunData, multiclass_margins, sum_over_classes
-from .pnorm import pnorm_d1, pnorm_d2, pnorm_separable
-from .quantities import HingeProfile, RunData, hop_c_run, hop_step_terms
+from .declaration import Requirement, bounds_of, by_provider, provider_of
+from .multiclass import MulticlassRunData, sum_over_classes
+from .quantities import RunData
 from .report import BoundReport, BoundRow, MulticlassBoundReport
 from .search import (
     Comparator,
@@ -28,18 +25,10 @@ from .search import (
     unit_comparator,
     unit_prototypes,
 )
-from .second_order import (
-    second_order_adaptive_bound,
-    second_order_bound,
-    second_order_pinv_bound,
-)
 
 COMPARATORS = ("auto", "target", "svm")
-SQRT2_MINUS_1 = np.sqrt(2.0) - 1.0
 VARIANTS = ("stated", "tightened")
 _WARM = "a warm-started run: the theorem counts mistakes from the zero state"
-# |1 - ||x||| above this means "not a unit instance" for the Higher-Order bound.
-UNIT_NORM_ATOL = 1e-9
 
 
 @dataclass(frozen=True)
@@ -59,7 +48,7 @@ class _Spec:
     variant: str
     source: str
     value: Callable
-    profile: HingeProfile | None = None
+    margins: np.ndarray = field(default_factory=lambda: np.zeros(0))
     scale: float = 1.0
     conditions: list = field(default_factory=list)
     quantities: Callable = dict
@@ -201,28 +190,19 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
 def _check_memory(run, sparse: bool, budget: float) -> None:
     """``ValueError`` naming ``memory_budget`` if the bounds' dense matrices would pass it.
 
-    The largest of them, by algorithm: the Second-Order bounds' Gram matrix of
+    The largest of them, as the providers of the run's bounds declare them
+    (``Quantities.memory``): the Second-Order bounds' Gram matrix of
     the m mistakes (or X_m^T X_m, n x n, for a linear run with n < m) and its
     eigendecomposition, with the m x r coordinates of the pseudoinverse variant;
     the Higher-Order bound's kernel values of its a factors against the
     mistakes, or the p-norm link of its a dense factors (p > 2), or the dense
     mistaken rows.
     """
-    m, n, params = run.mistakes, run.n_features, run.params
-    linear = params.get("kernel", "linear") == "linear"
     shapes = []
-    if run.algorithm == "second_order":
-        width = min(m, n) if linear else m
-        shapes.append((2, m if params["variant"] == "pinv" else width, width,
-                       "the Gram matrix of the mistakes and its eigendecomposition"))
-    elif run.algorithm == "higher_order":
-        a = run.state["factor_rho"].shape[0] if "factor_rho" in run.state else m
-        if not linear:
-            shapes.append((4, a, m, "the kernel values of the factors against the mistakes"))
-        elif params["form"] == "implicit" and params["p"] != 2.0:
-            shapes.append((1, a, n, "the p-norm link of the factors"))
-    if run.algorithm in ("second_order", "higher_order") and not sparse:
-        shapes.append((1, m, n, "the mistaken rows"))
+    for group in by_provider(bounds_of(run)):
+        for shape in provider_of(group[0], run.multiclass == "native").memory(run, sparse):
+            if shape not in shapes:
+                shapes.append(shape)
     for count, rows, cols, what in shapes:
         size = 8.0 * count * rows * cols
         if size > budget:
@@ -252,7 +232,7 @@ def binary_report(ctx, *, u=None, gamma=None, comparator="auto", target=None) ->
         ctx, u, target, comparator,
         unit=lambda v, label: unit_comparator(v, n, label, ctx.kernel, q=ctx.q),
         fitted=lambda: svm_comparators(ctx.X, ctx.y, ctx.kernel, q=ctx.q), what="u")
-    rows = _rows(ctx, comparators, gamma, BOUNDS[run.algorithm])
+    rows = _rows(ctx, comparators, gamma, bounds_of(run), native=False)
     if not rows:
         notes.append(f"no bound of the papers applies to {run.algorithm!r}")
     return BoundReport(run.algorithm, dict(run.params), run.n_trials, run.mistakes,
@@ -268,8 +248,7 @@ def _evaluate_native(run, X, y, u, gamma, comparator, target) -> BoundReport:
         unit=lambda U, label: unit_prototypes(U, K, n, label, ctx.kernel),
         fitted=lambda: crammer_singer_comparators(ctx.X, ctx.y, K, ctx.kernel),
         what="prototypes")
-    specs_of = NATIVE_BOUNDS.get(run.algorithm)
-    rows = [] if specs_of is None else _rows(ctx, comparators, gamma, specs_of)
+    rows = _rows(ctx, comparators, gamma, bounds_of(run), native=True)
     if not rows:
         notes.append(f"no bound is proved for the native multiclass {run.algorithm!r}")
     return BoundReport(run.algorithm, dict(run.params), run.n_trials, run.mistakes,
@@ -348,10 +327,11 @@ def _comparators(ctx, u, target, comparator, *, unit, fitted,
     return comps, [note, *dict.fromkeys(comp.note for comp in comps if comp.note)]
 
 
-def _rows(ctx, comparators, gamma, specs_of) -> list[BoundRow]:
-    """Each bound's row at the best of the comparators (the specs of ``specs_of(ctx, comp)``)."""
+def _rows(ctx, comparators, gamma, bounds, native) -> list[BoundRow]:
+    """Each bound's row, in each variant, at the best of the comparators."""
     return [_best_row(ctx, specs, comparators, gamma)
-            for specs in zip(*(specs_of(ctx, comp) for comp in comparators), strict=True)]
+            for specs in zip(*(_specs(ctx, comp, bounds, native) for comp in comparators),
+                             strict=True)]
 
 
 def _best_row(ctx, specs, comparators, gamma) -> BoundRow:
@@ -388,8 +368,7 @@ def _solve(ctx, spec, comp, gamma) -> BoundRow:
         empty = [c.text for c in spec.conditions if not max(c.low, 0.0) < c.high]
         return row(reason="no gamma > 0 meets "
                    + "; ".join(empty or [c.text for c in spec.conditions]))
-    margins = spec.profile.margins if spec.profile is not None else np.zeros(0)
-    cands = gamma_candidates(margins, low, high, spec.scale)
+    cands = gamma_candidates(spec.margins, low, high, spec.scale)
     g, value = minimise_over_gamma(_restricted(spec.value, low, high), cands)
     if not np.isfinite(value):
         return row(reason="the bound is infinite for every gamma tried")
@@ -404,319 +383,35 @@ def _restricted(value, low, high):
     return restricted
 
 
-# --- first order: Perceptron, voted Perceptron, Ballseptron (and the p-norm Perceptron at p = 2)
-
-
-@dataclass(frozen=True)
-class _Reduction:
-    """How the trials of a run enter the first-order bounds.
-
-    The binary run itself, or a native multiclass run through Kesler's
-    construction (theory §4.5): the update vectors have norm ``factor`` ||x||,
-    the Ballseptron's ball radius ``factor`` r, the margins are multiclass.
-    """
-
-    factor: float
-    R_text: str
-    r_text: str
-    margin_text: str
-    source: Callable[[str], str]
-
-
-_BINARY = _Reduction(1.0, "R", "r", "min y u.x", lambda source: source)
-_KESLER = _Reduction(KESLER_FACTOR, "R = sqrt2 max ||x||", "r' = sqrt2 r",
-                     "min over trials of min_{q != y} (u^y - u^q).x",
-                     lambda source: f"004 sec. 4 + Kesler (derived; {source})")
-
-
-def _first_order_specs(ctx, comp) -> list[_Spec]:
-    return _perceptron_family(ctx, ctx.y * comp.values(ctx.X), _BINARY)
-
-
-def _kesler_specs(ctx, comp) -> list[_Spec]:
-    return _perceptron_family(ctx, multiclass_margins(comp.values(ctx.X), ctx.y), _KESLER)
-
-
-def _perceptron_family(ctx, margins, reduction) -> list[_Spec]:
-    """The first-order bounds of a run whose row i has margin ``margins[i]`` under the
-    comparator, in both variants."""
-    run = ctx.run
-    ball = run.algorithm == "ballseptron"
-    r = reduction.factor * float(run.params["r"]) if ball else 0.0
-    eps = run.margin_errors
-    names = ["novikoff", "freund_schapire", "ballseptron_d1"]
-    if ball:
-        names += ["ballseptron_corrected_d2", "ballseptron_corrected_d1"]
-    not_applicable = _WARM if run.warm_started else None
+def _specs(ctx, comp, bounds, native) -> list[_Spec]:
+    """The specs of ``bounds`` for one comparator: by provider, each variant, each bound."""
     specs = []
-    for variant in VARIANTS:
-        rows = ctx.rows_all if variant == "stated" else ctx.rows_updates
-        profile = HingeProfile(margins[rows])
-        R = reduction.factor * ctx.radius(rows)
-        scope = "all" if variant == "stated" else "updates"
-        ball_conditions = []
-        if ball and (variant == "stated" or eps > 0):
-            ball_conditions = [
-                _Condition(r / SQRT2_MINUS_1, np.inf, f"{reduction.r_text} < (sqrt2 - 1) gamma, "
-                           f"i.e. gamma > {r / SQRT2_MINUS_1:.6g}"),
-                _Condition(0.0, R, f"gamma <= {reduction.R_text} = {R:.6g}"),
-            ]
-        scale = max(R, float(profile.margins[-1]) if profile.size else 0.0)
-        common = {"R": R, "trials": scope, "n_trials_used": profile.size}
-        if reduction is _KESLER:
-            common["max_norm"] = ctx.radius(rows)
-        if ball:
-            common.update(r=float(run.params["r"]), margin_errors=eps)
-            if reduction is _KESLER:
-                common["r_kesler"] = r
-        tight = variant == "tightened"
-        suffix = " + theory §4.2" if tight else ""
-        for name in names:
-            spec = _first_order_spec(name, profile, R, r, eps, tight, ball, ball_conditions,
-                                     common, reduction)
-            spec.variant, spec.scale, spec.reason = variant, scale, not_applicable
-            spec.source = reduction.source(spec.source) + suffix
-            specs.append(spec)
+    for group in by_provider(bounds):
+        provider = provider_of(group[0], native)
+        for variant in VARIANTS:
+            q = provider.whole(ctx, comp, variant == "tightened")
+            specs.extend(_spec(ctx.run, bound, q, variant) for bound in group)
     return specs
 
 
-def _first_order_spec(name, profile, R, r, eps, tight, ball, ball_conditions, common,
-                      reduction) -> _Spec:
-    if name == "novikoff":
-        mm = profile.min_margin
-        which = "every trial" if common["trials"] == "all" else "every update trial"
-        separation = _Condition(0.0, mm, f"u separates {which} with margin gamma: "
-                                f"gamma <= {reduction.margin_text} = {mm:.6g}")
-        return _Spec(name, "", "004 Thm 1 (D2 = 0)" if ball else "001 Thm 1",
-                     lambda g: novikoff(R, g), profile, conditions=[*ball_conditions, separation],
-                     quantities=lambda g: {**common, "min_margin": mm})
-    if name == "freund_schapire":
-        return _Spec(name, "", "004 Thm 1" if ball else "001 Thm 2",
-                     lambda g: freund_schapire(R, g, profile.d2(g)), profile,
-                     conditions=list(ball_conditions),
-                     quantities=lambda g: {**common, "D2": float(profile.d2(g))})
-    if name == "ballseptron_d1":
-        conditions = list(ball_conditions)
-        if not ball and not tight:
-            conditions.append(_Condition(0.0, R, f"gamma <= {reduction.R_text} = {R:.6g}"))
-        return _Spec(name, "", "004 Thm 2" if ball else "004 Thm 2 (r = 0)",
-                     lambda g: ballseptron_d1(R, g, profile.d1(g), exact=tight), profile,
-                     conditions=conditions,
-                     quantities=lambda g: {**common, "D1": float(profile.d1(g))})
-    loss = name[-2:]
-    D = profile.d2 if loss == "d2" else profile.d1
-    return _Spec(name, "", "004 Cor. 1" if loss == "d2" else "004 eq. 17",
-                 lambda g: ballseptron_corrected(R, g, D(g), r, eps, loss, exact=tight), profile,
-                 conditions=[] if tight else list(ball_conditions),
-                 quantities=lambda g: {**common, loss.upper(): float(D(g)),
-                                       "beta": float(ballseptron_beta(r, g))})
+def _spec(run, bound, q, variant) -> _Spec:
+    """``bound`` on the whole run's quantities ``q``: its reason, or its gamma conditions."""
+    source = q.source(bound.cites(q)) + (" + theory §4.2" if variant == "tightened" else "")
+    reason = q.failure or (_WARM if run.warm_started else None)
+    conditions = []
+    for condition in bound.conditions:
+        if isinstance(condition, Requirement):
+            if reason is None and not condition.holds(q):
+                reason = condition.describe(q)
+        elif condition.active(q):
+            low, high = condition.ends(q)
+            conditions.append(_Condition(float(low), float(high), condition.describe(q)))
+    return _Spec(bound.name, variant, source, lambda gammas: bound.value(q, gammas), q.margins,
+                 q.scale, conditions, lambda g: q.report(bound, g), reason)
 
-
-# --- second order -------------------------------------------------------------------------------
-
-
-def _second_order_specs(ctx, comp) -> list[_Spec]:
-    run = ctx.run
-    params = run.params
-    variant = params["variant"]
-    scores = comp.values(ctx.X)
-    # f(x_t) on each trial; for the pseudoinverse, on the instances as the run used them
-    # (projected where it found them inside the span, theory §4.1).
-    scores = ctx.projected_scores(scores) if variant == "pinv" else scores[ctx.rows_all]
-    margins = ctx.y[ctx.rows_all] * scores
-    energy = float(np.sum(scores[run.mistake_trials] ** 2))
-    reason = _WARM if run.warm_started else None
-    try:  # LAPACK's symmetric eigensolver can stop ("Internal Error.") on ill-conditioned input
-        spectrum = ctx.span if variant == "pinv" else (ctx.spectrum, None)
-    except np.linalg.LinAlgError as exc:
-        reason = f"the eigenvalues of the mistakes' Gram matrix could not be computed ({exc})"
-        spectrum = (np.zeros(0), np.inf)
-    if variant == "pinv":
-        name, source = "second_order_pinv", "003 Thm 4 (derived)"
-        eig, lambda_star = spectrum
-        extra = {"rank": int(eig.shape[0]), "lambda_star": lambda_star}
-
-        def bound(D, g):
-            return second_order_pinv_bound(eig, lambda_star, energy, D, g)
-    else:
-        eig = spectrum[0]
-        if variant == "adaptive":
-            name, source = "second_order_adaptive", "003 Thm 3 (derived)"
-            c, R_alg = float(params["c"]), float(run.state["R"])
-            extra = {"c": c, "a_m": c * R_alg**2 * ctx.m, "R": R_alg}
-
-            def bound(D, g):
-                return second_order_adaptive_bound(eig, c, R_alg, max(ctx.m, 1), energy, D, g)
-        else:
-            name, source = "second_order", "003 Thm 1" + ("" if ctx.kernel.is_linear else
-                                                           " / Cor. 1 (kernel)")
-            a = float(params["a"])
-            extra = {"a": a}
-
-            def bound(D, g):
-                return second_order_bound(eig, a, energy, D, g)
-    specs = []
-    for variant_name in VARIANTS:
-        trials = slice(None) if variant_name == "stated" else run.mistake_trials
-        profile = HingeProfile(margins[trials])
-        scope = "all" if variant_name == "stated" else "mistakes"
-        scale = max(ctx.radius(ctx.rows_all), float(profile.margins[-1]) if profile.size else 0.0)
-        quantities = _so_quantities(profile, scope, energy, extra)
-        specs.append(_Spec(name, variant_name,
-                           source + (" + theory §4.2" if variant_name == "tightened" else ""),
-                           _so_value(bound, profile), profile, scale, [], quantities, reason))
-    return specs
-
-
-def _so_value(bound, profile):
-    return lambda g: bound(profile.d1(g), g)
-
-
-def _so_quantities(profile, scope, energy, extra):
-    return lambda g: {"D": float(profile.d1(g)), "trials": scope, "u_energy": energy, **extra}
-
-
-# --- p-norm Perceptron -------------------------------------------------------------------------
-
-
-def _pnorm_specs(ctx, comp) -> list[_Spec]:
-    """The p-norm Perceptron's bounds (theory §4.1); at p = 2 the Perceptron's as well."""
-    margins = ctx.y * comp.values(ctx.X)
-    first = _perceptron_family(ctx, margins, _BINARY) if ctx.p == 2.0 else []
-    return first + _pnorm_family(ctx, margins)
-
-
-def _pnorm_family(ctx, margins) -> list[_Spec]:
-    """``pnorm_separable``, ``pnorm_d2``, ``pnorm_d1`` in both variants: R_p, the hinge losses
-    and the separation over all trials (stated) or the mistaken ones (tightened)."""
-    run, p = ctx.run, ctx.p
-    reason = _WARM if run.warm_started else None
-    specs = []
-    for variant in VARIANTS:
-        rows = ctx.rows_all if variant == "stated" else ctx.rows_mistakes
-        profile = HingeProfile(margins[rows])
-        R_p = ctx.radius_p(rows)
-        scale = max(R_p, float(profile.margins[-1]) if profile.size else 0.0)
-        common = {"R_p": R_p, "p": p, "q": ctx.q,
-                  "trials": "all" if variant == "stated" else "mistakes",
-                  "n_trials_used": profile.size}
-        suffix = " + theory §4.2" if variant == "tightened" else ""
-        for name in ("pnorm_separable", "pnorm_d2", "pnorm_d1"):
-            spec = _pnorm_spec(name, profile, R_p, p, common)
-            spec.variant, spec.scale, spec.reason = variant, scale, reason
-            spec.source += suffix
-            specs.append(spec)
-    return specs
-
-
-def _pnorm_spec(name, profile, R_p, p, common) -> _Spec:
-    if name == "pnorm_separable":
-        mm = profile.min_margin
-        which = "every trial" if common["trials"] == "all" else "every mistaken trial"
-        separation = _Condition(0.0, mm, f"u separates {which} with margin gamma: "
-                                f"gamma <= min y u.x = {mm:.6g}")
-        return _Spec(name, "", "GLS01; Gen03", lambda g: pnorm_separable(R_p, p, g), profile,
-                     conditions=[separation], quantities=lambda g: {**common, "min_margin": mm})
-    if name == "pnorm_d2":
-        return _Spec(name, "", "Gen03 + Cauchy-Schwarz (derived)",
-                     lambda g: pnorm_d2(R_p, p, g, profile.d2(g)), profile,
-                     quantities=lambda g: {**common, "D2": float(profile.d2(g))})
-    return _Spec(name, "", "Gen03", lambda g: pnorm_d1(R_p, p, g, profile.d1(g)), profile,
-                 quantities=lambda g: {**common, "D1": float(profile.d1(g))})
-
-
-# --- higher order -------------------------------------------------------------------------------
-
-
-def _higher_order_specs(ctx, comp) -> list[_Spec]:
-    """Paper 000's Theorem 1 (p = 2) and its p > 2 form (derived, theory §4.1), both variants.
-
-    For p > 2 the transformed instances are measured in ||.||_p: the bound takes their
-    largest p-norm over the mistakes as its radius, and u has ||u||_q = 1.
-    """
-    run = ctx.run
-    params, p = run.params, ctx.p
-    norm = "||x||" if p == 2.0 else "||x||_p"
-    reason = None
-    if run.warm_started:
-        reason = _WARM
-    elif not params["normalize"]:
-        norms = ctx.p_norms[ctx.rows_mistakes]
-        if norms.size and np.max(np.abs(norms - 1.0)) > UNIT_NORM_ATOL:
-            reason = (f"instances without unit {'norm' if p == 2.0 else 'p-norm'} "
-                      f"(normalize=False; {norm} of the mistakes in "
-                      f"[{norms.min():.6g}, {norms.max():.6g}])")
-    margins = np.zeros(0)
-    radius = 1.0
-    if reason is None and ctx.m:
-        margins = ctx.transformed_margins(comp.u if comp.u is not None else comp.values)
-        if p != 2.0:
-            radius = float(ctx.transformed_norms.max())
-    profile = HingeProfile(margins)
-    step = hop_step_terms(run)
-    gv = "|v.x|" if p == 2.0 else "|g(x).v|"
-    derived = "" if p == 2.0 else ", p > 2 (derived)"
-    specs = []
-    for variant in VARIANTS:
-        spec_reason = reason
-        if variant == "stated":
-            if params["rho"] is None:
-                c = 1.0 - params["c"]
-                what = f"c' = 1 - c = {c:.6g} (schedule rho_k = c/k, theory §4.2)"
-                slack = step - (1.0 - c)
-                if spec_reason is None and slack.size and slack.max() > 1e-12:
-                    spec_reason = (f"rho_k <= (1 - c')/(1 + {gv}) fails at mistake "
-                                   f"{int(np.argmax(slack))}")
-            else:
-                c = float(np.min(1.0 - step, initial=1.0))
-                what = f"c = min_k 1 - rho_k (1 + {gv}) = {c:.6g}"
-            source = "000 Thm 1" + derived
-        else:
-            c = hop_c_run(run)
-            what = f"c_run = min_k min(r_k, 2 - r_k) = {c:.6g}"
-            source = "000 Thm 1" + derived + " + theory §4.2"
-        if spec_reason is None and not c > 0.0:
-            spec_reason = f"{what} <= 0"
-        alpha = float(hop_alpha(c)) if c > 0 else np.inf
-        scale = max(radius, float(profile.margins[-1]) if profile.size else 0.0)
-        specs.append(_Spec(
-            "higher_order", variant, source, _ho_value(alpha, profile, p, radius), profile,
-            scale, [], _ho_quantities(profile, alpha, c, p, radius), spec_reason,
-        ))
-    return specs
-
-
-def _ho_value(alpha, profile, p, radius):
-    return lambda g: higher_order_bound(alpha, profile.d1(g), g, p=p, radius=radius)
-
-
-def _ho_quantities(profile, alpha, c, p, radius):
-    extra = {} if p == 2.0 else {"p": p, "transformed_R_p": radius}
-    return lambda g: {"D": float(profile.d1(g)), "trials": "transformed mistakes",
-                      "alpha": alpha, "c": c, **extra}
-
-
-# The bounds of each registered algorithm: a function (RunData, Comparator) -> its bound specs
-# in both variants. A new algorithm adds its entry here (an empty list: no bound applies).
-BOUNDS = {
-    "perceptron": _first_order_specs,
-    "voted_perceptron": _first_order_specs,
-    "ballseptron": _first_order_specs,
-    "pnorm_perceptron": _pnorm_specs,
-    "second_order": _second_order_specs,
-    "higher_order": _higher_order_specs,
-}
-
-# The bounds of each algorithm's native multiclass form (theory §4.5), as BOUNDS: a function
-# (MulticlassRunData, Comparator of K prototypes) -> specs. An algorithm with a native form and
-# no entry here is reported with no bound.
-NATIVE_BOUNDS = {
-    "perceptron": _kesler_specs,
-    "ballseptron": _kesler_specs,
-}
 
 # How each kind of run is evaluated, by ``run.multiclass``: binary (None), one-vs-rest (every
-# class run by BOUNDS, then summed) or native (NATIVE_BOUNDS).
+# class run by its binary bounds, then summed) or native (the algorithm's native bounds).
 MODES = {
     None: _evaluate_binary,
     "ovr": _evaluate_ovr,

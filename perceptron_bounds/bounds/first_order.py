@@ -2,7 +2,10 @@
 
 Closed forms, vectorised over arrays of ``gamma`` (and of the hinge-loss
 quantities, which depend on gamma). Every function broadcasts its arguments
-with NumPy rules and returns float64.
+with NumPy rules and returns float64. Their declarations (``novikoff``,
+``freund_schapire``, :class:`~.declaration.Bound`) carry the conditions of
+paper 004's Theorem 1 on a Ballseptron run (a run whose params have ``r``),
+shared with :mod:`.ballseptron`.
 
 References
 ----------
@@ -15,6 +18,10 @@ algorithm", COLT 2005, eq. (1) and (3) (paper 004).
 from __future__ import annotations
 
 import numpy as np
+
+from .declaration import Bound, GammaInterval, register_bound
+
+SQRT2_MINUS_1 = np.sqrt(2.0) - 1.0
 
 
 def novikoff(R, gamma):
@@ -83,3 +90,42 @@ def freund_schapire(R, gamma, D2):
     gamma = np.asarray(gamma, dtype=np.float64)
     D2 = np.asarray(D2, dtype=np.float64)
     return ((R + D2) / gamma) ** 2
+
+
+def ball_in_force(q):
+    """Paper 004's conditions are in force: on a Ballseptron run, stated, or tightened when the
+    trials so far hold a margin error (the tightened proofs need them only then)."""
+    return q.ball & (np.logical_not(q.tightened) | (q.margin_errors > 0))
+
+
+def ball_conditions(when):
+    """0 <= r < (sqrt(2) - 1) gamma and gamma <= R (paper 004, Thms 1-2), in force ``when``."""
+    return (
+        GammaInterval(lambda q: f"{q.r_text} < (sqrt2 - 1) gamma, i.e. gamma > "
+                                f"{q.r / SQRT2_MINUS_1:.6g}",
+                      low=lambda q: q.r / SQRT2_MINUS_1, when=when),
+        GammaInterval(lambda q: f"gamma <= {q.R_text} = {q.R:.6g}", high="R", when=when),
+    )
+
+
+# u separates every trial used with margin gamma (Novikoff, the separable p-norm bound).
+SEPARATION = GammaInterval(lambda q: f"u separates {q.which} with margin gamma: gamma <= "
+                                     f"{q.margin_text} = {q.min_margin:.6g}", high="min_margin")
+
+
+def euclidean(params) -> bool:
+    """The first-order bounds measure instances in ||.||_2: runs without ``p``, or p = 2."""
+    return params.get("p", 2.0) == 2.0
+
+
+NOVIKOFF = register_bound(Bound(
+    name="novikoff", label=r"novikoff $(R/\gamma)^2$",
+    source=lambda q: "004 Thm 1 (D2 = 0)" if q.ball else "001 Thm 1",
+    value=lambda q, gamma: novikoff(q.R, gamma), quantities=("R", "min_margin"),
+    conditions=(*ball_conditions(ball_in_force), SEPARATION), applies=euclidean))
+
+FREUND_SCHAPIRE = register_bound(Bound(
+    name="freund_schapire", label=r"freund_schapire $((R + D_2)/\gamma)^2$",
+    source=lambda q: "004 Thm 1" if q.ball else "001 Thm 2",
+    value=lambda q, gamma: freund_schapire(q.R, gamma, q.D2(gamma)), quantities=("R", "D2"),
+    conditions=ball_conditions(ball_in_force), applies=euclidean))

@@ -1,5 +1,10 @@
 """Mistake bound of the Higher-Order Perceptron HO_p(c) (paper 000, Theorem 1; p > 2 derived).
 
+Its quantities (:class:`TransformedQuantities`, the provider
+``"transformed_mistakes"``) are the hinge losses of u on the transformed mistaken
+instances, the constant c and the radius of the transformed sequence; on the
+prefixes of a run they are arrays over the number of mistakes k.
+
 References
 ----------
 C. Brotto, C. Gentile and F. Vitale, "On higher-order Perceptron algorithms",
@@ -10,7 +15,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from .declaration import Bound, Quantities, Requirement, register_bound, register_provider
 from .pnorm import smooth_radius
+from .providers import at_gamma, hinge, is_trial, top_margin
+from .quantities import HingeProfile, hop_c_run, hop_step_terms
+
+# |1 - ||x||| above this means "not a unit instance" for the Higher-Order bound.
+UNIT_NORM_ATOL = 1e-9
+# The tolerance of the stated step condition rho_k <= (1 - c')/(1 + |v.x|).
+SLACK_ATOL = 1e-12
 
 
 def hop_alpha(c):
@@ -77,3 +90,112 @@ def higher_order_bound(alpha, D, gamma, *, p=2.0, radius=1.0):
     first = alpha * D / gamma
     quarter = b**2 / (4.0 * gamma**2)
     return first + 2.0 * quarter + (b / gamma) * np.sqrt(first + quarter)
+
+
+class TransformedQuantities(Quantities):
+    """D (a function of gamma) over the transformed mistakes, c, alpha = (2 - c)/c, p, the
+    radius, and what the conditions of Theorem 1 read: ``unit_off`` (max | ||x|| - 1 | over
+    the mistakes, 0 with ``normalize=True``) and ``slack`` (max_k rho_k (1 + |v.x|) - (1 - c'),
+    the stated schedule rho_k = c/k only; -inf otherwise)."""
+
+    leading = ("D",)
+
+    @classmethod
+    def _texts(cls, ctx) -> dict:
+        p = ctx.p
+        return {"p": p, "gv": "|v.x|" if p == 2.0 else "|g(x).v|",
+                "norm_name": "norm" if p == 2.0 else "p-norm",
+                "norm": "||x||" if p == 2.0 else "||x||_p"}
+
+    @classmethod
+    def whole(cls, ctx, comp, tightened):
+        run = ctx.run
+        params, texts = run.params, cls._texts(ctx)
+        unit_off, norm_range = 0.0, (1.0, 1.0)
+        norms = ctx.p_norms[ctx.rows_mistakes]
+        if not params["normalize"] and norms.size:
+            unit_off, norm_range = float(np.max(np.abs(norms - 1.0))), (norms.min(), norms.max())
+        margins, radius = np.zeros(0), 1.0
+        if not run.warm_started and unit_off <= UNIT_NORM_ATOL and ctx.m:
+            margins = ctx.transformed_margins(comp.u if comp.u is not None else comp.values)
+            if ctx.p != 2.0:
+                radius = float(ctx.transformed_norms.max())
+        profile = HingeProfile(margins)
+        step = hop_step_terms(run)
+        slack, slack_at = -np.inf, None
+        if tightened:
+            c = hop_c_run(run)
+            what = f"c_run = min_k min(r_k, 2 - r_k) = {c:.6g}"
+        elif params["rho"] is None:
+            c = 1.0 - params["c"]
+            what = f"c' = 1 - c = {c:.6g} (schedule rho_k = c/k, theory §4.2)"
+            if step.size:
+                slack, slack_at = float(np.max(step - (1.0 - c))), int(np.argmax(step - (1.0 - c)))
+        else:
+            c = float(np.min(1.0 - step, initial=1.0))
+            what = f"c = min_k 1 - rho_k (1 + {texts['gv']}) = {c:.6g}"
+        alpha = float(hop_alpha(c)) if c > 0 else np.inf
+        extra = {} if ctx.p == 2.0 else {"p": ctx.p, "transformed_R_p": radius}
+        return cls(tightened=tightened, D=profile.d1, c=c, alpha=alpha, radius=radius,
+                   unit_off=unit_off, norm_range=norm_range, slack=slack, slack_at=slack_at,
+                   c_text=what, margins=profile.margins, scale=max(radius, top_margin(profile)),
+                   common={"trials": "transformed mistakes", "alpha": alpha, "c": c, **extra},
+                   **texts)
+
+    @classmethod
+    def prefixes(cls, ctx, comp, gamma, tightened):
+        run = ctx.run
+        params, m = run.params, ctx.m
+        unit_off = np.zeros(m + 1)  # per number of mistakes k = 0..m
+        if not params["normalize"]:
+            unit_off[1:] = np.maximum.accumulate(np.abs(ctx.p_norms[ctx.rows_mistakes] - 1.0))
+        margins, radius = np.zeros(0), np.ones(m + 1)
+        if m:
+            margins = ctx.transformed_margins(comp.u if comp.u is not None else comp.values)
+            if ctx.p != 2.0:
+                radius = np.maximum.accumulate(np.concatenate(([0.0], ctx.transformed_norms)))
+        step = hop_step_terms(run)
+        slack = np.full(m + 1, -np.inf)
+        if tightened:
+            r_k = np.asarray(run.state["r"], dtype=np.float64)
+            c = np.minimum.accumulate(np.concatenate(([1.0], np.minimum(r_k, 2.0 - r_k))))
+        elif params["rho"] is None:
+            c = np.full(m + 1, 1.0 - params["c"])
+            slack[1:] = np.maximum.accumulate(step - (1.0 - c[0]))
+        else:
+            c = np.minimum.accumulate(np.concatenate(([1.0], 1.0 - step)))
+        q = cls(tightened=tightened, c=c, alpha=hop_alpha(np.where(c > 0.0, c, 1.0)),
+                radius=radius, unit_off=unit_off, slack=slack,
+                D=at_gamma(np.concatenate(([0.0], np.cumsum(hinge(margins, gamma))))),
+                **cls._texts(ctx))
+        return [(q, slice(None), np.cumsum(is_trial(run, run.mistake_trials)))]
+
+    @classmethod
+    def memory(cls, run, sparse) -> list:
+        m, n, params = run.mistakes, run.n_features, run.params
+        a = run.state["factor_rho"].shape[0] if "factor_rho" in run.state else m
+        shapes = []
+        if params.get("kernel", "linear") != "linear":
+            shapes.append((4, a, m, "the kernel values of the factors against the mistakes"))
+        elif params["form"] == "implicit" and params["p"] != 2.0:
+            shapes.append((1, a, n, "the p-norm link of the factors"))
+        return shapes + ([] if sparse else [(1, m, n, "the mistaken rows")])
+
+
+register_provider("transformed_mistakes", TransformedQuantities)
+
+HIGHER_ORDER = register_bound(Bound(
+    name="higher_order", label="higher_order (HO, Thm 1)", provider="transformed_mistakes",
+    source=lambda q: "000 Thm 1" + ("" if q.p == 2.0 else ", p > 2 (derived)"),
+    value=lambda q, gamma: higher_order_bound(q.alpha, q.D(gamma), gamma, p=q.p,
+                                              radius=q.radius),
+    quantities=("D", "alpha", "c"),
+    conditions=(
+        Requirement(lambda q: q.unit_off <= UNIT_NORM_ATOL,
+                    lambda q: f"instances without unit {q.norm_name} (normalize=False; {q.norm} "
+                              f"of the mistakes in [{q.norm_range[0]:.6g}, "
+                              f"{q.norm_range[1]:.6g}])"),
+        Requirement(lambda q: q.slack <= SLACK_ATOL,
+                    lambda q: f"rho_k <= (1 - c')/(1 + {q.gv}) fails at mistake {q.slack_at}"),
+        Requirement(lambda q: q.c > 0.0, lambda q: f"{q.c_text} <= 0"),
+    )))

@@ -24,7 +24,8 @@ from __future__ import annotations
 import numpy as np
 
 from .ballseptron import ballseptron_d1
-from .first_order import freund_schapire, novikoff
+from .declaration import Bound, register_bound
+from .first_order import SEPARATION, freund_schapire, novikoff
 
 
 def dual_exponent(p: float) -> float:
@@ -149,3 +150,17 @@ def pnorm_d2(R_p, p, gamma, D2):
     16.0
     """
     return freund_schapire(smooth_radius(R_p, p), gamma, D2)
+
+
+PNORM_SEPARABLE = register_bound(Bound(
+    name="pnorm_separable", source="GLS01; Gen03", provider="pnorm",
+    value=lambda q, gamma: pnorm_separable(q.R_p, q.p, gamma),
+    quantities=("R_p", "p", "min_margin"), conditions=(SEPARATION,)))
+
+PNORM_D2 = register_bound(Bound(
+    name="pnorm_d2", source="Gen03 + Cauchy-Schwarz (derived)", provider="pnorm",
+    value=lambda q, gamma: pnorm_d2(q.R_p, q.p, gamma, q.D2(gamma)), quantities=("R_p", "p", "D2")))
+
+PNORM_D1 = register_bound(Bound(
+    name="pnorm_d1", source="Gen03", provider="pnorm",
+    value=lambda q, gamma: pnorm_d1(q.R_p, q.p, gamma, q.D1(gamma)), quantities=("R_p", "p", "D1")))

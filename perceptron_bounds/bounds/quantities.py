@@ -23,9 +23,10 @@ import scipy.sparse as sp
 
 from .._interrupt import interruptible, stop_requested
 from .._jit import jit
-from .._linalg import normalize_rows, row_norms
+from .._linalg import row_norms
 from .._validation import check_choice, check_labels, check_real, check_X, loop_arrays
 from ..kernels import Kernel, kernel_of, kernel_value, scatter, scattered_kernel_value
+from ..registry import get as get_algorithm
 from ..run import OnlineRun
 from .pnorm import dual_exponent
 from .search import unit_comparator
@@ -158,8 +159,8 @@ class RunData:
     Attributes
     ----------
     X : ndarray or sparse matrix
-        The rows as the algorithm used them (unit rows for the p-norm Perceptron
-        with ``normalize=True``).
+        The rows as the algorithm used them (its registered ``instance_map``: unit
+        rows for the p-norm Perceptron with ``normalize=True``).
     y : ndarray
         Labels in {-1, +1}.
     kernel : Kernel
@@ -184,9 +185,8 @@ class RunData:
                              f"{run.sample_index.max()}: pass the training data of the run")
         self.run, self.X_raw, self.y_raw = run, X, y
         self.kernel = kernel_of(run.params) if "kernel" in run.params else Kernel()
-        self.X = X
-        if run.algorithm == "pnorm_perceptron" and run.params.get("normalize"):
-            self.X = normalize_rows(X, run.params["p"])
+        instance_map = get_algorithm(run.algorithm).instance_map
+        self.X = X if instance_map is None else instance_map(X, run.params)
         self.norms = feature_norms(self.X, self.kernel)
         self.p = float(run.params.get("p", 2.0))
         self.q = dual_exponent(self.p)
@@ -348,7 +348,7 @@ def hop_transformed_hinge(run, X, y, u, gamma) -> float:
     >>> round(hop_transformed_hinge(run, X, [1, -1], np.array([1.0, -1.0]), 1.0), 6)
     0.585786
     """
-    if not isinstance(run, OnlineRun) or run.algorithm != "higher_order":
+    if not isinstance(run, OnlineRun) or not get_algorithm(run.algorithm).transformed_sequence:
         raise ValueError("hop_transformed_hinge needs a 'higher_order' run")
     data = RunData(run, X, y)
     gamma = check_real("gamma", gamma, low=0.0, include_low=False)

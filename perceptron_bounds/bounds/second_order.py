@@ -3,7 +3,10 @@
 The bounds are implicit in m: X_m holds the run's own m mistaken instances,
 so each right-hand side is evaluated on the run and compared with m.
 Closed forms, vectorised over arrays of ``gamma`` (and of D, which depends
-on gamma).
+on gamma). Their quantities (:class:`SpectrumQuantities`, the provider
+``"mistake_spectrum"``; :class:`SpanQuantities`, ``"span_spectrum"``, for the
+pseudoinverse) change only at a mistake, so on the prefixes of a run they are
+evaluated once per number of mistakes k, with X_k the first k mistakes.
 
 Notation: for a unit u and gamma > 0, D = sum of the hinge losses
 max(0, gamma - y_t u.x_t) (over all trials as printed, over the mistaken
@@ -21,6 +24,10 @@ algorithm", SIAM J. Computing 34 (2005) (paper 003).
 from __future__ import annotations
 
 import numpy as np
+
+from .declaration import Bound, Quantities, register_bound, register_provider
+from .providers import at_gamma, hinge, is_trial, top_margin
+from .quantities import HingeProfile, mistake_spectrum, span_spectrum
 
 
 def _a_log_term(eigenvalues, a):
@@ -165,3 +172,140 @@ def second_order_pinv_bound(eigenvalues, lambda_star, u_energy, D, gamma):
     lam = np.asarray(eigenvalues, dtype=np.float64).ravel()
     spectral = lam.shape[0] + float(np.sum(np.log(lam / lambda_star)))
     return _combine(D, gamma, u_energy * spectral)
+
+
+class SpectrumQuantities(Quantities):
+    """D (a function of gamma), the eigenvalues of X_m X_m^T, u_energy, a, c, R, a_m, m.
+
+    D runs over all trials (stated) or the mistaken ones (tightened, theory §4.2);
+    ``failure`` is set when LAPACK cannot decompose the Gram matrix of the mistakes.
+    """
+
+    leading = ("D",)
+    scopes = {False: "all", True: "mistakes"}
+
+    @classmethod
+    def scores(cls, ctx, comp) -> np.ndarray:
+        """f(x_t) on each trial."""
+        return comp.values(ctx.X)[ctx.rows_all]
+
+    @classmethod
+    def spectrum(cls, ctx) -> dict:
+        return {"eigenvalues": ctx.spectrum}
+
+    @classmethod
+    def spectrum_at(cls, ctx, Xk, k) -> dict:
+        """The spectral quantities of the first k mistakes, the rows ``Xk``."""
+        return {"eigenvalues": mistake_spectrum(Xk, ctx.kernel)}
+
+    @classmethod
+    def parameters(cls, run) -> dict:
+        params = run.params
+        c, R = float(params["c"]), float(run.state.get("R", np.nan))
+        return {"a": float(params["a"]), "c": c, "R": R, "a_m": c * R**2 * run.mistakes}
+
+    @classmethod
+    def whole(cls, ctx, comp, tightened):
+        run = ctx.run
+        scores = cls.scores(ctx, comp)
+        margins = ctx.y[ctx.rows_all] * scores
+        energy = float(np.sum(scores[run.mistake_trials] ** 2))
+        failure = None
+        try:  # LAPACK's symmetric eigensolver can stop ("Internal Error.") on ill-conditioned input
+            spectral = cls.spectrum(ctx)
+        except np.linalg.LinAlgError as exc:
+            failure = f"the eigenvalues of the mistakes' Gram matrix could not be computed ({exc})"
+            spectral = {"eigenvalues": np.zeros(0), "lambda_star": np.inf, "rank": 0}
+        profile = HingeProfile(margins[run.mistake_trials if tightened else slice(None)])
+        return cls(tightened=tightened, failure=failure, D=profile.d1, u_energy=energy,
+                   m=ctx.m, kernel_linear=ctx.kernel.is_linear, margins=profile.margins,
+                   scale=max(ctx.radius(ctx.rows_all), top_margin(profile)),
+                   common={"trials": cls.scopes[tightened], "u_energy": energy},
+                   **spectral, **cls.parameters(run))
+
+    @classmethod
+    def prefixes(cls, ctx, comp, gamma, tightened):
+        run = ctx.run
+        is_mistake = is_trial(run, run.mistake_trials)
+        used = is_mistake if tightened else np.ones(run.n_trials, dtype=bool)
+        scores = cls.scores(ctx, comp)
+        D = np.cumsum(np.where(used, hinge(ctx.y[ctx.rows_all] * scores, gamma), 0.0))
+        energy = np.concatenate(([0.0], np.cumsum(scores[run.mistake_trials] ** 2)))
+        k_of_t = np.cumsum(is_mistake)
+        pieces = []
+        for k in range(ctx.m + 1):
+            at = k_of_t == k
+            if at.any():
+                spectral = cls.spectrum_at(ctx, ctx.X[ctx.rows_mistakes[:k]], k)
+                pieces.append((cls(tightened=tightened, D=at_gamma(D[at]), u_energy=energy[k],
+                                   m=k, **spectral, **cls.parameters(run)), at, None))
+        return pieces
+
+    @classmethod
+    def memory(cls, run, sparse) -> list:
+        m, n = run.mistakes, run.n_features
+        width = min(m, n) if run.params.get("kernel", "linear") == "linear" else m
+        shapes = [(2, cls.gram_rows(m, width), width,
+                   "the Gram matrix of the mistakes and its eigendecomposition")]
+        return shapes + ([] if sparse else [(1, m, n, "the mistaken rows")])
+
+    @classmethod
+    def gram_rows(cls, m, width) -> int:
+        return width
+
+
+class SpanQuantities(SpectrumQuantities):
+    """The pseudoinverse bound's quantities: f on the instances as the run used them
+    (projected where it found them inside the span, theory §4.1), the r positive
+    eigenvalues, ``rank`` and ``lambda_star``."""
+
+    @classmethod
+    def scores(cls, ctx, comp) -> np.ndarray:
+        return ctx.projected_scores(comp.values(ctx.X))
+
+    @classmethod
+    def spectrum(cls, ctx) -> dict:
+        eigenvalues, lambda_star = ctx.span
+        return {"eigenvalues": eigenvalues, "lambda_star": lambda_star,
+                "rank": int(eigenvalues.shape[0])}
+
+    @classmethod
+    def spectrum_at(cls, ctx, Xk, k) -> dict:
+        growth = np.asarray(ctx.run.state.get("rank_growth", ()), dtype=np.int64)
+        eigenvalues, lambda_star = span_spectrum(Xk, ctx.kernel, rtol=ctx.run.params["span_tol"],
+                                                 rank_growth=growth[growth < k])
+        return {"eigenvalues": eigenvalues, "lambda_star": lambda_star}
+
+    @classmethod
+    def gram_rows(cls, m, width) -> int:
+        return m
+
+
+register_provider("mistake_spectrum", SpectrumQuantities)
+register_provider("span_spectrum", SpanQuantities)
+
+
+def _variant(name):
+    return lambda params: params["variant"] == name
+
+
+SECOND_ORDER = register_bound(Bound(
+    name="second_order", label="second_order (SO, Thm 1)", provider="mistake_spectrum",
+    source=lambda q: "003 Thm 1" + ("" if q.kernel_linear else " / Cor. 1 (kernel)"),
+    value=lambda q, gamma: second_order_bound(q.eigenvalues, q.a, q.u_energy, q.D(gamma),
+                                              gamma),
+    quantities=("D", "u_energy", "a"), applies=_variant("inverse")))
+
+SECOND_ORDER_ADAPTIVE = register_bound(Bound(
+    name="second_order_adaptive", label="second_order_adaptive (SO, Thm 3)",
+    provider="mistake_spectrum", source="003 Thm 3 (derived)",
+    value=lambda q, gamma: second_order_adaptive_bound(
+        q.eigenvalues, q.c, q.R, max(q.m, 1), q.u_energy, q.D(gamma), gamma),
+    quantities=("D", "u_energy", "c", "a_m", "R"), applies=_variant("adaptive")))
+
+SECOND_ORDER_PINV = register_bound(Bound(
+    name="second_order_pinv", label="second_order_pinv (SO, Thm 4)", provider="span_spectrum",
+    source="003 Thm 4 (derived)",
+    value=lambda q, gamma: second_order_pinv_bound(q.eigenvalues, q.lambda_star, q.u_energy,
+                                                   q.D(gamma), gamma),
+    quantities=("D", "u_energy", "rank", "lambda_star"), applies=_variant("pinv")))

@@ -19,6 +19,8 @@ from .._validation import check_labels, check_X
 from ..algorithms.higher_order import apply_b
 from ..algorithms.pnorm import link
 from ..kernels import kernel_of
+from ..registry import get as get_algorithm
+from ..run import OnlineRun
 
 
 @jit
@@ -35,7 +37,7 @@ def _transform_loop(Z, F, G, frho, idx):
 
 def _check_ho_run(run, X, y):
     """Validate (run, X, y) and return the mistaken instances as the loop used them, and y_t."""
-    if getattr(run, "algorithm", None) != "higher_order":
+    if not (isinstance(run, OnlineRun) and get_algorithm(run.algorithm).transformed_sequence):
         raise ValueError(f"run must be an OnlineRun of 'higher_order', got {run!r}")
     X = check_X(X, n_features=run.n_features)
     y_pm, _ = check_labels(y, X.shape[0], run.classes)

@@ -1,0 +1,204 @@
+"""The quantities of the first-order and p-norm bounds, on a whole run and on its prefixes (theory §4).
+
+Each provider is a :class:`~.declaration.Quantities` subclass with two
+constructors: ``whole`` (scalars; D1, D2 from a :class:`~.quantities.HingeProfile`,
+functions of a vector of gamma) and ``prefixes`` (arrays over the trials at one
+gamma: running maxima of the norms, cumulative sums of the hinge losses).
+
+* ``"first_order"`` (:class:`FirstOrderQuantities`): R = max ||x_t||, D1, D2,
+  ``min_margin`` = min y_t u.x_t, the margin errors, the Ballseptron's r (a run
+  whose params have ``r``) and beta(gamma), over all trials (stated) or the update
+  trials (tightened, theory §4.2); its native multiclass form is Kesler's
+  construction (:class:`KeslerQuantities`, theory §4.5);
+* ``"pnorm"`` (:class:`PNormQuantities`): R_p = max ||x_t||_p, p, q and the same
+  sums, over all trials or the mistaken ones.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .ballseptron import ballseptron_beta
+from .declaration import Quantities, register_provider
+from .multiclass import KESLER_FACTOR, multiclass_margins
+from .quantities import HingeProfile, hinge_losses
+
+SCOPES = {False: "all", True: "updates"}
+
+
+def is_trial(run, trials) -> np.ndarray:
+    """Boolean mask over the run's T trials, True at ``trials``."""
+    mask = np.zeros(run.n_trials, dtype=bool)
+    mask[trials] = True
+    return mask
+
+
+def hinge(margins, gamma) -> np.ndarray:
+    """l = max(0, gamma - margin) of each margin y u.x (``hinge_losses`` of the margins)."""
+    return hinge_losses(margins[:, None], np.ones(margins.shape[0]), np.ones(1), gamma)
+
+
+def cumulative_d2(losses) -> np.ndarray:
+    """sqrt of the cumulative sums of losses^2, the losses divided by the largest one first so
+    that no square underflows or overflows (D2 of every prefix, theory §4)."""
+    top = float(np.max(losses, initial=0.0))
+    if top == 0.0:
+        return np.zeros_like(losses)
+    return top * np.sqrt(np.cumsum((losses / top) ** 2))
+
+
+def at_gamma(values):
+    """A quantity of the prefixes at their fixed gamma, read as the function of gamma the
+    closed forms call (D1(gamma), D2(gamma), D(gamma))."""
+    return lambda gamma: values
+
+
+def top_margin(profile) -> float:
+    """The largest margin of a profile (0 for none): with the radius, the gamma search's end."""
+    return float(profile.margins[-1]) if profile.size else 0.0
+
+
+class FirstOrderQuantities(Quantities):
+    """R, D1, D2, min_margin, margin_errors, r and beta of a binary run (theory §4.1, §4.2).
+
+    Attributes (besides those of :class:`~.declaration.Quantities`): ``R``, ``D1``,
+    ``D2`` (functions of gamma), ``beta`` (function of gamma), ``min_margin``,
+    ``margin_errors``, ``r`` (0 without a ball), ``ball`` (the run's params have
+    ``r``), ``m``, ``p``; texts ``which``, ``R_text``, ``r_text``, ``margin_text`` for
+    the conditions' reasons.
+    """
+
+    factor = 1.0
+    scopes = SCOPES
+    which = {False: "every trial", True: "every update trial"}
+    R_text, r_text, margin_text = "R", "r", "min y u.x"
+
+    @classmethod
+    def margins_of(cls, ctx, comp) -> np.ndarray:
+        """The margin of every row of X under the comparator."""
+        return ctx.y * comp.values(ctx.X)
+
+    @classmethod
+    def used_trials(cls, run):
+        """The trials of the tightened variant."""
+        return run.update_trials
+
+    @classmethod
+    def norms_of(cls, ctx) -> np.ndarray:
+        return ctx.norms
+
+    @classmethod
+    def _rows(cls, ctx, tightened):
+        return ctx.run.sample_index[cls.used_trials(ctx.run)] if tightened else ctx.rows_all
+
+    @classmethod
+    def _common(cls, ctx, tightened, radius, n_used, r) -> dict:
+        """What every row reports; ``radius`` is max ||x|| over the trials used."""
+        common = {"R": cls.factor * radius, "trials": cls.scopes[tightened],
+                  "n_trials_used": n_used}
+        if "r" in ctx.run.params:
+            common.update(r=float(ctx.run.params["r"]), margin_errors=ctx.run.margin_errors)
+        return common
+
+    @classmethod
+    def _ball(cls, run):
+        ball = "r" in run.params
+        return ball, cls.factor * float(run.params["r"]) if ball else 0.0
+
+    @classmethod
+    def whole(cls, ctx, comp, tightened):
+        run = ctx.run
+        rows = cls._rows(ctx, tightened)
+        profile = HingeProfile(cls.margins_of(ctx, comp)[rows])
+        norms = cls.norms_of(ctx)
+        radius = float(norms[rows].max()) if rows.shape[0] else 0.0
+        ball, r = cls._ball(run)
+        return cls(tightened=tightened, ball=ball, r=r, margin_errors=run.margin_errors,
+                   m=run.mistakes, p=float(run.params.get("p", 2.0)), which=cls.which[tightened],
+                   D1=profile.d1, D2=profile.d2, min_margin=profile.min_margin,
+                   beta=lambda gamma: ballseptron_beta(r, gamma), margins=profile.margins,
+                   common=cls._common(ctx, tightened, radius, profile.size, r),
+                   **cls._radius(ctx, cls.factor * radius),
+                   scale=max(cls.factor * radius, top_margin(profile)))
+
+    @classmethod
+    def _radius(cls, ctx, radius) -> dict:
+        return {"R": radius}
+
+    @classmethod
+    def prefixes(cls, ctx, comp, gamma, tightened):
+        run = ctx.run
+        used = is_trial(run, cls.used_trials(run)) if tightened else np.ones(run.n_trials, bool)
+        margins = cls.margins_of(ctx, comp)[ctx.rows_all]
+        losses = np.where(used, hinge(margins, gamma), 0.0)
+        radius = np.maximum.accumulate(np.where(used, cls.norms_of(ctx)[ctx.rows_all], 0.0))
+        ball, r = cls._ball(run)
+        q = cls(tightened=tightened, ball=ball, r=r, m=np.cumsum(is_trial(run, run.mistake_trials)),
+                margin_errors=np.cumsum(is_trial(run, run.margin_error_trials)),
+                p=float(run.params.get("p", 2.0)), D1=at_gamma(np.cumsum(losses)),
+                D2=at_gamma(cumulative_d2(losses)), beta=lambda g: ballseptron_beta(r, g),
+                min_margin=np.minimum.accumulate(np.where(used, margins, np.inf)),
+                **cls._radius(ctx, radius))
+        return [(q, slice(None), None)]
+
+
+class KeslerQuantities(FirstOrderQuantities):
+    """The first-order quantities of a native multiclass run through Kesler's construction.
+
+    The update vectors have norm sqrt(2) ||x||, so R = sqrt(2) max ||x_t|| and the
+    Ballseptron's radius is sqrt(2) r; the margins are the multiclass margins
+    min_{q != y_t} (u^{y_t} - u^q).x_t of K prototypes (theory §4.5, paper 004 sec. 4).
+    """
+
+    factor = KESLER_FACTOR
+    R_text, r_text = "R = sqrt2 max ||x||", "r' = sqrt2 r"
+    margin_text = "min over trials of min_{q != y} (u^y - u^q).x"
+
+    @classmethod
+    def margins_of(cls, ctx, comp) -> np.ndarray:
+        return multiclass_margins(comp.values(ctx.X), ctx.y)
+
+    @classmethod
+    def _common(cls, ctx, tightened, radius, n_used, r) -> dict:
+        common = {"R": cls.factor * radius, "trials": cls.scopes[tightened],
+                  "n_trials_used": n_used, "max_norm": radius}
+        if "r" in ctx.run.params:
+            common.update(r=float(ctx.run.params["r"]), margin_errors=ctx.run.margin_errors,
+                          r_kesler=r)
+        return common
+
+    @classmethod
+    def prefixes(cls, ctx, comp, gamma, tightened):
+        raise ValueError("the prefixes of a native multiclass run are not evaluated")
+
+    def source(self, text: str) -> str:
+        return f"004 sec. 4 + Kesler (derived; {text})"
+
+
+class PNormQuantities(FirstOrderQuantities):
+    """R_p = max ||x_t||_p, p, q = p / (p - 1), D1, D2 and min_margin of a p-norm run
+    (theory §4.1), over all trials (stated) or the mistaken ones (tightened)."""
+
+    scopes = {False: "all", True: "mistakes"}
+    which = {False: "every trial", True: "every mistaken trial"}
+
+    @classmethod
+    def used_trials(cls, run):
+        return run.mistake_trials
+
+    @classmethod
+    def norms_of(cls, ctx) -> np.ndarray:
+        return ctx.p_norms
+
+    @classmethod
+    def _radius(cls, ctx, radius) -> dict:
+        return {"R_p": radius, "q": ctx.q}
+
+    @classmethod
+    def _common(cls, ctx, tightened, radius, n_used, r) -> dict:
+        return {"R_p": radius, "p": ctx.p, "q": ctx.q, "trials": cls.scopes[tightened],
+                "n_trials_used": n_used}
+
+
+register_provider("first_order", FirstOrderQuantities, KeslerQuantities)
+register_provider("pnorm", PNormQuantities)
