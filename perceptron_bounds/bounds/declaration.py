@@ -1,4 +1,4 @@
-"""A mistake bound as one declaration, evaluated alike on a whole run and on its prefixes (theory §4).
+"""A mistake bound as one declaration, evaluated alike on a whole run and on its prefixes.
 
 A :class:`Bound` holds a bound's name, source, label, the quantities it reads, its
 conditions and its closed form. :func:`~perceptron_bounds.bounds.evaluate` and
@@ -219,6 +219,7 @@ class Quantities:
         return text
 
     def value_of(self, name, gamma):
+        """The quantity ``name`` at the margin ``gamma`` (a function of gamma is called)."""
         value = getattr(self, name)
         return float(value(gamma)) if callable(value) else value
 

@@ -121,7 +121,8 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
 
     Notes
     -----
-    Bounds per algorithm: the Perceptron, voted Perceptron and p-norm
+    Bounds per algorithm, as each algorithm's registration lists them
+    (``Algorithm.bounds``; the declarations: :mod:`.declaration`): the Perceptron, voted Perceptron and p-norm
     Perceptron with p = 2: ``novikoff`` (001 Thm 1), ``freund_schapire``
     (001 Thm 2), ``ballseptron_d1`` (004 Thm 2 with r = 0); the p-norm
     Perceptron, any p >= 2, with R_p = max ||x_t||_p and ||u||_q = 1:

@@ -1,4 +1,4 @@
-"""The quantities of the first-order and p-norm bounds, on a whole run and on its prefixes (theory §4).
+"""The quantities of the first-order and p-norm bounds, on a whole run and on its prefixes.
 
 Each provider is a :class:`~.declaration.Quantities` subclass with two
 constructors: ``whole`` (scalars; D1, D2 from a :class:`~.quantities.HingeProfile`,
