@@ -106,6 +106,7 @@ from .._linalg import (
     dot,
     grow_square,
     grow_vector,
+    lift_tiny_rows,
     normalize_rows,
     row_axpy,
     rows_buffer,
@@ -546,9 +547,9 @@ def _fit_dual(data, order, params, margins, previous) -> LoopResult:
     kernel = kernel_of(params)
     X = data.X
     if params["normalize"] and kernel.is_linear:
-        # As the primal form: scaled by the row's largest entry before squaring, so that a
-        # row of norm below 1e-154 is not taken for a zero row (its K(x, x) underflows).
-        X = normalize_rows(X, 2.0)
+        # As the primal form: a row of norm below 1e-154 (its K(x, x) underflows) is not
+        # taken for a zero row; the others, and so the supports, stay as given.
+        X = lift_tiny_rows(X)
     diag = kernel.diagonal(X)
     if params["normalize"]:
         if np.any(diag < 0):
