@@ -13,6 +13,7 @@ import json
 import os
 import pickle
 import re
+import runpy
 from decimal import Decimal
 from pathlib import Path
 
@@ -530,3 +531,32 @@ def test_docstring_examples_run(module):
     result = doctest.testmod(importlib.import_module(f"perceptron_bounds.{module}"))
     assert result.attempted > 0
     assert result.failed == 0
+
+
+SAVED = Path(__file__).parent / "data"
+SAVED_CASES = runpy.run_path(str(SAVED / "make_saved_runs.py"))["CASES"]
+
+
+def without_fingerprint(run):
+    """``run`` as a release before the data fingerprint made it."""
+    class_runs = (None if run.class_runs is None
+                  else tuple(without_fingerprint(r) for r in run.class_runs))
+    return dataclasses.replace(run, data_fingerprint=None, class_runs=class_runs)
+
+
+@pytest.mark.parametrize("name", sorted(path.stem for path in SAVED.glob("*.npz")))
+def test_runs_saved_by_earlier_releases_load_identically(name, tmp_path):
+    """Files written by earlier releases (tests/data/make_saved_runs.py) load as the run made
+    today, and saving the loaded run writes the same header and entries."""
+    release, case = name.split("_", 1)
+    args, options = SAVED_CASES[case]
+    run = run_online(*args, **options)
+    path = SAVED / f"{name}.npz"
+    loaded = load_run(path)
+    same_value(loaded, run if release == "v3" else without_fingerprint(run))
+    (header, entries), (again, again_entries) = entries_of(path), entries_of(
+        loaded.save(tmp_path / "again"))
+    assert again == header
+    assert list(again_entries) == list(entries)
+    for key, array in entries.items():
+        same_value(again_entries[key], array, key)
