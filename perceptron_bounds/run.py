@@ -20,7 +20,7 @@ import numpy as np
 from . import _fingerprint, replay
 from ._validation import check_class_labels, check_X
 from .hypothesis import ScoredRecord
-from .persistence import read_run, save_run
+from .persistence import read_run, save_run, saved_record
 from .replay import Snapshot
 
 _EMPTY = np.empty(0, dtype=np.int64)
@@ -32,6 +32,7 @@ def _freeze(value):
     return value
 
 
+@saved_record
 @dataclass(frozen=True, eq=False)
 class OnlineRun(ScoredRecord):
     """Immutable, picklable record of an online run, binary or multiclass.
@@ -43,6 +44,10 @@ class OnlineRun(ScoredRecord):
     largest score. One-vs-rest (``multiclass="ovr"``) keeps the K binary runs
     "class k against the rest" in ``class_runs``; the native form
     (``multiclass="native"``) keeps the prototypes in its hypothesis.
+
+    Its fields are what :meth:`save` writes, with the types they are annotated with;
+    a field added after the first saved format names the format version that added
+    it in its ``metadata`` (see :mod:`perceptron_bounds.persistence`).
 
     Attributes
     ----------
@@ -114,9 +119,9 @@ class OnlineRun(ScoredRecord):
     margins: np.ndarray | None = None
     state: dict = field(default_factory=dict)
     warm_started: bool = False
-    multiclass: str | None = None
-    class_runs: tuple | None = None
-    data_fingerprint: tuple | None = None
+    multiclass: str | None = field(default=None, metadata={"format_version": 2})
+    class_runs: tuple | None = field(default=None, metadata={"format_version": 2})
+    data_fingerprint: tuple | None = field(default=None, metadata={"format_version": 3})
 
     def __post_init__(self):
         for name in ("classes", "sample_index", "mistake_trials", "margin_error_trials", "margins"):
