@@ -23,7 +23,7 @@ import scipy.sparse as sp
 from conftest import noisy_separable
 
 import perceptron_bounds
-from perceptron_bounds import hypothesis, load_run, persistence, run_online
+from perceptron_bounds import hypothesis, load_run, persistence, registry, run_online
 from perceptron_bounds.algorithms import available
 from perceptron_bounds.bounds import evaluate
 
@@ -560,3 +560,48 @@ def test_runs_saved_by_earlier_releases_load_identically(name, tmp_path):
     assert list(again_entries) == list(entries)
     for key, array in entries.items():
         same_value(again_entries[key], array, key)
+
+
+def test_the_saved_fields_are_the_records_fields(tmp_path):
+    """The schema is OnlineRun's dataclass fields: a one-vs-rest run with its fingerprint
+    writes every one of them, in order."""
+    run = run_online("perceptron", X, Y3)
+    with np.load(run.save(tmp_path / "run"), allow_pickle=False) as archive:
+        header = json.loads(archive["header.json"].item())
+    assert list(header["run"]) == [f.name for f in dataclasses.fields(perceptron_bounds.OnlineRun)]
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class ShiftedHypothesis:
+    """f(x) = w . x - b: a hypothesis class an algorithm outside the package may keep."""
+
+    weights: np.ndarray
+    shift: float
+
+    def decision_function(self, X):
+        return np.asarray(X @ self.weights, dtype=np.float64).ravel() - self.shift
+
+
+def test_a_hypothesis_class_registered_beside_its_algorithm_is_saved(tmp_path, monkeypatch):
+    """The classes a file may name are the registered ones, not a list in persistence."""
+    run = run_online("perceptron", X, Y)
+    shifted = dataclasses.replace(run, hypothesis=ShiftedHypothesis(run.weights, 0.5))
+    with pytest.raises(TypeError, match="cannot save hypothesis: a .*ShiftedHypothesis"):
+        shifted.save(tmp_path / "run")
+    monkeypatch.setattr(registry, "_HYPOTHESES", dict(registry._HYPOTHESES))
+    assert registry.register_hypothesis(ShiftedHypothesis) is ShiftedHypothesis
+    assert ShiftedHypothesis in registry.hypothesis_classes(binary=True)
+    loaded = round_trip(shifted, tmp_path)
+    np.testing.assert_array_equal(loaded.decision_function(X_NEW),
+                                  shifted.decision_function(X_NEW), strict=True)
+    with pytest.raises(ValueError, match="'ShiftedHypothesis' is already registered"):
+        registry.register_hypothesis(dataclasses.make_dataclass("ShiftedHypothesis", ["w"]))
+
+
+def test_every_hypothesis_class_is_registered():
+    defined = [obj for obj in vars(hypothesis).values()
+               if dataclasses.is_dataclass(obj) and obj.__module__ == hypothesis.__name__]
+    assert set(registry.hypothesis_classes()) == set(defined)
+    multiclass = set(registry.hypothesis_classes()) - set(registry.hypothesis_classes(binary=True))
+    assert multiclass == {hypothesis.PrototypeHypothesis, hypothesis.PrototypeKernelHypothesis,
+                          hypothesis.OneVsRestHypothesis}
