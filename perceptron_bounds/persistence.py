@@ -60,7 +60,7 @@ a nested record (a class run)                 ``{"record": {field: ..., ...}}``
 
 A class is named by a file, never imported from it: loading accepts only the
 hypothesis classes registered with
-:func:`~perceptron_bounds.registry.register_hypothesis` (those of
+:func:`~perceptron_bounds.algorithms.register_hypothesis` (those of
 :mod:`perceptron_bounds.hypothesis` and any an algorithm adds) and ``Kernel``,
 and rebuilds them from their dataclass fields. A record field annotated ``Any``
 holds such a hypothesis; the others hold exactly the types of their annotation
