@@ -76,10 +76,10 @@ import math
 import os
 import re
 import secrets
+import types
 import zipfile
 import zlib
 from contextlib import suppress
-import types
 from dataclasses import fields
 from typing import Any, get_args, get_type_hints
 
@@ -122,15 +122,12 @@ class _Schema:
     def __init__(self, cls: type):
         hints = get_type_hints(cls)
         self.cls = cls
-        # Exact types a field's value may have; None for a hypothesis (read when checked,
-        # so that classes registered after the record count).
-        self.kinds = {f.name: None if hints[f.name] is Any else (
-            get_args(hints[f.name]) if isinstance(hints[f.name], types.UnionType)
-            else (hints[f.name],)) for f in fields(cls)}
+        self.kinds = {f.name: _kinds(hints[f.name]) for f in fields(cls)}
         self.since = {f.name: f.metadata.get("format_version", 1) for f in fields(cls)}
         self.optional = [name for name, version in self.since.items() if version > 1]
 
     def allowed(self, name: str) -> tuple:
+        """The exact types the field ``name`` may hold when loaded (a bool is not an int)."""
         return hypothesis_classes() if self.kinds[name] is None else self.kinds[name]
 
     def written(self, run) -> list[str]:
@@ -138,6 +135,15 @@ class _Schema:
         version when one of them is not None."""
         needed = {self.since[name] for name in self.optional if getattr(run, name) is not None}
         return [name for name, version in self.since.items() if version == 1 or version in needed]
+
+
+def _kinds(hint) -> tuple | None:
+    """The types an annotation names (``X | None``: both); None for ``Any``, a hypothesis,
+    whose registered classes are read when a value is checked (so that a class registered
+    after the record counts)."""
+    if hint is Any:
+        return None
+    return get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
 
 
 _SCHEMAS: dict[str, _Schema] = {}

@@ -159,7 +159,8 @@ def test_multiclass_runs_round_trip(case, tmp_path):
 
 
 def test_the_cases_cover_every_hypothesis_class():
-    """A new hypothesis class must join persistence's table and these cases."""
+    """A new hypothesis class must be registered (registry.register_hypothesis) and join these
+    cases."""
     defined = {obj for obj in vars(hypothesis).values()
                if dataclasses.is_dataclass(obj) and obj.__module__ == hypothesis.__name__}
     made = {type(run_online(algorithm, data, Y, **params).hypothesis)
