@@ -1,10 +1,14 @@
-"""The table of registered algorithms behind ``run_online``.
+"""The table of registered algorithms behind ``run_online``, and of their hypothesis classes.
 
 A base module: the algorithm modules register themselves here when
 :mod:`perceptron_bounds.algorithms` is imported (the package's ``__init__``
 does so), and ``run_online`` and ``OnlineRun.hypothesis_at`` look them up by
 name, so the record of a run can replay its algorithm without importing the
-algorithms above it.
+algorithms above it. :func:`check_params` is the one check of the parameters
+given for an algorithm. The hypothesis classes a run may hold register
+themselves with :func:`register_hypothesis` (those of
+:mod:`perceptron_bounds.hypothesis` when it is imported); saved runs rebuild
+only these.
 """
 
 from __future__ import annotations
@@ -114,3 +118,77 @@ def get(name) -> Algorithm:
         raise ValueError(f"algorithm must be one of {', '.join(available())}; got {name!r}"
                          + did_you_mean(name, available()))
     return _REGISTRY[name]
+
+
+def check_params(name, params, *, where: str = "") -> Algorithm:
+    """The registered algorithm ``name``, once ``params`` are checked to be among its parameters.
+
+    Parameters
+    ----------
+    name : str
+        A registered algorithm's name (a ``ValueError`` naming the choices otherwise,
+        as :func:`get`).
+    params : mapping
+        Parameters given for it; each key must be a key of its ``defaults``.
+    where : str, default=""
+        Prefix of the message, naming what gave the parameters (e.g. ``"spec 'FO': "``).
+
+    Returns
+    -------
+    Algorithm
+
+    Raises
+    ------
+    TypeError
+        One line: the unexpected names, the parameters the algorithm takes and, for a
+        name close to one of them, a "did you mean" hint.
+    """
+    algorithm = get(name)
+    unknown = sorted(set(params) - set(algorithm.defaults))
+    if unknown:
+        hints = "".join(
+            did_you_mean(key, algorithm.defaults) + (f" (for {key!r})" if len(unknown) > 1 else "")
+            for key in unknown if did_you_mean(key, algorithm.defaults))
+        raise TypeError(
+            f"{where}{name!r} got unexpected parameter(s) {', '.join(unknown)}; "
+            f"it takes: {', '.join(algorithm.defaults) or 'none'}{hints}"
+        )
+    return algorithm
+
+
+_HYPOTHESES: dict[type, bool] = {}
+
+
+def register_hypothesis(cls=None, *, multiclass: bool = False):
+    """Class decorator: ``cls`` is a hypothesis class that saved runs may hold.
+
+    :func:`~perceptron_bounds.persistence.read_run` rebuilds only the registered
+    hypothesis classes (and ``Kernel``) from their dataclass fields, so an algorithm
+    whose runs keep a hypothesis of a new class registers that class here, beside it.
+
+    Parameters
+    ----------
+    cls : type, optional
+        A dataclass whose ``__init__`` fields are its whole state (what is saved).
+    multiclass : bool, default=False
+        True for a hypothesis scoring K classes at once, shape (n, K) (theory §2.6),
+        which a one-vs-rest hypothesis may not hold as a class's hypothesis.
+
+    Returns
+    -------
+    type or callable
+        ``cls`` itself; without ``cls``, the decorator to apply.
+    """
+    def add(cls):
+        if cls.__name__ in {known.__name__ for known in _HYPOTHESES if known is not cls}:
+            raise ValueError(f"a hypothesis class named {cls.__name__!r} is already registered")
+        _HYPOTHESES[cls] = multiclass
+        return cls
+
+    return add if cls is None else add(cls)
+
+
+def hypothesis_classes(*, binary: bool = False) -> tuple:
+    """The registered hypothesis classes, in the order of registration (binary ones only
+    with ``binary=True``)."""
+    return tuple(cls for cls, multi in _HYPOTHESES.items() if not (binary and multi))

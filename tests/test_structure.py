@@ -30,6 +30,7 @@ LAYERS = {
     "perceptron_bounds.hypothesis": 1,
     "perceptron_bounds.run": 1,
     "perceptron_bounds.persistence": 1,
+    "perceptron_bounds.replay": 1,
     "perceptron_bounds.algorithms": 2,
     "perceptron_bounds.online": 3,
     "perceptron_bounds.estimators": 4,
