@@ -282,4 +282,4 @@ ballseptron_radius = Reproduction("ballseptron-radius", "figure", "paper 004, Fi
 ballseptron_radius_real = Reproduction(
     "ballseptron-radius", "figure", "paper 004, Fig. 3 top, on MNIST or USPS",
     ballseptron_radius_real_records, draw_ballseptron_radius_real, radius_markdown,
-    options=("data", "radii"), real=True, quick=RADIUS_REAL_QUICK)
+    options=("data", "radii"), real=True, quick=RADIUS_REAL_QUICK, data=tuple(RADIUS_SEEDS))

@@ -56,6 +56,10 @@ class Reproduction:
         Whether it reads the data home: it takes ``cache`` and ``download``.
     quick : mapping, default={}
         The reduced sizes of ``quick=True``.
+    data : tuple of str, default=()
+        The data sets of the data home that its ``data`` option names, the default first.
+    choices : mapping, default={}
+        The names each list option (``algorithms``, ``kernels``) accepts.
 
     Examples
     --------
@@ -76,6 +80,8 @@ class Reproduction:
     options: tuple[str, ...] = ()
     real: bool = False
     quick: Mapping = field(default_factory=dict)
+    data: tuple[str, ...] = ()
+    choices: Mapping = field(default_factory=dict)
 
     def __call__(self, *args, **options):
         """``(records, figure)``, and the Markdown report third when one is declared."""

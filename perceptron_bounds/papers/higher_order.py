@@ -481,7 +481,9 @@ def rcv1_markdown(records) -> str:
 #: The declarations; calling one returns ``(records, figure, markdown)``.
 hop_ocr = Reproduction("hop-ocr", "table", "paper 000, Table 3", hop_ocr_records, draw_hop_ocr,
                        ocr_markdown, options=("data", "algorithms", "kernels", "cv"), real=True,
-                       quick=OCR_QUICK)
+                       quick=OCR_QUICK, data=("mnist", "usps"),
+                       choices={"algorithms": tuple(OCR_ALGORITHMS),
+                                "kernels": tuple(OCR_KERNELS)})
 hop_rcv1 = Reproduction("hop-rcv1", "table", "paper 000, Table 2", hop_rcv1_records,
                         draw_hop_rcv1, rcv1_markdown, options=("algorithms",), real=True,
-                        quick=RCV1_QUICK)
+                        quick=RCV1_QUICK, choices={"algorithms": tuple(RCV1_ALGORITHMS)})
