@@ -2,7 +2,9 @@
 
 ``run`` and ``compare`` take the same options through :func:`add_run_options`:
 ``--data`` (a file, or a paper's data set by name) with its CSV options and
-``--positive-class``, ``--epochs``, ``--shuffle``, ``--seed`` and ``--param``.
+``--positive-class``, ``--epochs``, ``--shuffle``, ``--seed`` and ``--param``;
+``figure`` and ``table`` the same sweep options through :func:`add_sweep_options`
+and run the papers' reproductions through :func:`reproduce`.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ is. To spread a sweep over a cluster, wrap the call in
 ``cache=DIR``: every finished cell is kept on disk, so a sweep killed half way
 and started again recomputes nothing that finished. Nothing here draws or
 writes a figure: the papers' configurations, figures and reports are in
-:mod:`perceptron_bounds.papers`.
+``perceptron_bounds.papers``.
 """
 
 from .._tables import summarize

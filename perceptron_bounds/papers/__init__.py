@@ -10,7 +10,7 @@
   (``bounds-mnist``).
 
 Each reproduction is a :class:`~.common.Reproduction`: its experiment returns the
-tidy records (:mod:`perceptron_bounds.experiments` does the runs), its drawing the
+tidy records (``perceptron_bounds.experiments`` does the runs), its drawing the
 figure, its report (real data) the Markdown that sets the paper's numbers beside
 ours; calling it returns them together, and :func:`~.writer.save_figure` writes
 them (PNG, PDF, CSV and the report), as ``perceptron-bounds figure`` and ``table``

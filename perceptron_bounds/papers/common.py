@@ -2,7 +2,7 @@
 
 A reproduction is declared once (:class:`Reproduction`): its experiment returns the
 tidy records, its drawing turns them into the figure, its report (for the real-data
-ones) into Markdown; :mod:`perceptron_bounds.papers` collects the declarations of
+ones) into Markdown; ``perceptron_bounds.papers`` collects the declarations of
 the paper modules in one registry, which ``perceptron-bounds figure`` and ``table``
 read, and :func:`~perceptron_bounds.papers.writer.save_figure` writes what they make.
 
