@@ -38,8 +38,9 @@ LAYERS = {
     "perceptron_bounds.bounds": 4,
     "perceptron_bounds.plots": 5,
     "perceptron_bounds.experiments": 6,
-    "perceptron_bounds.cli": 7,
-    "perceptron_bounds.__main__": 8,
+    "perceptron_bounds.papers": 7,
+    "perceptron_bounds.cli": 8,
+    "perceptron_bounds.__main__": 9,
 }
 
 
@@ -99,6 +100,28 @@ def test_layers_point_one_way(module):
         assert layer(target) <= layer(module), f"{module}:{line} imports {target} from above"
         if module.startswith("perceptron_bounds.plots"):
             assert not target.startswith("perceptron_bounds.experiments"), f"{module}:{line}"
+
+
+def third_party_imports(module: str) -> set[str]:
+    """The top-level names of the modules outside the package that ``module`` imports."""
+    found = set()
+    for node in ast.walk(ast.parse(source_path(module).read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            found.add((node.module or "").split(".")[0])
+    return found - {"perceptron_bounds"}
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES
+                                    if m.startswith("perceptron_bounds.experiments")])
+def test_experiments_return_tables_and_draw_nothing(module):
+    """Experiments import nothing from plots (nor the papers' reproductions) and no matplotlib:
+    the figures of their tables are drawn in perceptron_bounds.papers."""
+    for target, _, line in imports_of(module):
+        assert not target.startswith(("perceptron_bounds.plots", "perceptron_bounds.papers")), (
+            f"{module}:{line} imports {target}")
+    assert "matplotlib" not in third_party_imports(module), module
 
 
 def test_no_import_cycles():

@@ -12,6 +12,8 @@ import re
 from collections.abc import Sequence
 
 import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
 
 from .._tables import summarize
 from .style import MARKERS
@@ -75,8 +77,6 @@ def _is_pnorm_perceptron(label: str) -> bool:
 
 def new_figure(nrows: int, ncols: int, size: tuple[float, float]):
     """A constrained-layout Figure (no pyplot) and its nrows x ncols axes, always 2-D."""
-    from matplotlib.figure import Figure
-
     fig = Figure(figsize=size, layout="constrained")
     axes = fig.subplots(nrows, ncols, squeeze=False)
     return fig, axes
@@ -126,8 +126,6 @@ def mean_line(ax, records, x, y, *, label, marker, linestyle="-", color=None):
 
 def percent_formatter():
     """A tick formatter that shows fractions as percentages (0.05 -> 5%)."""
-    from matplotlib.ticker import PercentFormatter
-
     return PercentFormatter(xmax=1.0)
 
 
