@@ -186,12 +186,10 @@ def name_literals(path: Path, exempt: set[str]) -> list[tuple[int, str]]:
     outside docstrings and the bodies of the functions named in ``exempt``."""
     tree = ast.parse(path.read_text())
     skipped = set()
+    scopes = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
     for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) \
-                and body and isinstance(body[0], ast.Expr) \
-                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-            skipped.add(id(body[0].value))
+        if isinstance(node, scopes) and ast.get_docstring(node, clean=False) is not None:
+            skipped.add(id(node.body[0].value))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in exempt:
             skipped.update(id(inner) for inner in ast.walk(node))
     names = set(available())
