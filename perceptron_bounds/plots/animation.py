@@ -71,9 +71,10 @@ def animate(run, X, y, curves, *, per="update", interval=200):
     >>> from perceptron_bounds.datasets import make_separable
     >>> X, y, u = make_separable(30, 2, margin=0.2, seed=0)
     >>> run = run_online("perceptron", X, y)
-    >>> anim = animate(run, X, y, bounds_over_time(run, X, y, u=u, gamma=0.2), per="trial")
-    >>> len(list(anim.new_frame_seq())) == run.n_trials
+    >>> anim = animate(run, X, y, bounds_over_time(run, X, y, u=u, gamma=0.2))
+    >>> len(list(anim.new_frame_seq())) == run.n_updates + 1
     True
+    >>> html = anim.to_jshtml()
     """
     from matplotlib.animation import FuncAnimation
 
