@@ -2,7 +2,8 @@
 
 :func:`animate` puts :class:`~perceptron_bounds.plots.panels.RunPanel` and the
 mistakes panel side by side, one frame per update (or per trial), from bound
-curves already computed; :func:`save_animation` writes it as GIF, MP4 or HTML.
+curves already computed; :func:`~perceptron_bounds.plots.save_animation` writes it
+as GIF, MP4 or HTML.
 :func:`~perceptron_bounds.plots.animate_run` computes the curves when not given.
 """
 
@@ -18,7 +19,7 @@ from .panels import RunPanel, draw_mistakes, new_axes, plane
 
 #: Frames of :func:`animate`: one per update (k = 0..n_updates) or one per trial.
 PER = ("update", "trial")
-#: The files :func:`save_animation` writes, by extension.
+#: The files :func:`~perceptron_bounds.plots.save_animation` writes, by extension.
 FORMATS = (".gif", ".mp4", ".html")
 
 
@@ -217,7 +218,7 @@ def save_animation(anim, path) -> str:
     Parameters
     ----------
     anim : matplotlib.animation.Animation
-        E.g. from :func:`animate` or
+        E.g. from :func:`~perceptron_bounds.plots.animation.animate` or
         :func:`~perceptron_bounds.plots.animate_run`; its interval sets the frame rate.
     path : str or os.PathLike
         The file; its extension picks the format. ``.html`` is one self-contained

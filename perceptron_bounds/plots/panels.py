@@ -4,8 +4,9 @@ They draw what they are given: a run, its data, a comparator and the bound
 curves already computed (:func:`~perceptron_bounds.bounds.bounds_over_time`);
 what is particular to the run's algorithm (its name, its ball, its matrix,
 its margin errors) is read from its registration
-(:class:`~perceptron_bounds.algorithms.Teaching`). :mod:`.teaching` puts them
-together for the public functions.
+(:class:`~perceptron_bounds.algorithms.Teaching`).
+:mod:`perceptron_bounds.plots.teaching` puts them together for the public
+functions.
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ def _line_in_box(a, b, c, xlim, ylim):
 
 
 class RunPanel:
-    """The 2-D panel of a run: data and comparator drawn once, the state updated by :meth:`show`.
+    """The 2-D panel of a run: data and comparator drawn once, the state updated by ``show``.
 
     Parameters
     ----------

@@ -15,8 +15,9 @@ Figure, without pyplot) and returns it; none calls ``plt.show()``.
   GIF, MP4 or HTML.
 
 They are the public entry points: they check their input, compute the bound
-curves when not given them, and leave the drawing to :mod:`.panels` and
-:mod:`.animation`, which take the curves computed.
+curves when not given them, and leave the drawing to
+:mod:`perceptron_bounds.plots.panels` and
+:mod:`perceptron_bounds.plots.animation`, which take the curves computed.
 """
 
 from __future__ import annotations
