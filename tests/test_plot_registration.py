@@ -125,3 +125,12 @@ def test_higher_order_with_c_zero_is_the_pnorm_perceptron_in_legends():
     assert entry == legend_entry("pnorm_perceptron", {"p": 7.0})
     assert entry.dashed and entry.text == "p-norm Perceptron, p = 7"
     assert not legend_entry("higher_order", {"p": 7.0, "c": 0.4}).dashed
+
+
+@pytest.mark.parametrize(("params", "text"), [
+    ({"a": 0.2}, "Second-Order Perceptron, a = 0.2"),
+    ({"variant": "adaptive", "c": 0.5}, "Second-Order Perceptron, adaptive, c = 0.5"),
+    ({"variant": "pinv"}, "Second-Order Perceptron, pseudoinverse"),
+])
+def test_a_second_order_legend_names_its_variants_parameter(params, text):
+    assert legend_entry("second_order", params).text == text

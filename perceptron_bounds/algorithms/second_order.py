@@ -710,7 +710,9 @@ SECOND_ORDER = register(
         # the variant's own parameter: a (theory §2.4), c of a_k (adaptive), none (pinv)
         label_params=lambda params: ("variant", *{"inverse": ("a",), "adaptive": ("c",)}.get(
             params["variant"], ())),
-        legend=lambda params: LegendEntry(f"Second-Order Perceptron, a = {params['a']:g}"),
+        legend=lambda params: LegendEntry("Second-Order Perceptron, " + {
+            "inverse": f"a = {params['a']:g}", "adaptive": f"adaptive, c = {params['c']:g}"}.get(
+            params["variant"], "pseudoinverse")),
         teaching=Teaching(matrix=lambda params: "$A_k = {}X_k X_k^T$".format(
             {"pinv": "", "adaptive": "a_{k+1} I + "}.get(params["variant"], "a I + "))),
     )
