@@ -40,6 +40,52 @@ class LoopResult:
 
 
 @dataclass(frozen=True)
+class LegendEntry:
+    """How a figure's legend spells out a run, after the curve's label (see ``Algorithm.legend``).
+
+    Attributes
+    ----------
+    text : str
+        What the run is, e.g. ``"Second-Order Perceptron, a = 0.2"``.
+    dashed : bool, default=False
+        Draw the curve dashed: a special case of an algorithm drawn beside it
+        (the p-norm Perceptron, the Higher-Order Perceptron HO_p(0) of paper 000).
+    notation : str, optional
+        A note for the legend's title that explains the curves' short names
+        (e.g. HO_p(c)); given once however many curves share it.
+    """
+
+    text: str
+    dashed: bool = False
+    notation: str | None = None
+
+
+@dataclass(frozen=True)
+class Teaching:
+    """How the teaching panels decorate a run on 2-D data (see ``Algorithm.teaching``).
+
+    Attributes
+    ----------
+    ball : str, optional
+        The parameter whose value is the radius of the ball drawn around the
+        example of each trial (the Ballseptron's ``"r"``, theory §2.3); None: no ball.
+    matrix : callable (params: dict) -> str, optional
+        The name, in mathtext, of the matrix ``Snapshot.matrix`` drawn as an
+        ellipse (e.g. ``"$A_k = a I + X_k X_k^T$"``, theory §2.4) for the
+        resolved ``params``; None: ``"$A_k$"``. The ellipse is drawn whenever
+        the snapshots hold a matrix (``Algorithm.matrix``).
+    band : bool, default=True
+        Shade the comparator's margin band |u . x| < gamma in the plane of the
+        instances. False where the algorithm's bounds measure gamma on
+        transformed instances (the Higher-Order Perceptron, theory §4.1).
+    """
+
+    ball: str | None = None
+    matrix: Callable | None = None
+    band: bool = True
+
+
+@dataclass(frozen=True)
 class Algorithm:
     """A registered algorithm.
 
@@ -84,6 +130,26 @@ class Algorithm:
         ``record_margins``), ``previous`` a native multiclass ``OnlineRun`` or
         None. The result's ``mistake_trials`` are the multiclass mistakes and
         its hypothesis scores (n, K).
+    display_name : str, optional
+        The name shown in figures' titles and legends (``"Second-Order
+        Perceptron"``); default ``name``.
+    label_params : sequence of str, or callable (params: dict) -> sequence of str, optional
+        The parameters a label shows after the display name, e.g. the
+        Ballseptron's ``("r",)``; a callable picks them from the resolved
+        parameters (the Second-Order ``variant`` decides between ``a`` and
+        ``c``). Default none. The plots add the kernel's parameters of a
+        kernel run.
+    legend : callable (params: dict) -> LegendEntry, optional
+        How a figure's legend spells out a run with the resolved ``params``
+        (the papers' short names FO, SO(a), HO_p(c) are labels that need it);
+        default the display name and the ``label_params``.
+    margin_error : (str, str), optional
+        What makes a margin error, in mathtext for legends: the condition on a
+        binary trial and on a native multiclass trial (the Ballseptron's,
+        theory §2.3, §2.6). None (default): the algorithm makes none.
+    teaching : Teaching, optional
+        How the teaching panels decorate a run (a ball, the ellipse of a
+        matrix, the margin band); default no decorations, the band shaded.
     """
 
     name: str
@@ -94,6 +160,11 @@ class Algorithm:
     matrix: Callable | None = None
     fit_ovr: Callable | None = None
     fit_native: Callable | None = None
+    display_name: str = ""
+    label_params: tuple | Callable = ()
+    legend: Callable | None = None
+    margin_error: tuple[str, str] | None = None
+    teaching: Teaching = Teaching()
 
 
 _REGISTRY: dict[str, Algorithm] = {}

@@ -197,3 +197,52 @@ def test_estimator_defaults_are_the_registry_defaults(name):
     for key in sorted(set(params) & set(defaults)):
         expected = ESTIMATOR_DEFAULTS.get((name, key), ESTIMATOR_DEFAULTS.get(key, defaults[key]))
         assert params[key] == expected and type(params[key]) is type(expected), (name, key)
+
+
+# The packages that read what is particular to an algorithm from its registration and never
+# test its name; the one lookup left to move is the bound labels' table (a bound may be named
+# like its algorithm), behind one function.
+NAME_FREE = {"plots": {"bound_label"}}
+
+
+def name_literals(path: Path, exempt: set[str]) -> list[tuple[int, str]]:
+    """(line, value) of the string literals of ``path`` equal to a registered algorithm's name,
+    outside docstrings and the bodies of the functions named in ``exempt``."""
+    tree = ast.parse(path.read_text())
+    skipped = set()
+    scopes = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    for node in ast.walk(tree):
+        if isinstance(node, scopes) and ast.get_docstring(node, clean=False) is not None:
+            skipped.add(id(node.body[0].value))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in exempt:
+            skipped.update(id(inner) for inner in ast.walk(node))
+    names = set(available())
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and node.value in names and id(node) not in skipped]
+
+
+@pytest.mark.parametrize("package", sorted(NAME_FREE))
+def test_no_algorithm_name_decides_behaviour(package):
+    """Plots read display names, labels and decorations from the registrations (issue 21)."""
+    found = [(path.relative_to(PACKAGE), line, value)
+             for path in sorted((PACKAGE / package).rglob("*.py"))
+             for line, value in name_literals(path, NAME_FREE[package])]
+    assert not found, found
+
+
+def test_the_count_of_algorithm_names_sees_literals(tmp_path):
+    """The count finds a name outside docstrings, as a dict key or in a comparison too."""
+    path = tmp_path / "probe.py"
+    path.write_text('"""perceptron"""\nx = {"perceptron": 1}\ny = f"{z}" == "ballseptron"\n'
+                    'def bound_label(name):\n    """second_order"""\n'
+                    '    return {"second_order": 1}\n')
+    assert sorted(value for _, value in name_literals(path, {"bound_label"})) == [
+        "ballseptron", "perceptron"]
+    assert len(name_literals(path, set())) == 3
+
+
+@pytest.mark.parametrize("module", ["perceptron_bounds.plots.panels",
+                                    "perceptron_bounds.plots.animation"])
+def test_the_teaching_panels_draw_the_curves_they_are_given(module):
+    """Only the public entry points (plots.teaching) compute bounds; the drawing takes them."""
+    assert not [target for target in GRAPH[module] if target.startswith("perceptron_bounds.bounds")]

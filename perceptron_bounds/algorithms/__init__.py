@@ -6,7 +6,9 @@ Importing this package registers every algorithm with ``run_online``;
 
 from ..registry import (
     Algorithm,
+    LegendEntry,
     LoopResult,
+    Teaching,
     available,
     check_params,
     get,
@@ -24,5 +26,5 @@ from . import (
 )
 from ._common import FORMS
 
-__all__ = ["FORMS", "Algorithm", "LoopResult", "available", "check_params", "get",
-           "hypothesis_classes", "register", "register_hypothesis"]
+__all__ = ["FORMS", "Algorithm", "LegendEntry", "LoopResult", "Teaching", "available",
+           "check_params", "get", "hypothesis_classes", "register", "register_hypothesis"]

@@ -280,5 +280,6 @@ VOTED_PERCEPTRON = register(
         fit=_fit,
         fit_ovr=_fit_ovr,
         summary="Freund & Schapire's voted/averaged Perceptron, primal or kernel form",
+        display_name="Voted Perceptron",
     )
 )
