@@ -6,7 +6,7 @@ parameters, on the prefix of that sequence up to the (k + 1)-th update:
 :func:`hypothesis_at` replays it and returns a :class:`Snapshot`, and
 :func:`snapshots` gives every state in turn. ``OnlineRun.hypothesis_at`` and
 ``OnlineRun.snapshots`` call them; they read the record's fields and the
-registered algorithm (:mod:`perceptron_bounds.registry`), never the algorithms'
+registered algorithm (``perceptron_bounds.registry``), never the algorithms'
 modules.
 """
 
