@@ -16,7 +16,8 @@ import time
 from pathlib import Path
 
 from perceptron_bounds.experiments import summarize
-from perceptron_bounds.experiments.figures import ballseptron_noise, provenance_line, save_figure
+from perceptron_bounds.papers import provenance_line, save_figure
+from perceptron_bounds.papers.ballseptron import ballseptron_noise
 
 COLUMNS = ("mistake_rate", "d2_bound_rate", "d1_bound_rate", "d2_best_rate", "d1_best_rate")
 

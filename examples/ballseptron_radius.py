@@ -15,7 +15,8 @@ import time
 from pathlib import Path
 
 from perceptron_bounds.experiments import summarize
-from perceptron_bounds.experiments.figures import ballseptron_radius, provenance_line, save_figure
+from perceptron_bounds.papers import provenance_line, save_figure
+from perceptron_bounds.papers.ballseptron import ballseptron_radius
 
 
 def main(out: Path, n_jobs: int) -> None:

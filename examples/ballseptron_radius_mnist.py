@@ -24,7 +24,8 @@ import argparse
 import sys
 import time
 
-from perceptron_bounds.experiments.real import ballseptron_radius_real, save_outputs
+from perceptron_bounds.papers import save_figure
+from perceptron_bounds.papers.ballseptron import ballseptron_radius_real
 
 
 def main() -> None:
@@ -48,7 +49,7 @@ def main() -> None:
     print(f"\nballseptron-radius on {args.data}: {time.perf_counter() - start:.1f} s "
           f"with n_jobs={args.n_jobs}")
     name = f"ballseptron-radius-{args.data}"
-    print("wrote " + ", ".join(save_outputs(name, records, fig, report, args.out)))
+    print("wrote " + ", ".join(save_figure(name, records, fig, args.out, report)))
 
 
 if __name__ == "__main__":

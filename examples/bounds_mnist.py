@@ -23,7 +23,8 @@ import argparse
 import sys
 import time
 
-from perceptron_bounds.experiments.real import bounds_mnist, save_outputs
+from perceptron_bounds.papers import save_figure
+from perceptron_bounds.papers.bounds_mnist import bounds_mnist
 
 
 def main() -> None:
@@ -44,7 +45,7 @@ def main() -> None:
         return
     print(report)
     print(f"\nbounds-mnist: {time.perf_counter() - start:.1f} s with n_jobs={args.n_jobs}")
-    print("wrote " + ", ".join(save_outputs("bounds-mnist", records, fig, report, args.out)))
+    print("wrote " + ", ".join(save_figure("bounds-mnist", records, fig, args.out, report)))
 
 
 if __name__ == "__main__":

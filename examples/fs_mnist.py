@@ -27,7 +27,8 @@ import argparse
 import sys
 import time
 
-from perceptron_bounds.experiments.real import fs_mnist, save_outputs
+from perceptron_bounds.papers import save_figure
+from perceptron_bounds.papers.freund_schapire import fs_mnist
 
 
 def main() -> None:
@@ -52,7 +53,7 @@ def main() -> None:
         return
     print(report)
     print(f"\nfs-mnist: {time.perf_counter() - start:.1f} s with n_jobs={args.n_jobs}")
-    print("wrote " + ", ".join(save_outputs("fs-mnist", records, fig, report, args.out)))
+    print("wrote " + ", ".join(save_figure("fs-mnist", records, fig, args.out, report)))
 
 
 if __name__ == "__main__":

@@ -39,7 +39,8 @@ import time
 from pathlib import Path
 
 from perceptron_bounds.experiments import summarize
-from perceptron_bounds.experiments.figures import hop_fig2, provenance_line, save_figure
+from perceptron_bounds.papers import provenance_line, save_figure
+from perceptron_bounds.papers.higher_order import hop_fig2
 
 
 def main(out: Path, n_jobs: int, quick: bool) -> None:

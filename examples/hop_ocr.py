@@ -26,7 +26,8 @@ import sys
 import time
 
 from perceptron_bounds.experiments import write_csv
-from perceptron_bounds.experiments.real import hop_ocr, hop_ocr_search, save_outputs
+from perceptron_bounds.papers import save_figure
+from perceptron_bounds.papers.higher_order import hop_ocr, hop_ocr_search
 
 
 def main() -> None:
@@ -55,7 +56,7 @@ def main() -> None:
     print(report)
     print(f"\nhop-ocr on {args.data}: {time.perf_counter() - start:.1f} s "
           f"with n_jobs={args.n_jobs}")
-    print("wrote " + ", ".join(save_outputs("hop-ocr", records, fig, report, args.out)))
+    print("wrote " + ", ".join(save_figure("hop-ocr", records, fig, args.out, report)))
 
 
 if __name__ == "__main__":

@@ -21,7 +21,8 @@ import argparse
 import sys
 import time
 
-from perceptron_bounds.experiments.real import hop_rcv1, save_outputs
+from perceptron_bounds.papers import save_figure
+from perceptron_bounds.papers.higher_order import hop_rcv1
 
 
 def main() -> None:
@@ -40,7 +41,7 @@ def main() -> None:
         return
     print(report)
     print(f"\nhop-rcv1: {time.perf_counter() - start:.1f} s with n_jobs={args.n_jobs}")
-    print("wrote " + ", ".join(save_outputs("hop-rcv1", records, fig, report, args.out)))
+    print("wrote " + ", ".join(save_figure("hop-rcv1", records, fig, args.out, report)))
 
 
 if __name__ == "__main__":

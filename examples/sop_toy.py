@@ -16,7 +16,8 @@ import time
 from pathlib import Path
 
 from perceptron_bounds.experiments import summarize
-from perceptron_bounds.experiments.figures import provenance_line, save_figure, sop_toy_figure
+from perceptron_bounds.papers import provenance_line, save_figure
+from perceptron_bounds.papers.second_order import sop_toy_figure
 
 
 def main(out: Path, n_jobs: int) -> None:

@@ -296,6 +296,37 @@ def row_norms(X, p: float) -> np.ndarray:
     return out
 
 
+def lift_tiny_rows(X):
+    """X with every nonzero row whose squared 2-norm is not a normal float scaled up exactly.
+
+    Such a row (norm below sqrt(tiny), about 1.5e-154) has x.x underflow, so a
+    kernel form would take it for a zero row. Multiplying it by a power of two
+    (exact in floating point) brings its norm into [0.5, 1) and changes nothing
+    an algorithm that normalises its instances computes.
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse.csr_matrix
+        float64 data (validated).
+
+    Returns
+    -------
+    ndarray or scipy.sparse.csr_matrix
+        ``X`` itself when no row needs it, else a copy with those rows scaled.
+    """
+    norms = row_norms(X, 2.0)
+    tiny = (norms > 0) & (norms < np.sqrt(np.finfo(np.float64).tiny))
+    if not tiny.any():
+        return X
+    shift = np.zeros(X.shape[0], dtype=np.int64)
+    shift[tiny] = -np.frexp(norms[tiny])[1]  # 2^shift can overflow alone: ldexp the entries
+    if sp.issparse(X):
+        out = X.copy()
+        out.data = np.ldexp(out.data, np.repeat(shift, np.diff(out.indptr)))
+        return out
+    return np.ascontiguousarray(np.ldexp(X, shift[:, None]))
+
+
 def normalize_rows(X, p: float):
     """X with every nonzero row scaled to unit p-norm (zero rows stay zero); a copy.
 

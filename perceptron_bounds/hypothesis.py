@@ -26,8 +26,9 @@ import scipy.sparse as sp
 
 from ._linalg import normalize_rows
 from ._sequence import check_seed, draw_seed
-from ._validation import check_bool, check_choice
+from ._validation import check_bool, check_choice, check_X
 from .kernels import Kernel, rowwise_dot
+from .registry import register_hypothesis
 
 # Rows of a test block are scored in chunks so that a (chunk x support) kernel
 # block stays near this many entries.
@@ -88,6 +89,61 @@ def primal_vectors(coef: np.ndarray, S) -> np.ndarray:
     return np.asarray(coef @ S)
 
 
+class ScoredRecord:
+    """Scores and labels of a record's ``hypothesis``: what a run and its snapshots share.
+
+    A base class of :class:`~perceptron_bounds.OnlineRun` and
+    :class:`~perceptron_bounds.replay.Snapshot`, which hold ``hypothesis``,
+    ``n_features`` and ``classes``.
+    """
+
+    @property
+    def weights(self) -> np.ndarray | None:
+        """Primal weight vector of the hypothesis, or None for a non-linear kernel.
+
+        Multiclass: one row per class, shape (K, n_features) (the prototypes of
+        a native run, the class runs' vectors for one-vs-rest).
+        """
+        return getattr(self.hypothesis, "weights", None)
+
+    @property
+    def support_vectors(self):
+        """Support vectors of the hypothesis, one row each; None when it keeps none.
+
+        An ndarray, or a ``scipy.sparse.csr_matrix`` for a dual (kernel) run
+        on CSR X. One-vs-rest: the union of the class runs' support vectors
+        (equal rows once, see :class:`OneVsRestHypothesis`).
+        """
+        return getattr(self.hypothesis, "support_vectors", None)
+
+    @property
+    def dual_coef(self) -> np.ndarray | None:
+        """Coefficients of the support vectors in the hypothesis; None when it keeps none."""
+        return getattr(self.hypothesis, "dual_coef", None)
+
+    def decision_function(self, X, **options) -> np.ndarray:
+        """Real-valued scores of the hypothesis on the rows of X: (n,), or (n, K) multiclass.
+
+        ``options`` are passed to the hypothesis (e.g. ``method="vote"`` for the
+        voted Perceptron).
+        """
+        X = check_X(X, n_features=self.n_features, accept_sparse=True)
+        return self.hypothesis.decision_function(X, **options)
+
+    def predict(self, X, **options) -> np.ndarray:
+        """Labels (original values) predicted by the hypothesis.
+
+        Binary: ``classes[1]`` for a positive score, ``classes[0]`` otherwise
+        (score 0 included). Multiclass (scores (n, K), theory §2.6):
+        ``classes[argmax_k score_k]``, the smallest index on ties.
+        """
+        scores = self.decision_function(X, **options)
+        if scores.ndim == 2:
+            return self.classes[scores.argmax(axis=1)]
+        return self.classes[(scores > 0).astype(np.intp)]
+
+
+@register_hypothesis
 @dataclass(frozen=True, eq=False)
 class LinearHypothesis:
     """f(x) = w . x."""
@@ -98,6 +154,7 @@ class LinearHypothesis:
         return np.asarray(X @ self.weights, dtype=np.float64).ravel()
 
 
+@register_hypothesis
 @dataclass(frozen=True, eq=False)
 class KernelHypothesis:
     """f(x) = sum_i dual_coef[i] K(support_vectors[i], x).
@@ -136,6 +193,7 @@ class KernelHypothesis:
         return lambda G, rows: G @ self.dual_coef
 
 
+@register_hypothesis(multiclass=True)
 @dataclass(frozen=True, eq=False)
 class PrototypeHypothesis:
     """One prototype per class (theory §2.6): f_r(x) = w^r . x, r = 0, ..., K - 1.
@@ -151,6 +209,7 @@ class PrototypeHypothesis:
         return np.asarray(X @ self.weights.T, dtype=np.float64)
 
 
+@register_hypothesis(multiclass=True)
 @dataclass(frozen=True, eq=False)
 class PrototypeKernelHypothesis(KernelHypothesis):
     """Prototypes in a kernel's feature space: f_r(x) = sum_j a_rj K(s_j, x).
@@ -172,6 +231,7 @@ class PrototypeKernelHypothesis(KernelHypothesis):
         return lambda G, rows: G @ self.dual_coef.T
 
 
+@register_hypothesis(multiclass=True)
 @dataclass(frozen=True, eq=False)
 class OneVsRestHypothesis:
     """K binary hypotheses, class k against the rest (theory §2.6): f_k(x), k = 0, ..., K - 1.
@@ -308,6 +368,7 @@ class OneVsRestHypothesis:
 VOTE_METHODS = ("vote", "average", "last", "random")
 
 
+@register_hypothesis
 @dataclass(frozen=True, eq=False)
 class VotedHypothesis:
     """The weighted prediction vectors (v_1, c_1), ..., (v_{k+1}, c_{k+1}) of the voted Perceptron.
@@ -439,6 +500,7 @@ class VotedHypothesis:
         return np.searchsorted(births, slices, side="right") - 1
 
 
+@register_hypothesis
 @dataclass(frozen=True, eq=False)
 class HigherOrderHypothesis(LinearHypothesis):
     """Final Higher-Order (or p-norm) Perceptron: f(x) = w . x with w = B^T g(B v).
@@ -460,6 +522,7 @@ class HigherOrderHypothesis(LinearHypothesis):
         return super().decision_function(X)
 
 
+@register_hypothesis
 @dataclass(frozen=True, eq=False)
 class HigherOrderKernelHypothesis(KernelHypothesis):
     """Final dual-form Higher-Order Perceptron: f(x) = sum_i g_i K_n(x_i, x).
@@ -486,6 +549,7 @@ class HigherOrderKernelHypothesis(KernelHypothesis):
         return score
 
 
+@register_hypothesis
 @dataclass(frozen=True, eq=False)
 class SecondOrderHypothesis:
     """Final primal Second-Order Perceptron (paper 003, Figs. 3 and 4).
@@ -509,6 +573,7 @@ class SecondOrderHypothesis:
         return out
 
 
+@register_hypothesis
 @dataclass(frozen=True, eq=False)
 class SecondOrderKernelHypothesis(KernelHypothesis):
     """Final dual (kernel) Second-Order Perceptron (paper 003, Theorem 2).
@@ -534,6 +599,7 @@ class SecondOrderKernelHypothesis(KernelHypothesis):
         return score
 
 
+@register_hypothesis
 @dataclass(frozen=True, eq=False)
 class PseudoinverseHypothesis:
     """Final Second-Order Perceptron with the pseudoinverse (paper 003, Fig. 5).

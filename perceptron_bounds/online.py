@@ -14,6 +14,7 @@ from ._validation import Data, check_bool, check_class_labels, check_int, check_
 from .algorithms import available, get
 from .algorithms.ovr import class_data
 from .hypothesis import OneVsRestHypothesis
+from .registry import check_params
 from .run import OnlineRun
 
 MULTICLASS = ("ovr", "native")
@@ -122,13 +123,7 @@ def run_online(
     >>> run.decision_function(X3).shape, run.predict(X3).tolist()
     ((3, 3), ['a', 'b', 'c'])
     """
-    spec = get(algorithm)
-    unknown = sorted(set(params) - set(spec.defaults))
-    if unknown:
-        raise TypeError(
-            f"{algorithm!r} got unexpected parameter(s) {', '.join(unknown)}; "
-            f"it takes: {', '.join(spec.defaults) or 'none'}"
-        )
+    spec = check_params(algorithm, params)
     epochs = check_int("epochs", epochs, low=1)
     shuffle = check_bool("shuffle", shuffle)
     seed = check_seed(seed)

@@ -1,9 +1,12 @@
 """Save and load an :class:`~perceptron_bounds.run.OnlineRun` without pickle.
 
 ``OnlineRun.save`` and ``perceptron_bounds.load_run`` (both in
-:mod:`perceptron_bounds.run`) call :func:`save_run` and :func:`read_run`,
-which know the record by its fields, not by its class, so that the record's
-module can import this one.
+:mod:`perceptron_bounds.run`) call :func:`save_run` and :func:`read_run`. The
+record declares what is saved, once: its class is decorated with
+:func:`saved_record`, and its dataclass fields, their annotated types and the
+format version that added each (the field's ``metadata["format_version"]``,
+1 when absent) are the schema; the record's module imports this one, not the
+reverse.
 
 A saved run is one ``.npz`` archive written by :func:`numpy.savez_compressed`
 and read by :func:`numpy.load` with ``allow_pickle=False``:
@@ -19,6 +22,9 @@ and read by :func:`numpy.load` with ``allow_pickle=False``:
   ``package_version`` and ``run``, every field of the record with its scalars
   written out and each array replaced by the name of its entry.
 
+The fields a format version added are written together, when one of them is not
+None, and the file carries the newest version written; a file that lacks them
+(an older version, or a record that did not need them) loads them as None.
 Format version 2 adds the multiclass record (theory §2.6): its fields
 ``multiclass`` and ``class_runs``, the K binary records of a one-vs-rest run
 nested in the header (their arrays under ``class_runs/<k>/...``). A binary
@@ -53,8 +59,12 @@ a nested record (a class run)                 ``{"record": {field: ..., ...}}``
 ============================================  ======================================
 
 A class is named by a file, never imported from it: loading accepts only the
-hypothesis classes of :mod:`perceptron_bounds.hypothesis` and ``Kernel``, and
-rebuilds them from their dataclass fields. An array held twice by the record
+hypothesis classes registered with
+:func:`~perceptron_bounds.algorithms.register_hypothesis` (those of
+:mod:`perceptron_bounds.hypothesis` and any an algorithm adds) and ``Kernel``,
+and rebuilds them from their dataclass fields. A record field annotated ``Any``
+holds such a hypothesis; the others hold exactly the types of their annotation
+(a bool is not an int). An array held twice by the record
 (e.g. the voted Perceptron's ``counts``, in ``state`` and in the hypothesis) is
 stored once and loaded as one array, shared as before.
 """
@@ -66,45 +76,25 @@ import math
 import os
 import re
 import secrets
+import types
 import zipfile
 import zlib
 from contextlib import suppress
-from dataclasses import fields, is_dataclass
+from dataclasses import fields
+from typing import Any, get_args, get_type_hints
 
 import numpy as np
 import scipy.sparse as sp
 
 from ._version import __version__
-from .hypothesis import (
-    HigherOrderHypothesis,
-    HigherOrderKernelHypothesis,
-    KernelHypothesis,
-    LinearHypothesis,
-    OneVsRestHypothesis,
-    PrototypeHypothesis,
-    PrototypeKernelHypothesis,
-    PseudoinverseHypothesis,
-    SecondOrderHypothesis,
-    SecondOrderKernelHypothesis,
-    VotedHypothesis,
-)
+from .hypothesis import OneVsRestHypothesis
 from .kernels import Kernel
+from .registry import hypothesis_classes
 
 FORMAT = "perceptron_bounds.OnlineRun"
 FORMAT_VERSION = 3
 HEADER = "header.json"
 
-# The hypotheses of a binary run (and of each class of a one-vs-rest run).
-_BINARY_HYPOTHESES = (
-    LinearHypothesis, KernelHypothesis, VotedHypothesis, HigherOrderHypothesis,
-    HigherOrderKernelHypothesis, SecondOrderHypothesis, SecondOrderKernelHypothesis,
-    PseudoinverseHypothesis,
-)
-_HYPOTHESES = (
-    *_BINARY_HYPOTHESES, PrototypeHypothesis, PrototypeKernelHypothesis, OneVsRestHypothesis,
-)
-# The only classes a file may name.
-_DATACLASSES = {cls.__name__: cls for cls in (*_HYPOTHESES, Kernel)}
 _SPARSE = {cls.__name__: cls for cls in (sp.csr_matrix, sp.csr_array)}
 _SPARSE_PARTS = ("data", "indices", "indptr")
 # The keys of each tag's JSON object, the tag first; the flags of an array are optional.
@@ -115,21 +105,6 @@ _TAG_KEYS = {
     "record": ("record",),
 }
 _OPTIONAL_KEYS = ("writeable", "object")
-_NONE = type(None)
-# The fields of an OnlineRun, in order, and what each must be when loaded (exact types:
-# a bool is not an int here).
-_FIELD_TYPES = {
-    "algorithm": (str,), "params": (dict,), "n_features": (int,), "classes": (np.ndarray,),
-    "epochs": (int,), "shuffle": (bool,), "seed": (int, _NONE), "sample_index": (np.ndarray,),
-    "mistake_trials": (np.ndarray,), "hypothesis": _HYPOTHESES,
-    "margin_error_trials": (np.ndarray,), "margins": (np.ndarray, _NONE), "state": (dict,),
-    "warm_started": (bool,), "multiclass": (str, _NONE), "class_runs": (tuple, _NONE),
-    "data_fingerprint": (tuple, _NONE),
-}
-# Fields of format version 2, left out of a binary record (both None).
-_MULTICLASS_FIELDS = ("multiclass", "class_runs")
-# Fields that a file may lack: version 1 lacks both kinds, version 2 the fingerprint.
-_OPTIONAL_FIELDS = (*_MULTICLASS_FIELDS, "data_fingerprint")
 _MULTICLASS = ("ovr", "native")
 _FINGERPRINT = re.compile(r"[0-9]+x[0-9]+:[0-9a-f]{16}:[0-9a-f]{16}")
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
@@ -139,6 +114,72 @@ _PICKLE_PROTOCOL = 0x80
 
 class _NotARun(Exception):
     """What makes a file not a saved run (becomes a ValueError naming the file)."""
+
+
+class _Schema:
+    """The saved fields of the record class: in order, with their types and format versions."""
+
+    def __init__(self, cls: type):
+        hints = get_type_hints(cls)
+        self.cls = cls
+        self.kinds = {f.name: _kinds(hints[f.name]) for f in fields(cls)}
+        self.since = {f.name: f.metadata.get("format_version", 1) for f in fields(cls)}
+        self.optional = [name for name, version in self.since.items() if version > 1]
+
+    def allowed(self, name: str) -> tuple:
+        """The exact types the field ``name`` may hold when loaded (a bool is not an int)."""
+        return hypothesis_classes() if self.kinds[name] is None else self.kinds[name]
+
+    def written(self, run) -> list[str]:
+        """The fields written for ``run``: those of version 1, and those of each later
+        version when one of them is not None."""
+        needed = {self.since[name] for name in self.optional if getattr(run, name) is not None}
+        return [name for name, version in self.since.items() if version == 1 or version in needed]
+
+
+def _kinds(hint) -> tuple | None:
+    """The types an annotation names (``X | None``: both); None for ``Any``, a hypothesis,
+    whose registered classes are read when a value is checked (so that a class registered
+    after the record counts)."""
+    if hint is Any:
+        return None
+    return get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+
+
+_SCHEMAS: dict[str, _Schema] = {}
+
+
+def saved_record(cls: type) -> type:
+    """Class decorator: ``cls`` is the record the format saves (``OnlineRun``).
+
+    The schema is read from the dataclass ``cls``: its fields in order, the types
+    their annotations name (``X | None`` allows either; ``Any`` a registered
+    hypothesis class) and the format version that added each,
+    ``metadata["format_version"]`` (1 when absent).
+
+    Parameters
+    ----------
+    cls : type
+        A dataclass; one class only.
+
+    Returns
+    -------
+    type
+        ``cls`` itself.
+    """
+    if FORMAT in _SCHEMAS and _SCHEMAS[FORMAT].cls is not cls:
+        raise ValueError(f"{FORMAT} is already declared by {_SCHEMAS[FORMAT].cls.__name__}")
+    _SCHEMAS[FORMAT] = _Schema(cls)
+    return cls
+
+
+def _schema() -> _Schema:
+    return _SCHEMAS[FORMAT]
+
+
+def _dataclasses() -> dict:
+    """The only classes a file may name, by name."""
+    return {cls.__name__: cls for cls in (*hypothesis_classes(), Kernel)}
 
 
 def save_run(run, path) -> str:
@@ -200,9 +241,7 @@ def save_run(run, path) -> str:
         target += ".npz"
     encoder = _Encoder()
     record = encoder.record(run, ())
-    version = (3 if run.data_fingerprint is not None else
-               1 if run.multiclass is None else 2)
-    header = {"format": FORMAT, "format_version": version,
+    header = {"format": FORMAT, "format_version": encoder.version,
               "package_version": __version__, "run": record}
     text = json.dumps(header, allow_nan=False, ensure_ascii=False)
     _write_atomically(target, {HEADER: np.array(text), **encoder.arrays})
@@ -281,9 +320,8 @@ def read_run(path, make=dict):
 
 
 def _is_record(value) -> bool:
-    """True for an OnlineRun, known by its fields (this module does not import its class)."""
-    return (is_dataclass(value) and not isinstance(value, type)
-            and [f.name for f in fields(value)] == list(_FIELD_TYPES))
+    """True for an instance of the record class (:func:`saved_record`)."""
+    return isinstance(value, _schema().cls)
 
 
 class _Encoder:
@@ -291,15 +329,15 @@ class _Encoder:
 
     def __init__(self):
         self.arrays: dict[str, np.ndarray] = {}
+        self.version = 1  # the newest format version of a field written
         # id -> (array, tag); the array is kept so that its id stays its own.
         self._seen: dict[int, tuple[np.ndarray, dict]] = {}
 
     def record(self, run, path: tuple) -> dict:
-        """The JSON of a record's fields; a binary record leaves out the multiclass fields, a
-        record without a fingerprint leaves out ``data_fingerprint``."""
-        names = [name for name in _FIELD_TYPES
-                 if not (name in _MULTICLASS_FIELDS and run.multiclass is None)
-                 and not (name == "data_fingerprint" and run.data_fingerprint is None)]
+        """The JSON of a record's fields (those :meth:`_Schema.written` names)."""
+        schema = _schema()
+        names = schema.written(run)
+        self.version = max(self.version, *(schema.since[name] for name in names))
         return {name: self.encode(getattr(run, name), (*path, name)) for name in names}
 
     def encode(self, value, path: tuple):
@@ -325,7 +363,7 @@ class _Encoder:
             parts = {part: self._array(getattr(value, part), (*path, part))
                      for part in _SPARSE_PARTS}
             return {"sparse": kind.__name__, "shape": [int(n) for n in value.shape], **parts}
-        if _DATACLASSES.get(kind.__name__) is kind:
+        if _dataclasses().get(kind.__name__) is kind:
             values = {f.name: self.encode(getattr(value, f.name), (*path, f.name))
                       for f in fields(value) if f.init}
             return {"dataclass": kind.__name__, "fields": values}
@@ -334,7 +372,7 @@ class _Encoder:
         raise TypeError(
             f"cannot save {_where(path)}: a {kind.__module__}.{kind.__qualname__} is none of "
             "None, bool, int, float, str, tuple, list, dict, ndarray, NumPy scalar, CSR matrix, "
-            f"{', '.join(_DATACLASSES)}, OnlineRun"
+            f"{', '.join(_dataclasses())}, {_schema().cls.__name__}"
         )
 
     def _array(self, array: np.ndarray, path: tuple) -> dict:
@@ -493,18 +531,19 @@ class _Decoder:
         ``where`` is empty for the saved record and names a nested one (a class
         run, which is binary), e.g. ``class_runs/0``. The multiclass fields may
         be left out (a binary record, or format version 1), and so may the fingerprint
-        (format versions 1 and 2).
+        (format versions 1 and 2): every field added after version 1.
         """
+        schema = _schema()
         nested = bool(where)
         what = f"the record {where}" if nested else "the record"
-        _check_keys(what, node, list(_FIELD_TYPES), optional=_OPTIONAL_FIELDS)
+        _check_keys(what, node, list(schema.since), optional=schema.optional)
         prefix = f"{where}/" if nested else ""
         values = {name: self.decode(node[name], f"{prefix}{name}") if name in node else None
-                  for name in _FIELD_TYPES}
+                  for name in schema.since}
         its = f"{where}'s" if nested else "its"
         for name, value in values.items():
-            if type(value) not in _FIELD_TYPES[name]:
-                allowed = " or ".join(kind.__name__ for kind in _FIELD_TYPES[name])
+            if type(value) not in schema.allowed(name):
+                allowed = " or ".join(kind.__name__ for kind in schema.allowed(name))
                 raise _NotARun(f"{its} {name} must be {allowed}, got {type(value).__name__}")
         chain = values["data_fingerprint"]
         if chain is not None and (not chain or not all(
@@ -522,9 +561,10 @@ class _Decoder:
                 or any(id(run) not in self._records for run in class_runs)):
             raise _NotARun(f"{its} class_runs must be one record per class")
         hypothesis = values["hypothesis"]
+        binary = hypothesis_classes(binary=True)
         if isinstance(hypothesis, OneVsRestHypothesis) and (
                 type(hypothesis.hypotheses) is not tuple
-                or not all(isinstance(h, _BINARY_HYPOTHESES) for h in hypothesis.hypotheses)):
+                or not all(type(h) in binary for h in hypothesis.hypotheses)):
             raise _NotARun(f"{its} hypothesis must hold a tuple of binary hypotheses")
         return self.make(**values)
 
@@ -597,9 +637,10 @@ class _Decoder:
         return matrix
 
     def _dataclass(self, name, node, where):
-        cls = _DATACLASSES.get(name) if type(name) is str else None
+        known = _dataclasses()
+        cls = known.get(name) if type(name) is str else None
         if cls is None:
-            raise ValueError(f"class must be one of {', '.join(_DATACLASSES)}, got {name!r}")
+            raise ValueError(f"class must be one of {', '.join(known)}, got {name!r}")
         names = [f.name for f in fields(cls) if f.init]
         _check_keys(f"{where} ({name})", node["fields"], names)
         return cls(**{n: self.decode(node["fields"][n], f"{where}/{n}") for n in names})

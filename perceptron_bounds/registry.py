@@ -1,10 +1,14 @@
-"""The table of registered algorithms behind ``run_online``.
+"""The table of registered algorithms behind ``run_online``, and of their hypothesis classes.
 
 A base module: the algorithm modules register themselves here when
 :mod:`perceptron_bounds.algorithms` is imported (the package's ``__init__``
 does so), and ``run_online`` and ``OnlineRun.hypothesis_at`` look them up by
 name, so the record of a run can replay its algorithm without importing the
-algorithms above it.
+algorithms above it. :func:`check_params` is the one check of the parameters
+given for an algorithm. The hypothesis classes a run may hold register
+themselves with :func:`register_hypothesis` (those of
+:mod:`perceptron_bounds.hypothesis` when it is imported); saved runs rebuild
+only these.
 """
 
 from __future__ import annotations
@@ -33,6 +37,52 @@ class LoopResult:
     hypothesis: Any
     margin_error_trials: np.ndarray = field(default_factory=lambda: _EMPTY)
     state: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """How a figure's legend spells out a run, after the curve's label (see ``Algorithm.legend``).
+
+    Attributes
+    ----------
+    text : str
+        What the run is, e.g. ``"Second-Order Perceptron, a = 0.2"``.
+    dashed : bool, default=False
+        Draw the curve dashed: a special case of an algorithm drawn beside it
+        (the p-norm Perceptron, the Higher-Order Perceptron HO_p(0) of paper 000).
+    notation : str, optional
+        A note for the legend's title that explains the curves' short names
+        (e.g. HO_p(c)); given once however many curves share it.
+    """
+
+    text: str
+    dashed: bool = False
+    notation: str | None = None
+
+
+@dataclass(frozen=True)
+class Teaching:
+    """How the teaching panels decorate a run on 2-D data (see ``Algorithm.teaching``).
+
+    Attributes
+    ----------
+    ball : str, optional
+        The parameter whose value is the radius of the ball drawn around the
+        example of each trial (the Ballseptron's ``"r"``, theory §2.3); None: no ball.
+    matrix : callable (params: dict) -> str, optional
+        The name, in mathtext, of the matrix ``Snapshot.matrix`` drawn as an
+        ellipse (e.g. ``"$A_k = a I + X_k X_k^T$"``, theory §2.4) for the
+        resolved ``params``; None: ``"$A_k$"``. The ellipse is drawn whenever
+        the snapshots hold a matrix (``Algorithm.matrix``).
+    band : bool, default=True
+        Shade the comparator's margin band |u . x| < gamma in the plane of the
+        instances. False where the algorithm's bounds measure gamma on
+        transformed instances (the Higher-Order Perceptron, theory §4.1).
+    """
+
+    ball: str | None = None
+    matrix: Callable | None = None
+    band: bool = True
 
 
 @dataclass(frozen=True)
@@ -97,6 +147,26 @@ class Algorithm:
         The run's state records the factors of the Higher-Order matrix B_k, so
         the transformed sequence of paper 000's bound can be rebuilt from it
         (:mod:`perceptron_bounds.bounds.transformed`).
+    display_name : str, optional
+        The name shown in figures' titles and legends (``"Second-Order
+        Perceptron"``); default ``name``.
+    label_params : sequence of str, or callable (params: dict) -> sequence of str, optional
+        The parameters a label shows after the display name, e.g. the
+        Ballseptron's ``("r",)``; a callable picks them from the resolved
+        parameters (the Second-Order ``variant`` decides between ``a`` and
+        ``c``). Default none. The plots add the kernel's parameters of a
+        kernel run.
+    legend : callable (params: dict) -> LegendEntry, optional
+        How a figure's legend spells out a run with the resolved ``params``
+        (the papers' short names FO, SO(a), HO_p(c) are labels that need it);
+        default the display name and the ``label_params``.
+    margin_error : (str, str), optional
+        What makes a margin error, in mathtext for legends: the condition on a
+        binary trial and on a native multiclass trial (the Ballseptron's,
+        theory §2.3, §2.6). None (default): the algorithm makes none.
+    teaching : Teaching, optional
+        How the teaching panels decorate a run (a ball, the ellipse of a
+        matrix, the margin band); default no decorations, the band shaded.
     """
 
     name: str
@@ -111,6 +181,11 @@ class Algorithm:
     native_bounds: tuple = ()
     instance_map: Callable | None = None
     transformed_sequence: bool = False
+    display_name: str = ""
+    label_params: tuple | Callable = ()
+    legend: Callable | None = None
+    margin_error: tuple[str, str] | None = None
+    teaching: Teaching = Teaching()
 
 
 _REGISTRY: dict[str, Algorithm] = {}
@@ -135,3 +210,77 @@ def get(name) -> Algorithm:
         raise ValueError(f"algorithm must be one of {', '.join(available())}; got {name!r}"
                          + did_you_mean(name, available()))
     return _REGISTRY[name]
+
+
+def check_params(name, params, *, where: str = "") -> Algorithm:
+    """The registered algorithm ``name``, once ``params`` are checked to be among its parameters.
+
+    Parameters
+    ----------
+    name : str
+        A registered algorithm's name (a ``ValueError`` naming the choices otherwise,
+        as :func:`get`).
+    params : mapping
+        Parameters given for it; each key must be a key of its ``defaults``.
+    where : str, default=""
+        Prefix of the message, naming what gave the parameters (e.g. ``"spec 'FO': "``).
+
+    Returns
+    -------
+    Algorithm
+
+    Raises
+    ------
+    TypeError
+        One line: the unexpected names, the parameters the algorithm takes and, for a
+        name close to one of them, a "did you mean" hint.
+    """
+    algorithm = get(name)
+    unknown = sorted(set(params) - set(algorithm.defaults))
+    if unknown:
+        hints = "".join(
+            did_you_mean(key, algorithm.defaults) + (f" (for {key!r})" if len(unknown) > 1 else "")
+            for key in unknown if did_you_mean(key, algorithm.defaults))
+        raise TypeError(
+            f"{where}{name!r} got unexpected parameter(s) {', '.join(unknown)}; "
+            f"it takes: {', '.join(algorithm.defaults) or 'none'}{hints}"
+        )
+    return algorithm
+
+
+_HYPOTHESES: dict[type, bool] = {}
+
+
+def register_hypothesis(cls=None, *, multiclass: bool = False):
+    """Class decorator: ``cls`` is a hypothesis class that saved runs may hold.
+
+    :func:`~perceptron_bounds.persistence.read_run` rebuilds only the registered
+    hypothesis classes (and ``Kernel``) from their dataclass fields, so an algorithm
+    whose runs keep a hypothesis of a new class registers that class here, beside it.
+
+    Parameters
+    ----------
+    cls : type, optional
+        A dataclass whose ``__init__`` fields are its whole state (what is saved).
+    multiclass : bool, default=False
+        True for a hypothesis scoring K classes at once, shape (n, K) (theory §2.6),
+        which a one-vs-rest hypothesis may not hold as a class's hypothesis.
+
+    Returns
+    -------
+    type or callable
+        ``cls`` itself; without ``cls``, the decorator to apply.
+    """
+    def add(cls):
+        if cls.__name__ in {known.__name__ for known in _HYPOTHESES if known is not cls}:
+            raise ValueError(f"a hypothesis class named {cls.__name__!r} is already registered")
+        _HYPOTHESES[cls] = multiclass
+        return cls
+
+    return add if cls is None else add(cls)
+
+
+def hypothesis_classes(*, binary: bool = False) -> tuple:
+    """The registered hypothesis classes, in the order of registration (binary ones only
+    with ``binary=True``)."""
+    return tuple(cls for cls, multi in _HYPOTHESES.items() if not (binary and multi))

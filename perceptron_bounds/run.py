@@ -5,7 +5,8 @@ experiments read it and never re-run the algorithm behind the user's back.
 The one exception is asked for by name: :meth:`OnlineRun.hypothesis_at` (and
 :meth:`OnlineRun.snapshots`) replays the deterministic record on a prefix of
 its presented sequence to give the state after each update, a
-:class:`Snapshot`.
+:class:`~perceptron_bounds.replay.Snapshot` (the replay is
+:mod:`perceptron_bounds.replay`).
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _fingerprint
-from ._interrupt import interruptible
-from ._validation import Data, check_class_labels, check_int, check_labels, check_X
-from .persistence import read_run, save_run
-from .registry import get
+from . import _fingerprint, replay
+from ._validation import check_class_labels, check_X
+from .hypothesis import ScoredRecord
+from .persistence import read_run, save_run, saved_record
+from .replay import Snapshot
 
 _EMPTY = np.empty(0, dtype=np.int64)
 
@@ -31,115 +32,9 @@ def _freeze(value):
     return value
 
 
-class _Scoring:
-    """Scores and labels of a record's ``hypothesis`` (its ``n_features`` and ``classes``)."""
-
-    @property
-    def weights(self) -> np.ndarray | None:
-        """Primal weight vector of the hypothesis, or None for a non-linear kernel.
-
-        Multiclass: one row per class, shape (K, n_features) (the prototypes of
-        a native run, the class runs' vectors for one-vs-rest).
-        """
-        return getattr(self.hypothesis, "weights", None)
-
-    @property
-    def support_vectors(self):
-        """Support vectors of the hypothesis, one row each; None when it keeps none.
-
-        An ndarray, or a ``scipy.sparse.csr_matrix`` for a dual (kernel) run
-        on CSR X. One-vs-rest: the union of the class runs' support vectors
-        (equal rows once, see
-        :class:`~perceptron_bounds.hypothesis.OneVsRestHypothesis`).
-        """
-        return getattr(self.hypothesis, "support_vectors", None)
-
-    @property
-    def dual_coef(self) -> np.ndarray | None:
-        """Coefficients of the support vectors in the hypothesis; None when it keeps none."""
-        return getattr(self.hypothesis, "dual_coef", None)
-
-    def decision_function(self, X, **options) -> np.ndarray:
-        """Real-valued scores of the hypothesis on the rows of X: (n,), or (n, K) multiclass.
-
-        ``options`` are passed to the hypothesis (e.g. ``method="vote"`` for the
-        voted Perceptron).
-        """
-        X = check_X(X, n_features=self.n_features, accept_sparse=True)
-        return self.hypothesis.decision_function(X, **options)
-
-    def predict(self, X, **options) -> np.ndarray:
-        """Labels (original values) predicted by the hypothesis.
-
-        Binary: ``classes[1]`` for a positive score, ``classes[0]`` otherwise
-        (score 0 included). Multiclass (scores (n, K), theory §2.6):
-        ``classes[argmax_k score_k]``, the smallest index on ties.
-        """
-        scores = self.decision_function(X, **options)
-        if scores.ndim == 2:
-            return self.classes[scores.argmax(axis=1)]
-        return self.classes[(scores > 0).astype(np.intp)]
-
-
+@saved_record
 @dataclass(frozen=True, eq=False)
-class Snapshot(_Scoring):
-    """The state of a run after its k-th update, from :meth:`OnlineRun.hypothesis_at`.
-
-    ``decision_function``, ``predict``, ``weights``, ``support_vectors`` and
-    ``dual_coef`` read the hypothesis as those of :class:`OnlineRun` read the
-    final one (``predict`` gives the original labels).
-
-    Attributes
-    ----------
-    k : int
-        Number of updates made so far (mistakes and margin errors, theory §1.4),
-        0 .. ``run.n_updates``.
-    trial : int
-        0-based trial of the k-th update (theory §1.3); -1 for k = 0, the zero
-        state before any trial.
-    hypothesis : object
-        The hypothesis in force from the k-th update to the next: the final
-        hypothesis ``run_online`` gives on the trials of the presented sequence
-        before the (k + 1)-th update (on all of them for k = ``run.n_updates``,
-        so that the last snapshot scores as the run). Every algorithm but the
-        voted Perceptron changes only on updates (theory §1.4), so this is also
-        its final hypothesis on the trials up to ``trial``; the voted
-        Perceptron's newest vector gains one survival count per trial in
-        between (theory §2.2). For k = 0 it scores 0 everywhere.
-    classes : ndarray of shape (2,)
-        The run's original label values.
-    n_features : int
-        The run's number of features.
-    matrix : ndarray of shape (n_features, n_features) or None
-        What sets a second-order algorithm apart from the Perceptron. Second-Order
-        Perceptron, primal form: A_k = a I + X_k X_k^T over the k mistaken
-        instances X_k (theory §2.4), with the fixed a, with a_{k+1} = c R^2 (k + 1)
-        for ``variant="adaptive"`` (the a of the next trial) and without the
-        a I term for ``variant="pinv"``. Higher-Order Perceptron, primal and
-        implicit forms: A_k = B_k^T B_k (theory §2.5), in the space of the
-        instances as the algorithm used them (unit p-norm with ``normalize=True``).
-        None for dual (kernel) forms and other algorithms.
-    r : float or None
-        The Ballseptron's radius (theory §2.3); None for other algorithms.
-    """
-
-    k: int
-    trial: int
-    hypothesis: Any
-    classes: np.ndarray
-    n_features: int
-    matrix: np.ndarray | None = None
-    r: float | None = None
-
-    def __post_init__(self):
-        _freeze(self.matrix)
-
-    def __repr__(self) -> str:
-        return f"Snapshot(k={self.k}, trial={self.trial})"
-
-
-@dataclass(frozen=True, eq=False)
-class OnlineRun(_Scoring):
+class OnlineRun(ScoredRecord):
     """Immutable, picklable record of an online run, binary or multiclass.
 
     A multiclass run (K >= 2 classes, theory §2.6) is one record too: its
@@ -149,6 +44,10 @@ class OnlineRun(_Scoring):
     largest score. One-vs-rest (``multiclass="ovr"``) keeps the K binary runs
     "class k against the rest" in ``class_runs``; the native form
     (``multiclass="native"``) keeps the prototypes in its hypothesis.
+
+    Its fields are what :meth:`save` writes, with the types they are annotated with;
+    a field added after the first saved format names the format version that added
+    it in its ``metadata`` (see :mod:`perceptron_bounds.persistence`).
 
     Attributes
     ----------
@@ -220,9 +119,9 @@ class OnlineRun(_Scoring):
     margins: np.ndarray | None = None
     state: dict = field(default_factory=dict)
     warm_started: bool = False
-    multiclass: str | None = None
-    class_runs: tuple | None = None
-    data_fingerprint: tuple | None = None
+    multiclass: str | None = field(default=None, metadata={"format_version": 2})
+    class_runs: tuple | None = field(default=None, metadata={"format_version": 2})
+    data_fingerprint: tuple | None = field(default=None, metadata={"format_version": 3})
 
     def __post_init__(self):
         for name in ("classes", "sample_index", "mistake_trials", "margin_error_trials", "margins"):
@@ -351,7 +250,7 @@ class OnlineRun(_Scoring):
         X, such as the R of the adaptive Second-Order Perceptron, are those of
         the run). Its state is then the one the k-th update left (theory §1.4);
         only the voted Perceptron's survival counts grow on the trials in
-        between (see :class:`Snapshot`).
+        between (see :class:`~perceptron_bounds.replay.Snapshot`).
 
         Parameters
         ----------
@@ -401,9 +300,7 @@ class OnlineRun(_Scoring):
         >>> [snapshot.weights.tolist() for snapshot in run.snapshots(X, y)]
         [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]
         """
-        self._check_binary("hypothesis_at")
-        k = check_int("k", k, low=0, high=self.n_updates)
-        return self._replayer(X, y)(k)
+        return replay.hypothesis_at(self, k, X, y)
 
     def snapshots(self, X, y, steps: Iterable[int] | None = None) -> Iterator[Snapshot]:
         """The states after the updates ``steps`` (default: all, k = 0 .. ``n_updates``).
@@ -423,68 +320,7 @@ class OnlineRun(_Scoring):
         -------
         iterator of Snapshot
         """
-        self._check_binary("snapshots")
-        if steps is None:
-            steps = range(self.n_updates + 1)
-        steps = [check_int("steps[i]", k, low=0, high=self.n_updates) for k in steps]
-        replay = self._replayer(X, y)
-        return (replay(k) for k in steps)
-
-    def _check_binary(self, method: str) -> None:
-        """``ValueError`` for a multiclass run: its states are not replayed yet."""
-        if self.multiclass is None:
-            return
-        per_class = (
-            f"; replay one class with run.class_runs[k].{method}(..., X, "
-            "np.where(y == run.classes[k], 1, -1))" if self.class_runs is not None else ""
-        )
-        raise ValueError(
-            f"{method} is not available for multiclass runs yet (this run is "
-            f"multiclass={self.multiclass!r}){per_class}"
-        )
-
-    def _replayer(self, X, y):
-        """Check X and y against the record; return the function k -> Snapshot."""
-        if self.warm_started:
-            raise ValueError(
-                "this run continued an earlier one (a warm start): the state it started from "
-                "is not recorded, so its updates cannot be replayed; replay the earlier run and "
-                "this one's trials from the zero state instead"
-            )
-        algorithm = get(self.algorithm)
-        X = self.check_data(X, y)
-        n_rows = int(self.sample_index.max()) + 1
-        if X.shape[0] != n_rows:
-            raise ValueError(
-                f"X has {X.shape[0]} rows, but the run was made on {n_rows} (every epoch shows "
-                "every row): pass the run's X"
-            )
-        y_pm, classes = check_labels(y, X.shape[0], self.classes)
-        data = Data(X, y_pm, classes)
-        algorithm.resolve(dict(self.params), data)  # X suits the run's form and kernel
-        updates = self.update_trials
-        radius = self.params["r"] if self.algorithm == "ballseptron" else None
-
-        @interruptible()
-        def replay(k: int) -> Snapshot:
-            trial = int(updates[k - 1]) if k else -1
-            stop = int(updates[k]) if k < updates.shape[0] else self.n_trials
-            order = np.array(self.sample_index[:stop])
-            result = algorithm.fit(data, order, self.params, np.empty(0), None)
-            replayed = np.union1d(result.mistake_trials, result.margin_error_trials)
-            if not np.array_equal(replayed, updates[:k]):
-                first = int(np.setxor1d(replayed, updates[:k])[0])
-                did, does = ("did", "not") if first in updates else ("did not", "")
-                raise ValueError(
-                    f"X and y are not the data of this run: the run {did} update on trial "
-                    f"{first}, its replay on them does {does}".rstrip()
-                )
-            matrix = (None if algorithm.matrix is None
-                      else algorithm.matrix(result, self.params, X[order[replayed]]))
-            return Snapshot(k, trial, result.hypothesis, self.classes, self.n_features,
-                            matrix, radius)
-
-        return replay
+        return replay.snapshots(self, X, y, steps)
 
     def save(self, path) -> str:
         """Write the run to one ``.npz`` file, without pickle (``load_run`` reads it back).

@@ -602,7 +602,7 @@ def test_the_kernel_svm_search_is_bounded_and_says_when_it_stopped_early():
         run, X, y = scaled_noisy_poly_run(seed)
         start = time.perf_counter()
         report = evaluate(run, X, y)
-        assert time.perf_counter() - start < search.SVM_SECONDS + 5.0, seed
+        assert time.perf_counter() - start < 15.0, seed
         assert any(f"max_iter={search.SVC_MAX_ITER}" in note for note in report.notes), seed
         assert all(row.holds is not False for row in report.rows), seed
 
@@ -614,13 +614,31 @@ def test_a_kernel_svm_with_non_finite_coefficients_is_refitted_on_the_scaled_gra
     assert all(row.holds is not False for row in report.rows)
 
 
-def test_the_kernel_svm_search_stops_at_its_time_budget(monkeypatch, noisy):
+def test_the_kernel_svm_search_stops_at_its_work_budget(monkeypatch, noisy):
     from perceptron_bounds.bounds import search
     from perceptron_bounds.kernels import kernel_of
 
-    monkeypatch.setattr(search, "SVM_SECONDS", 0.0)
+    monkeypatch.setattr(search, "SVM_TOTAL_ITER", 0)
     X, y, _ = noisy
     run = run_online("perceptron", X, y, kernel="rbf", gamma=0.5)
     comps = search.svm_comparators(X, y, kernel_of(run.params))
-    assert len(comps) == 1 and "skipped C=0.1,1,10,100 after 0 s" in comps[0].note
+    assert len(comps) == 1 and "skipped C=0.1,1,10,100 after " in comps[0].note
     assert any("skipped C=0.1" in note for note in evaluate(run, X, y).notes)
+
+
+def test_the_svm_comparators_are_the_same_in_every_process():
+    # liblinear's Crammer-Singer solver drew its coordinate order from NumPy's global state
+    # (no random_state): two processes with one seed reported different bounds.
+    import subprocess
+    import sys
+
+    code = ("import numpy as np; from perceptron_bounds import run_online; "
+            "from perceptron_bounds.bounds import evaluate; np.random.seed({}); "
+            "rng = np.random.default_rng(0); "
+            "X = rng.standard_normal((300, 8)) * rng.uniform(0.1, 10, 8); "
+            "y = np.argmax(X[:, :3] + 3 * rng.standard_normal((300, 3)), axis=1); "
+            "run = run_online('perceptron', X, y, multiclass='native'); "
+            "print(repr([row.value for row in evaluate(run, X, y, comparator='svm').rows]))")
+    outs = {subprocess.run([sys.executable, "-c", code.format(seed)], capture_output=True,
+                           text=True, check=True).stdout for seed in (1, 2)}
+    assert len(outs) == 1

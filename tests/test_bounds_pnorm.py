@@ -34,7 +34,7 @@ from perceptron_bounds.bounds.quantities import hop_step_terms
 from perceptron_bounds.bounds.search import svm_comparators, unit_comparator, vector_norm
 from perceptron_bounds.datasets import make_hop_artificial, make_separable
 from perceptron_bounds.experiments import epochs_curve
-from perceptron_bounds.experiments.figures import HOP_BOUNDS, hop_fig2
+from perceptron_bounds.papers.higher_order import HOP_BOUNDS, hop_fig2
 from perceptron_bounds.kernels import Kernel
 
 P_VALUES = [2.5, 3.0, 4.0, 7.0, 10.0]

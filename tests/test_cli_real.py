@@ -18,9 +18,9 @@ from perceptron_bounds.datasets.real import DATA_HOME_ENV  # noqa: E402
 @pytest.fixture
 def home(tmp_path, monkeypatch):
     """One data home holding tiny MNIST, USPS and RCV1; fs-mnist's quick size on d = 1, 2."""
-    from perceptron_bounds.experiments import real
+    from perceptron_bounds.papers import freund_schapire
 
-    monkeypatch.setitem(real.FS_QUICK, "degrees", (1, 2))
+    monkeypatch.setitem(freund_schapire.FS_QUICK, "degrees", (1, 2))
     folder = tmp_path / "data"
     mnist_home(folder, monkeypatch)
     usps_home(folder, monkeypatch)
@@ -56,9 +56,9 @@ def test_real_commands_quick_write_their_outputs(home, tmp_path, capsys, args, n
 
 
 def test_hop_ocr_cv_writes_the_search(home, tmp_path, capsys, monkeypatch):
-    from perceptron_bounds.experiments import real
+    from perceptron_bounds.papers import higher_order
 
-    monkeypatch.setitem(real.OCR_GRID, "poly", {"degree": (2, 3)})
+    monkeypatch.setitem(higher_order.OCR_GRID, "poly", {"degree": (2, 3)})
     out = tmp_path / "out"
     args = ["table", "hop-ocr", "--data", "usps", "--algorithms", "FO", "--kernels", "poly",
             "--cv", "--folds", "3", "--quick", "--out", str(out)]

@@ -6,6 +6,9 @@ import pytest
 from perceptron_bounds import run_online
 from perceptron_bounds._validation import check_choice, did_you_mean
 from perceptron_bounds.algorithms import get
+from perceptron_bounds.datasets import make_separable
+from perceptron_bounds.experiments import epochs_curve
+from perceptron_bounds.registry import check_params
 
 
 @pytest.mark.parametrize(
@@ -54,3 +57,21 @@ def test_registry_get_suggests():
 def test_run_online_suggests_a_kernel():
     with pytest.raises(ValueError, match=r"did you mean 'poly'\?"):
         run_online("perceptron", np.eye(2), [0, 1], kernel="polynomial")
+
+
+def test_run_online_suggests_a_parameter():
+    message = (r"^'perceptron' got unexpected parameter\(s\) kernal; it takes: kernel, degree, "
+               r"gamma, coef0, form; did you mean 'kernel'\?$")
+    with pytest.raises(TypeError, match=message):
+        run_online("perceptron", np.eye(2), [0, 1], kernal="rbf")
+    assert check_params("perceptron", {"kernel": "rbf"}) is get("perceptron")
+
+
+def test_an_experiment_spec_gets_the_same_check():
+    """run_online and the experiments' specs share one check (registry.check_params)."""
+    train = test = make_separable(n_samples=20, n_features=2, seed=0)
+    specs = [("FO", "pnorm_perceptron", {"normalise": True, "q": 1})]
+    message = (r"^spec 'FO': 'pnorm_perceptron' got unexpected parameter\(s\) normalise, q; it "
+               r"takes: p, normalize; did you mean 'normalize'\? \(for 'normalise'\)$")
+    with pytest.raises(TypeError, match=message):
+        epochs_curve(specs, train, test)

@@ -28,7 +28,7 @@ EXAMPLES = ROOT / "examples"
 #: The public packages and modules whose every name the API reference documents.
 PUBLIC = ("perceptron_bounds", "perceptron_bounds.algorithms", "perceptron_bounds.bounds",
           "perceptron_bounds.datasets", "perceptron_bounds.experiments",
-          "perceptron_bounds.plots", "perceptron_bounds.estimators")
+          "perceptron_bounds.papers", "perceptron_bounds.plots", "perceptron_bounds.estimators")
 
 
 @pytest.fixture(scope="module")

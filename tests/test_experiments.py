@@ -279,7 +279,7 @@ def test_summarize_and_write_csv(tmp_path):
         "experiments.epochs",
         "experiments.noise",
         "experiments.radius",
-        "experiments.figures",
+        "papers.common",
         "datasets.synthetic",
         "datasets.loaders",
         "plots.bounds",

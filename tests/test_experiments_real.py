@@ -22,7 +22,6 @@ from perceptron_bounds.experiments import (  # noqa: E402
     bound_ratios,
     corrections_table,
     cross_validate,
-    real,
     voted_epochs_curve,
 )
 from perceptron_bounds.experiments import corrections as corrections_module  # noqa: E402
@@ -31,10 +30,16 @@ from perceptron_bounds.experiments.voted_epochs import (  # noqa: E402
     check_checkpoints,
     trial_pieces,
 )
+from perceptron_bounds.papers import (  # noqa: E402
+    ballseptron,
+    bounds_mnist,
+    common,
+    freund_schapire,
+    higher_order,
+)
 
 
-@pytest.mark.parametrize("module", ["_cache", "voted_epochs", "corrections", "bound_ratios",
-                                    "real"])
+@pytest.mark.parametrize("module", ["_cache", "voted_epochs", "corrections", "bound_ratios"])
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(f"perceptron_bounds.experiments.{module}"))
     assert result.failed == 0
@@ -215,7 +220,7 @@ def homes(tmp_path, monkeypatch):
 
 
 def test_fs_mnist_quick_report(homes):
-    records, fig, markdown = real.fs_mnist(quick=True, data_home=homes["mnist"],
+    records, fig, markdown = freund_schapire.fs_mnist(quick=True, data_home=homes["mnist"],
                                            degrees=[1, 3], epochs=[0.1, 1])
     assert all(row["quick"] and row["n_train"] == N_TRAIN for row in records)
     assert {row["figure"] for row in records} == {"fs-mnist"}
@@ -226,7 +231,7 @@ def test_fs_mnist_quick_report(homes):
 
 
 def test_radius_on_usps_is_native_and_centred(homes):
-    records, _, markdown = real.ballseptron_radius_real("usps", quick=True,
+    records, _, markdown = ballseptron.ballseptron_radius_real("usps", quick=True,
                                                         data_home=homes["usps"],
                                                         radii=[0.0, 0.05])
     assert {row["multiclass"] for row in records} == {"native"}
@@ -236,7 +241,7 @@ def test_radius_on_usps_is_native_and_centred(homes):
 
 
 def test_hop_ocr_quick_with_the_paper_beside(homes):
-    records, _, markdown = real.hop_ocr("usps", quick=True, data_home=homes["usps"],
+    records, _, markdown = higher_order.hop_ocr("usps", quick=True, data_home=homes["usps"],
                                         algorithms=["FO", "sparse-HO2"], kernels=["gauss"],
                                         params={("usps", "gauss", "FO"): {"gamma": 2.0},
                                                 ("usps", "gauss", "sparse-HO2"): {
@@ -248,13 +253,13 @@ def test_hop_ocr_quick_with_the_paper_beside(homes):
 
 def test_hop_ocr_needs_parameters_for_every_cell(homes):
     with pytest.raises(ValueError, match="no parameters for usps/gauss/FO"):
-        real.hop_ocr("usps", quick=True, data_home=homes["usps"], params={})
+        higher_order.hop_ocr("usps", quick=True, data_home=homes["usps"], params={})
 
 
 def test_hop_ocr_search_chooses_from_the_grid(homes, monkeypatch):
-    monkeypatch.setitem(real.OCR_GRID, "gauss", {"gamma": (1.0, 4.0)})
-    monkeypatch.setitem(real.OCR_GRID, "SO", {"a": (1.0,)})
-    records, chosen, markdown = real.hop_ocr_search("mnist", algorithms=["FO", "SO"],
+    monkeypatch.setitem(higher_order.OCR_GRID, "gauss", {"gamma": (1.0, 4.0)})
+    monkeypatch.setitem(higher_order.OCR_GRID, "SO", {"a": (1.0,)})
+    records, chosen, markdown = higher_order.hop_ocr_search("mnist", algorithms=["FO", "SO"],
                                                     kernels=["gauss"], folds=3, quick=True,
                                                     data_home=homes["mnist"])
     assert len(records) == 2 * 2 * 3
@@ -265,14 +270,14 @@ def test_hop_ocr_search_chooses_from_the_grid(homes, monkeypatch):
 
 
 def test_hop_rcv1_tasks(homes):
-    records, _, markdown = real.hop_rcv1(quick=True, data_home=homes["rcv1"], tasks=[70, 59])
+    records, _, markdown = higher_order.hop_rcv1(quick=True, data_home=homes["rcv1"], tasks=[70, 59])
     assert {row["task"] for row in records} == {"RCV1_70", "RCV1_59"}
     assert {row["category"] for row in records} == {"B", "E"}
     assert len(records) == 2 * 3 and "RCV1_59" in markdown and "767" in markdown
 
 
 def test_bounds_mnist_digit_against_the_rest(homes):
-    records, _, markdown = real.bounds_mnist(quick=True, data_home=homes["mnist"], digit=3,
+    records, _, markdown = bounds_mnist.bounds_mnist(quick=True, data_home=homes["mnist"], digit=3,
                                              algorithms=["perceptron", "second_order"])
     assert {row["digit"] for row in records} == {3}
     assert all(row["holds"] for row in records if row["applies"])
@@ -283,7 +288,7 @@ def test_missing_data_is_one_line_naming_the_loader_and_files(homes):
     for name, words in (("mnist", ["load_mnist", "train-images-idx3-ubyte.gz"]),
                         ("usps", ["load_usps", "usps, usps.t"])):
         with pytest.raises(FileNotFoundError) as error:
-            real.load_real(name, homes["empty"])
+            common.load_real(name, homes["empty"])
         text = str(error.value)
         assert "\n" not in text and homes["empty"] in text
         assert all(word in text for word in words)
@@ -291,7 +296,7 @@ def test_missing_data_is_one_line_naming_the_loader_and_files(homes):
 
 def test_missing_rcv1_is_one_line_without_downloading(tmp_path):
     with pytest.raises(FileNotFoundError) as error:
-        real.load_real("rcv1", tmp_path)
+        common.load_real("rcv1", tmp_path)
     text = str(error.value)
     assert "\n" not in text and text.startswith("load_rcv1_tasks: RCV1 is not in")
     assert str(tmp_path) in text
@@ -299,7 +304,7 @@ def test_missing_rcv1_is_one_line_without_downloading(tmp_path):
 
 def test_sizes_of_the_subsample():
     X, y = np.arange(20.0).reshape(10, 2), np.arange(10)
-    Xs, ys = real.subsample(X, y, 4, seed=1)
+    Xs, ys = common.subsample(X, y, 4, seed=1)
     assert Xs.shape == (4, 2) and np.all(np.diff(ys) > 0) and np.array_equal(Xs[:, 0], 2 * ys)
-    assert real.subsample(X, y, None)[0] is X and real.subsample(X, y, 50)[0] is X
+    assert common.subsample(X, y, None)[0] is X and common.subsample(X, y, 50)[0] is X
     assert N_TEST < N_TRAIN

@@ -12,7 +12,7 @@ import pytest  # noqa: E402
 from perceptron_bounds.cli import main  # noqa: E402
 from perceptron_bounds.datasets import make_separable  # noqa: E402
 from perceptron_bounds.experiments import radius_curve  # noqa: E402
-from perceptron_bounds.experiments.figures import FIGURES  # noqa: E402
+from perceptron_bounds.papers import FIGURES  # noqa: E402
 
 
 def test_figure_all_quick_writes_png_pdf_csv(tmp_path, capsys):

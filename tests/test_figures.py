@@ -10,7 +10,7 @@ import pytest  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 
 import perceptron_bounds  # noqa: E402
-from perceptron_bounds.experiments.figures import (  # noqa: E402
+from perceptron_bounds.papers import (  # noqa: E402
     FIGURES,
     provenance,
     provenance_line,

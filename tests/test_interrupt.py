@@ -157,12 +157,12 @@ sys.path.insert(0, {tests!r})
 import real_fixtures
 from perceptron_bounds.cli import main
 from perceptron_bounds.datasets.real import DATA_HOME_ENV
-from perceptron_bounds.experiments import real
+from perceptron_bounds.papers import freund_schapire
 patch = pytest.MonkeyPatch()
 real_fixtures.N_TRAIN = 2500  # cells of about a second each
 real_fixtures.mnist_home({home!r}, patch)
 patch.setenv(DATA_HOME_ENV, {home!r})
-patch.setitem(real.FS_FULL, "epochs", (1, 2))
+patch.setitem(freund_schapire.FS_FULL, "epochs", (1, 2))
 sys.exit(main(["figure", "fs-mnist", "--cache", {cache!r}, "--out", {out!r}]))
 """
 

@@ -13,6 +13,7 @@ import json
 import os
 import pickle
 import re
+import runpy
 from decimal import Decimal
 from pathlib import Path
 
@@ -22,7 +23,7 @@ import scipy.sparse as sp
 from conftest import noisy_separable
 
 import perceptron_bounds
-from perceptron_bounds import hypothesis, load_run, persistence, run_online
+from perceptron_bounds import hypothesis, load_run, persistence, registry, run_online
 from perceptron_bounds.algorithms import available
 from perceptron_bounds.bounds import evaluate
 
@@ -158,7 +159,8 @@ def test_multiclass_runs_round_trip(case, tmp_path):
 
 
 def test_the_cases_cover_every_hypothesis_class():
-    """A new hypothesis class must join persistence's table and these cases."""
+    """A new hypothesis class must be registered (registry.register_hypothesis) and join these
+    cases."""
     defined = {obj for obj in vars(hypothesis).values()
                if dataclasses.is_dataclass(obj) and obj.__module__ == hypothesis.__name__}
     made = {type(run_online(algorithm, data, Y, **params).hypothesis)
@@ -530,3 +532,77 @@ def test_docstring_examples_run(module):
     result = doctest.testmod(importlib.import_module(f"perceptron_bounds.{module}"))
     assert result.attempted > 0
     assert result.failed == 0
+
+
+SAVED = Path(__file__).parent / "data"
+SAVED_CASES = runpy.run_path(str(SAVED / "make_saved_runs.py"))["CASES"]
+
+
+def without_fingerprint(run):
+    """``run`` as a release before the data fingerprint made it."""
+    class_runs = (None if run.class_runs is None
+                  else tuple(without_fingerprint(r) for r in run.class_runs))
+    return dataclasses.replace(run, data_fingerprint=None, class_runs=class_runs)
+
+
+@pytest.mark.parametrize("name", sorted(path.stem for path in SAVED.glob("*.npz")))
+def test_runs_saved_by_earlier_releases_load_identically(name, tmp_path):
+    """Files written by earlier releases (tests/data/make_saved_runs.py) load as the run made
+    today, and saving the loaded run writes the same header and entries."""
+    release, case = name.split("_", 1)
+    args, options = SAVED_CASES[case]
+    run = run_online(*args, **options)
+    path = SAVED / f"{name}.npz"
+    loaded = load_run(path)
+    same_value(loaded, run if release == "v3" else without_fingerprint(run))
+    (header, entries), (again, again_entries) = entries_of(path), entries_of(
+        loaded.save(tmp_path / "again"))
+    assert again == header
+    assert list(again_entries) == list(entries)
+    for key, array in entries.items():
+        same_value(again_entries[key], array, key)
+
+
+def test_the_saved_fields_are_the_records_fields(tmp_path):
+    """The schema is OnlineRun's dataclass fields: a one-vs-rest run with its fingerprint
+    writes every one of them, in order."""
+    run = run_online("perceptron", X, Y3)
+    with np.load(run.save(tmp_path / "run"), allow_pickle=False) as archive:
+        header = json.loads(archive["header.json"].item())
+    assert list(header["run"]) == [f.name for f in dataclasses.fields(perceptron_bounds.OnlineRun)]
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class ShiftedHypothesis:
+    """f(x) = w . x - b: a hypothesis class an algorithm outside the package may keep."""
+
+    weights: np.ndarray
+    shift: float
+
+    def decision_function(self, X):
+        return np.asarray(X @ self.weights, dtype=np.float64).ravel() - self.shift
+
+
+def test_a_hypothesis_class_registered_beside_its_algorithm_is_saved(tmp_path, monkeypatch):
+    """The classes a file may name are the registered ones, not a list in persistence."""
+    run = run_online("perceptron", X, Y)
+    shifted = dataclasses.replace(run, hypothesis=ShiftedHypothesis(run.weights, 0.5))
+    with pytest.raises(TypeError, match="cannot save hypothesis: a .*ShiftedHypothesis"):
+        shifted.save(tmp_path / "run")
+    monkeypatch.setattr(registry, "_HYPOTHESES", dict(registry._HYPOTHESES))
+    assert registry.register_hypothesis(ShiftedHypothesis) is ShiftedHypothesis
+    assert ShiftedHypothesis in registry.hypothesis_classes(binary=True)
+    loaded = round_trip(shifted, tmp_path)
+    np.testing.assert_array_equal(loaded.decision_function(X_NEW),
+                                  shifted.decision_function(X_NEW), strict=True)
+    with pytest.raises(ValueError, match="'ShiftedHypothesis' is already registered"):
+        registry.register_hypothesis(dataclasses.make_dataclass("ShiftedHypothesis", ["w"]))
+
+
+def test_every_hypothesis_class_is_registered():
+    defined = [obj for obj in vars(hypothesis).values()
+               if dataclasses.is_dataclass(obj) and obj.__module__ == hypothesis.__name__]
+    assert set(registry.hypothesis_classes()) == set(defined)
+    multiclass = set(registry.hypothesis_classes()) - set(registry.hypothesis_classes(binary=True))
+    assert multiclass == {hypothesis.PrototypeHypothesis, hypothesis.PrototypeKernelHypothesis,
+                          hypothesis.OneVsRestHypothesis}

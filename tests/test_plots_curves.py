@@ -197,7 +197,7 @@ def test_the_radius_legend_states_the_multiclass_margin_error_on_a_multiclass_ru
     """The multiclass run counted w^y.x - w^y~.x <= r ||w^y - w^y~||, not y w.x/||w|| <= r."""
     import numpy as np
 
-    from perceptron_bounds.experiments.figures import RADII, ballseptron_radius
+    from perceptron_bounds.papers.ballseptron import RADII, ballseptron_radius
 
     X, _, _ = make_separable(120, 4, margin=0.05, seed=1)
     X = 40.0 * X  # instances of norm 40: radii of 0.5 and less would leave the curve flat

@@ -570,7 +570,7 @@ def test_cli_data_names_and_positive_class_errors(tmp_path, monkeypatch, small_m
         (["--data", "mnist", "--delimiter", ";"], "--label-column and --delimiter describe a "
          "CSV file, not mnist"),
         (["--data", "rcv1:7"], "rcv1:7: the RCV1 tasks are rcv1:70, rcv1:101, rcv1:4, rcv1:59"),
-        (["--data", "usps"], f"could not fetch USPS from OpenML into {tmp_path} (<urlopen "
+        (["--data", "usps", "--download"], f"could not fetch USPS from OpenML into {tmp_path} (<urlopen "
          "error offline>); put LIBSVM's usps, usps.t (https://"),
     ]:
         code, out, err = cli(["run", "--algorithm", "perceptron", *argv], capsys)

@@ -14,7 +14,7 @@ import reference
 import scipy.sparse as sp
 from conftest import noisy_separable
 
-from perceptron_bounds import hypothesis, run_online
+from perceptron_bounds import OnlineRun, hypothesis, replay, run_online
 from perceptron_bounds.algorithms import available
 from perceptron_bounds.datasets import add_bias
 from perceptron_bounds.run import Snapshot
@@ -292,6 +292,23 @@ def test_all_snapshots_of_a_2d_run_of_1000_trials_are_quick():
         snapshots = list(run.snapshots(X2, y2))
         assert time.perf_counter() - start < 2.0  # ~10 ms measured; generous for a busy machine
         assert len(snapshots) == run.n_updates + 1
+
+
+def test_the_replay_is_its_own_module_behind_the_records_methods():
+    """perceptron_bounds.replay gives what OnlineRun.hypothesis_at and snapshots give; the
+    record keeps no replay machinery of its own."""
+    run = run_online("second_order", X, Y, epochs=2)
+    k = run.n_updates // 2
+    by_method, by_function = run.hypothesis_at(k, X, Y), replay.hypothesis_at(run, k, X, Y)
+    assert type(by_function) is Snapshot is replay.Snapshot
+    assert (by_function.k, by_function.trial) == (by_method.k, by_method.trial)
+    np.testing.assert_array_equal(by_function.matrix, by_method.matrix, strict=True)
+    np.testing.assert_array_equal(by_function.decision_function(X_NEW),
+                                  by_method.decision_function(X_NEW), strict=True)
+    steps = [0, k, run.n_updates]
+    for a, b in zip(run.snapshots(X, Y, steps), replay.snapshots(run, X, Y, steps), strict=True):
+        np.testing.assert_array_equal(a.weights, b.weights, strict=True)
+    assert not [name for name in vars(OnlineRun) if "replay" in name or "check_binary" in name]
 
 
 # ---------------------------------------------------------------- add_bias

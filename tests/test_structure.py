@@ -29,6 +29,7 @@ LAYERS = {
     "perceptron_bounds.hypothesis": 1,
     "perceptron_bounds.run": 1,
     "perceptron_bounds.persistence": 1,
+    "perceptron_bounds.replay": 1,
     "perceptron_bounds.algorithms": 2,
     "perceptron_bounds.online": 3,
     "perceptron_bounds.estimators": 4,
@@ -36,8 +37,9 @@ LAYERS = {
     "perceptron_bounds.bounds": 4,
     "perceptron_bounds.plots": 5,
     "perceptron_bounds.experiments": 6,
-    "perceptron_bounds.cli": 7,
-    "perceptron_bounds.__main__": 8,
+    "perceptron_bounds.papers": 7,
+    "perceptron_bounds.cli": 8,
+    "perceptron_bounds.__main__": 9,
 }
 
 
@@ -97,6 +99,28 @@ def test_layers_point_one_way(module):
         assert layer(target) <= layer(module), f"{module}:{line} imports {target} from above"
         if module.startswith("perceptron_bounds.plots"):
             assert not target.startswith("perceptron_bounds.experiments"), f"{module}:{line}"
+
+
+def third_party_imports(module: str) -> set[str]:
+    """The top-level names of the modules outside the package that ``module`` imports."""
+    found = set()
+    for node in ast.walk(ast.parse(source_path(module).read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            found.add((node.module or "").split(".")[0])
+    return found - {"perceptron_bounds"}
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES
+                                    if m.startswith("perceptron_bounds.experiments")])
+def test_experiments_return_tables_and_draw_nothing(module):
+    """Experiments import nothing from plots (nor the papers' reproductions) and no matplotlib:
+    the figures of their tables are drawn in perceptron_bounds.papers."""
+    for target, _, line in imports_of(module):
+        assert not target.startswith(("perceptron_bounds.plots", "perceptron_bounds.papers")), (
+            f"{module}:{line} imports {target}")
+    assert "matplotlib" not in third_party_imports(module), module
 
 
 def test_no_import_cycles():
@@ -203,3 +227,50 @@ def algorithm_name_literals(folder: Path, declarations=()) -> list[str]:
 def test_bounds_test_no_algorithm_by_name():
     """Which bounds apply, and how, is read from the registrations and the declarations."""
     assert algorithm_name_literals(PACKAGE / "bounds", declarations=("Bound",)) == []
+# The packages that read what is particular to an algorithm from its registration and never
+# test its name; the one lookup left to move is the bound labels' table (a bound may be named
+# like its algorithm), behind one function.
+NAME_FREE = {"plots": {"bound_label"}}
+
+
+def name_literals(path: Path, exempt: set[str]) -> list[tuple[int, str]]:
+    """(line, value) of the string literals of ``path`` equal to a registered algorithm's name,
+    outside docstrings and the bodies of the functions named in ``exempt``."""
+    tree = ast.parse(path.read_text())
+    skipped = set()
+    scopes = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    for node in ast.walk(tree):
+        if isinstance(node, scopes) and ast.get_docstring(node, clean=False) is not None:
+            skipped.add(id(node.body[0].value))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in exempt:
+            skipped.update(id(inner) for inner in ast.walk(node))
+    names = set(available())
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and node.value in names and id(node) not in skipped]
+
+
+@pytest.mark.parametrize("package", sorted(NAME_FREE))
+def test_no_algorithm_name_decides_behaviour(package):
+    """Plots read display names, labels and decorations from the registrations (issue 21)."""
+    found = [(path.relative_to(PACKAGE), line, value)
+             for path in sorted((PACKAGE / package).rglob("*.py"))
+             for line, value in name_literals(path, NAME_FREE[package])]
+    assert not found, found
+
+
+def test_the_count_of_algorithm_names_sees_literals(tmp_path):
+    """The count finds a name outside docstrings, as a dict key or in a comparison too."""
+    path = tmp_path / "probe.py"
+    path.write_text('"""perceptron"""\nx = {"perceptron": 1}\ny = f"{z}" == "ballseptron"\n'
+                    'def bound_label(name):\n    """second_order"""\n'
+                    '    return {"second_order": 1}\n')
+    assert sorted(value for _, value in name_literals(path, {"bound_label"})) == [
+        "ballseptron", "perceptron"]
+    assert len(name_literals(path, set())) == 3
+
+
+@pytest.mark.parametrize("module", ["perceptron_bounds.plots.panels",
+                                    "perceptron_bounds.plots.animation"])
+def test_the_teaching_panels_draw_the_curves_they_are_given(module):
+    """Only the public entry points (plots.teaching) compute bounds; the drawing takes them."""
+    assert not [target for target in GRAPH[module] if target.startswith("perceptron_bounds.bounds")]

@@ -9,7 +9,12 @@ from conftest import noisy_separable
 from reference import voted_perceptron, voted_predict
 
 from perceptron_bounds import hypothesis, run_online
-from perceptron_bounds.algorithms.voted import survival_counts
+from perceptron_bounds.algorithms.voted import (
+    mistake_count,
+    support_rows,
+    supvec_count,
+    survival_counts,
+)
 
 KERNELS = {
     "linear": {},
@@ -172,3 +177,22 @@ def test_bad_prediction_options():
         run.decision_function(Z, method="random", seed=-1)
     with pytest.raises(TypeError, match="unexpected parameter"):
         run_online("voted_perceptron", Z, np.sign(Z[:, 0]), r=0.1)
+
+
+def test_supvec_rows_and_mistakes_of_a_warm_start_chain():
+    """One SupVec (support_rows) and one corrections count (mistake_count is corrections)."""
+    X, y = noisy_separable(n_samples=60, n_features=4, noise=0.1, seed=2)
+    labels = np.digitize(X[:, 0] + 0.3 * X[:, 1], [-0.5, 0.5])
+    whole = run_online("voted_perceptron", X, labels, multiclass="ovr")
+    rows = np.unique(np.concatenate([r.mistake_rows for r in whole.class_runs]))
+    np.testing.assert_array_equal(support_rows(whole), rows, strict=True)
+    assert supvec_count(whole) == rows.size
+    assert mistake_count(whole) == whole.corrections
+    first = run_online("voted_perceptron", X[:30], labels[:30], multiclass="ovr")
+    second = run_online("voted_perceptron", X[30:], labels[30:], multiclass="ovr",
+                        warm_start=first)
+    chain = np.union1d(support_rows(first), 30 + support_rows(second))
+    np.testing.assert_array_equal(chain, rows, strict=True)  # one pass: the same trials
+    assert mistake_count(first) + mistake_count(second) == whole.corrections
+    binary = run_online("voted_perceptron", X, y, epochs=2)
+    assert support_rows(binary).tolist() == sorted(set(binary.mistake_rows.tolist()))

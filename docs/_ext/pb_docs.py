@@ -73,7 +73,9 @@ SECTION_OF_SCRIPT: dict[str, str] = {}
 FAST_AT_FULL_SIZE = {"ballseptron_noise", "ballseptron_radius", "sop_toy", "teaching_demo"}
 
 _REAL_DATA = re.compile(r"load_(mnist|usps|rcv1_tasks)\b|[\"'](mnist|usps|rcv1(:\w+)?)[\"']"
-                        r"|perceptron_bounds\.(experiments|datasets)\.real\b")
+                        r"|perceptron_bounds\.datasets\.real\b"
+                        r"|import .*\b(fs_mnist|bounds_mnist|hop_ocr|hop_rcv1|"
+                        r"ballseptron_radius_real)\b")
 _IMAGES = (".png", ".gif")
 
 

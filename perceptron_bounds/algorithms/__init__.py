@@ -4,7 +4,18 @@ Importing this package registers every algorithm with ``run_online``;
 :func:`available` lists their names.
 """
 
-from ..registry import Algorithm, LoopResult, available, get, register
+from ..registry import (
+    Algorithm,
+    LegendEntry,
+    LoopResult,
+    Teaching,
+    available,
+    check_params,
+    get,
+    hypothesis_classes,
+    register,
+    register_hypothesis,
+)
 from . import (
     ballseptron,  # noqa: F401  (registers "ballseptron")
     higher_order,  # noqa: F401  (registers "higher_order")
@@ -15,4 +26,5 @@ from . import (
 )
 from ._common import FORMS
 
-__all__ = ["FORMS", "Algorithm", "LoopResult", "available", "get", "register"]
+__all__ = ["FORMS", "Algorithm", "LegendEntry", "LoopResult", "Teaching", "available",
+           "check_params", "get", "hypothesis_classes", "register", "register_hypothesis"]

@@ -106,6 +106,7 @@ from .._linalg import (
     dot,
     grow_square,
     grow_vector,
+    lift_tiny_rows,
     normalize_rows,
     row_axpy,
     rows_buffer,
@@ -118,7 +119,7 @@ from .._validation import check_bool, check_finite, check_real, loop_arrays
 from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
 from ..kernel_engine import engine_append, engine_row, engine_supports, kernel_engine
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LoopResult, register
+from ..registry import Algorithm, LegendEntry, LoopResult, Teaching, register
 from ._common import (
     MEMORY_BUDGET,
     check_form,
@@ -127,7 +128,7 @@ from ._common import (
     over_budget,
     resolve_kernel,
 )
-from .pnorm import link, link_into
+from .pnorm import HO_NOTATION, PNORM_PERCEPTRON, link, link_into
 
 # form="auto" runs the primal form for p = 2 up to this many features (its A is n x n; a
 # mistake costs O(n^2) against the implicit form's O(n a)), unless sparse=True, whose rare
@@ -546,9 +547,9 @@ def _fit_dual(data, order, params, margins, previous) -> LoopResult:
     kernel = kernel_of(params)
     X = data.X
     if params["normalize"] and kernel.is_linear:
-        # As the primal form: scaled by the row's largest entry before squaring, so that a
-        # row of norm below 1e-154 is not taken for a zero row (its K(x, x) underflows).
-        X = normalize_rows(X, 2.0)
+        # As the primal form: a row of norm below 1e-154 (its K(x, x) underflows) is not
+        # taken for a zero row; the others, and so the supports, stay as given.
+        X = lift_tiny_rows(X)
     diag = kernel.diagonal(X)
     if params["normalize"]:
         if np.any(diag < 0):
@@ -621,6 +622,14 @@ HIGHER_ORDER = register(
         summary="Higher-Order Perceptron HO_p(c) (Brotto-Gentile-Vitale): primal, dual, implicit",
         bounds=("higher_order",),
         transformed_sequence=True,
+        display_name="Higher-Order Perceptron",
+        label_params=lambda params: ("p", "c") if params["rho"] is None else ("p", "rho"),
+        # HO_p(0) is the p-norm Perceptron (paper 000, sec. 2), drawn as such
+        legend=lambda params: PNORM_PERCEPTRON.legend(params)
+        if params["c"] == 0 and params["rho"] is None
+        else LegendEntry(f"p = {params['p']:g}, c = {params['c']:g}", notation=HO_NOTATION),
+        # its bounds measure gamma on the transformed instances (theory §4.1): no band
+        teaching=Teaching(matrix=lambda params: "$A_k = B_k^T B_k$", band=False),
     )
 )
 

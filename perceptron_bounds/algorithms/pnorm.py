@@ -32,7 +32,7 @@ from .._jit import jit
 from .._linalg import csr_dot, dense_dot, normalize_rows, row_axpy
 from .._validation import check_bool, check_real, loop_arrays
 from ..hypothesis import HigherOrderHypothesis
-from ..registry import Algorithm, LoopResult, register
+from ..registry import Algorithm, LegendEntry, LoopResult, register
 
 
 @jit
@@ -149,6 +149,12 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
                       state={"theta": theta, "normalized": params["normalize"]})
 
 
+#: The legend's title wherever an HO_p(c) curve is drawn: what p and c are (paper 000, sec. 4).
+HO_NOTATION = (
+    "HO$_p$(c): Higher-Order Perceptron,\np-norm p, step $\\rho_k = c/k$ at mistake k;\n"
+    "FO = HO$_2$(0)"
+)
+
 PNORM_PERCEPTRON = register(
     Algorithm(
         name="pnorm_perceptron",
@@ -161,5 +167,9 @@ PNORM_PERCEPTRON = register(
                 "pnorm_d2", "pnorm_d1"),
         instance_map=lambda X, params: (normalize_rows(X, params["p"])
                                         if params["normalize"] else X),
+        display_name="p-norm Perceptron",
+        label_params=("p",),
+        legend=lambda params: LegendEntry(f"p-norm Perceptron, p = {params['p']:g}", dashed=True,
+                                          notation=HO_NOTATION),
     )
 )

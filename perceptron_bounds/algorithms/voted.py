@@ -36,8 +36,9 @@ gives the (n, K) scores, ``run.predict`` the labels):
 
 A zero vector contributes 0 to a normalised score. The tables of paper 001
 also count "SupVec", the number of instances on which a mistake occurred
-for any label (:func:`supvec_count`), and "Mistake", the total number of
-mistakes made for the K labels (:func:`mistake_count`).
+for any label (:func:`supvec_count`, of the rows :func:`support_rows`), and
+"Mistake", the total number of mistakes made for the K labels
+(:func:`mistake_count`).
 
 References
 ----------
@@ -181,6 +182,33 @@ def _binary_runs(run) -> tuple:
     return (run,) if class_runs is None else tuple(class_runs)
 
 
+def support_rows(run) -> np.ndarray:
+    """The rows of X on which any binary run behind ``run`` made a mistake: SupVec's instances.
+
+    The distinct rows (int64 indices into the run's own X, sorted) presented on a
+    mistake trial of any of the K binary runs ``run.class_runs`` of a one-vs-rest run
+    (of ``run`` itself for a binary run), paper 001 sec. 5. A warm-started run
+    gives the rows of its own trials; over a chain of warm starts on consecutive
+    batches, the union of each run's rows (offset by its batch's first row) is the
+    chain's SupVec.
+
+    Parameters
+    ----------
+    run : OnlineRun
+        A one-vs-rest or binary run.
+
+    Returns
+    -------
+    ndarray of int64
+
+    Raises
+    ------
+    ValueError
+        For a native multiclass run (it has no binary runs).
+    """
+    return np.unique(np.concatenate([r.mistake_rows for r in _binary_runs(run)]))
+
+
 def supvec_count(run) -> int:
     """Paper 001's "SupVec": the number of instances on which any class made a mistake.
 
@@ -191,7 +219,8 @@ def supvec_count(run) -> int:
     mistake trial of any of the K binary runs ``run.class_runs`` of a
     one-vs-rest run (of ``run`` itself for a binary run). When no two rows
     of X are equal it is the number of rows of ``run.support_vectors`` of a
-    one-vs-rest voted run (which merges equal rows).
+    one-vs-rest voted run (which merges equal rows). The rows are
+    :func:`support_rows`.
 
     Parameters
     ----------
@@ -218,12 +247,11 @@ def supvec_count(run) -> int:
     >>> supvec_count(run), mistake_count(run)
     (2, 2)
     """
-    runs = _binary_runs(run)
+    rows = support_rows(run)
     if run.warm_started:
         raise ValueError("supvec_count needs a run from the zero state: a warm-started run's "
                          "record does not hold the rows of the earlier batches")
-    rows = np.concatenate([r.sample_index[r.mistake_trials] for r in runs])
-    return int(np.unique(rows).shape[0])
+    return int(rows.shape[0])
 
 
 def mistake_count(run) -> int:
@@ -232,15 +260,17 @@ def mistake_count(run) -> int:
     "The total number of mistakes made during training for the 10 different
     labels" (paper 001, sec. 5): sum_k m_k over the binary runs
     ``run.class_runs`` of a one-vs-rest run (the papers' training corrections,
-    theory §2.6), ``run.mistakes`` for a binary run. A warm-started run counts
-    its own trials only, as ``run.mistakes`` does.
+    theory §2.6), ``run.mistakes`` for a binary run: ``run.corrections``. A
+    warm-started run counts its own trials only, as ``run.mistakes`` does.
 
     Raises
     ------
     ValueError
-        For a native multiclass run (it has no binary runs).
+        For a native multiclass run (it has no binary runs; its ``corrections``
+        are its multiclass mistakes).
     """
-    return int(sum(r.mistakes for r in _binary_runs(run)))
+    _binary_runs(run)  # raises for a native run
+    return run.corrections
 
 VOTED_PERCEPTRON = register(
     Algorithm(
@@ -251,5 +281,6 @@ VOTED_PERCEPTRON = register(
         fit_ovr=_fit_ovr,
         summary="Freund & Schapire's voted/averaged Perceptron, primal or kernel form",
         bounds=("novikoff", "freund_schapire", "ballseptron_d1"),
+        display_name="Voted Perceptron",
     )
 )

@@ -2,7 +2,9 @@
 
 ``run`` and ``compare`` take the same options through :func:`add_run_options`:
 ``--data`` (a file, or a paper's data set by name) with its CSV options and
-``--positive-class``, ``--epochs``, ``--shuffle``, ``--seed`` and ``--param``.
+``--positive-class``, ``--epochs``, ``--shuffle``, ``--seed`` and ``--param``;
+``figure`` and ``table`` the same sweep options through :func:`add_sweep_options`
+and run the papers' reproductions through :func:`reproduce`.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import argparse
 import functools
 import os
 import sys
+import time
 import warnings
 
 import numpy as np
@@ -28,6 +31,7 @@ from ..datasets import (
     make_separable,
 )
 from ..datasets.real import DATA_HOME_ENV, RCV1_TASKS
+from ..papers import save_figure
 
 #: The seeded synthetic data used when ``--data`` is not given (theory §5 style).
 BUILTIN_DATA = {"n_samples": 2000, "n_features": 20, "margin": 0.05, "label_noise": 0.05, "seed": 0}
@@ -337,6 +341,57 @@ def sequence_text(epochs: int, shuffle: bool, seed) -> str:
 def format_params(params: dict) -> str:
     """``"r=0.05, kernel='rbf'"``."""
     return ", ".join(f"{key}={value!r}" for key, value in params.items())
+
+
+def add_sweep_options(parser: argparse.ArgumentParser, *, out: str, seeds: str, quick: str,
+                      real: str = "") -> None:
+    """The options of the sweeping commands (``figure``, ``table``), one set for both.
+
+    ``--out DIR`` (default ``./OUT``), ``--seeds N``, ``--n-jobs J``, ``--quick``,
+    ``--cache DIR`` and ``--download``; ``seeds`` and ``quick`` are the help of
+    ``--seeds`` and ``--quick``, ``real`` the words that lead the help of the two
+    options only real data take (e.g. ``"real-data figures: "``).
+    """
+    parser.add_argument("--out", default=out, metavar="DIR",
+                        help=f"output directory (default: ./{out})")
+    parser.add_argument("--seeds", type=int, default=None, metavar="N", help=seeds)
+    parser.add_argument("--n-jobs", type=int, default=1, metavar="J",
+                        help="parallel workers (joblib; -1 = all cores; default 1)")
+    parser.add_argument("--quick", action="store_true", help=quick)
+    parser.add_argument("--cache", metavar="DIR", default=None,
+                        help=f"{real}keep every finished run in DIR and read it back when run "
+                        "again (a killed run resumes)")
+    parser.add_argument("--download", action="store_true",
+                        help=f"{real}fetch a data set missing from the data home (default: a "
+                        "one-line error naming the missing files)")
+
+
+def sweep_options(args) -> dict:
+    """The keyword options of a reproduction from the sweep's: checked, progress on."""
+    check_sweep_options(args)
+    return {"seeds": args.seeds, "quick": args.quick, "n_jobs": args.n_jobs, "progress": True}
+
+
+def reproduce(reproduction, args, *args_of_experiment, **options) -> int:
+    """Run a reproduction, write its files to ``--out``, print the report and the paths.
+
+    A real-data one's report is printed before the paths; a data set missing from the
+    data home is a one-line error that names ``--download``.
+    """
+    start = time.perf_counter()
+    try:
+        made = reproduction(*args_of_experiment, **options)
+    except FileNotFoundError as error:
+        raise UsageError(f"{error} (on the command line: --download)") from None
+    records, fig, markdown = (*made, None)[:3]
+    paths = save_figure(reproduction.name, records, fig, args.out, markdown)
+    elapsed = time.perf_counter() - start
+    summary = f"{reproduction.name}: {', '.join(paths)} ({len(records)} rows, {elapsed:.1f} s)"
+    if markdown is not None:
+        print(markdown)
+        summary = "\n" + summary
+    print(summary)
+    return 0
 
 
 def check_sweep_options(args) -> None:

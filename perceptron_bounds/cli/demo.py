@@ -2,7 +2,8 @@
 
 ``demo ALGORITHM [--param NAME=VALUE ...] [--data FILE] [--noise ETA] [--seed S]
 [--epochs E] [--per update|trial] [--out demo.gif|demo.mp4|demo.html]`` writes the
-animation of :func:`perceptron_bounds.plots.animate_run` and prints its path.
+animation of :func:`perceptron_bounds.plots.animation.animate` (the run beside the bound
+curves it computes) and prints its path.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from .. import run_online
 from ..algorithms import available
 from ..bounds import bounds_over_time
 from ..datasets import make_separable
-from ..plots.teaching import FORMATS, PER, animate_run, save_animation
+from ..plots.animation import FORMATS, PER, animate, save_animation
 from ._common import (
     UsageError,
     add_data_arguments,
@@ -117,7 +118,7 @@ def demo_command(args) -> int:
         curves = bounds_over_time(run, X, y, u=u, gamma=DEMO_DATA["margin"])
     if not curves:
         curves = bounds_over_time(run, X, y, u=u)
-    anim = animate_run(run, X, y, per=args.per, bounds=curves)
+    anim = animate(run, X, y, curves, per=args.per)
     path = save_animation(anim, args.out)
     frames = run.n_updates + 1 if args.per == "update" else run.n_trials
     print(f"{path}: {run.algorithm}({format_params(run.params)}) on {source}: "

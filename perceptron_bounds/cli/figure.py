@@ -19,27 +19,42 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 
-from ..experiments.figures import FIGURES, save_figure
-from ..experiments.real import REAL_FIGURES, ballseptron_radius_real, save_outputs
+from ..papers import REPRODUCTIONS
 from ._common import (
     UsageError,
     add_index_base_arguments,
-    check_sweep_options,
+    add_sweep_options,
     choice,
     load_file,
+    reproduce,
+    sweep_options,
 )
 
+#: The figures by name (``ballseptron-radius --data mnist|usps`` is its ``-real`` variant).
+FIGURES = {name: rep for name, rep in REPRODUCTIONS.items()
+           if rep.kind == "figure" and name == rep.name}
+#: The figures on synthetic data, those of ``figure all``.
+SYNTHETIC = [name for name, rep in FIGURES.items() if not rep.real]
+#: The figures that read the data home, named in the errors of --cache and --download.
+REAL = [name for name, rep in FIGURES.items() if rep.real]
 #: The figures that run on a ``--data`` file.
-DATA_FIGURES = ("ballseptron-radius",)
-#: The data sets ``ballseptron-radius --data`` reads from the data home, as paper 004.
-RADIUS_DATA = ("mnist", "usps")
+DATA_FIGURES = tuple(name for name, rep in FIGURES.items() if "data" in rep.options)
+
+
+def _real_variant(name: str):
+    """The reproduction of ``figure NAME --data SET`` for a data set of the data home."""
+    return REPRODUCTIONS.get(f"{name}-real")
+
+
+def _takers(option: str) -> list[str]:
+    """The figures that take the command's ``option``."""
+    return [name for name, rep in FIGURES.items() if option in rep.options]
 
 
 def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     """Register the command ``name`` on the main parser's subparsers."""
-    names = [*FIGURES, *REAL_FIGURES, "all"]
+    names = [*FIGURES, "all"]
     parser = subparsers.add_parser(
         name, help="redraw a figure of the papers (PNG, PDF and the CSV behind it)",
         description="Run a paper's experiment and write DIR/NAME.png, .pdf and .csv. "
@@ -50,17 +65,7 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     )
     parser.add_argument("name", type=choice(names, "figure"), metavar="NAME",
                         help="the figure: " + ", ".join(names) + " (all: the figures on "
-                        "synthetic data, " + ", ".join(FIGURES) + ")")
-    parser.add_argument("--out", default="figures", metavar="DIR",
-                        help="output directory (default: ./figures)")
-    parser.add_argument("--seeds", type=int, default=None, metavar="N",
-                        help="seeds (permutations or data draws) averaged per point "
-                        "(default: the figure's own)")
-    parser.add_argument("--n-jobs", type=int, default=1, metavar="J",
-                        help="parallel workers (joblib; -1 = all cores; default 1)")
-    parser.add_argument("--quick", action="store_true",
-                        help="small sizes, for a smoke test (seconds instead of minutes; real "
-                        "data subsampled), marked as quick on the figure and in the CSV")
+                        "synthetic data, " + ", ".join(SYNTHETIC) + ")")
     parser.add_argument("--data", metavar="FILE|mnist|usps", default=None,
                         help="ballseptron-radius only: mnist or usps from the data home, "
                         "prepared as paper 004 (centred, average norm 1, kernel (x.z + 1/2)^5, "
@@ -72,54 +77,55 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                         "default: the synthetic figure's 0 to 0.5, on a data file times its "
                         "mean instance norm")
     add_index_base_arguments(parser)
-    parser.add_argument("--cache", metavar="DIR", default=None,
-                        help="real-data figures: keep every finished run in DIR and read it "
-                        "back when run again (a killed run resumes)")
-    parser.add_argument("--download", action="store_true",
-                        help="real-data figures: fetch a data set missing from the data home "
-                        "(default: a one-line error naming the missing files)")
     parser.add_argument("--positive-class", metavar="D", type=int, default=None,
                         help="bounds-mnist only: the digit against the rest (default 9)")
+    add_sweep_options(parser, out="figures",
+                      seeds="seeds (permutations or data draws) averaged per point (default: "
+                      "the figure's own)",
+                      quick="small sizes, for a smoke test (seconds instead of minutes; real "
+                      "data subsampled), marked as quick on the figure and in the CSV",
+                      real="real-data figures: ")
     parser.set_defaults(handler=figure_command)
     return parser
 
 
 def figure_command(args) -> int:
     """Run the named figure(s), save PNG, PDF and CSV (and a report), print the paths."""
-    check_sweep_options(args)
-    real = args.name in REAL_FIGURES or (args.name in DATA_FIGURES and args.data in RADIUS_DATA)
-    given = {}
+    options = sweep_options(args)
+    variant = _real_variant(args.name)
+    real_data = variant is not None and args.data in variant.data
+    reproduction = variant if real_data else FIGURES.get(args.name)
+    real = reproduction is not None and reproduction.real
+    given = []
     if args.data is not None:
         if args.name not in DATA_FIGURES:
             raise UsageError(f"--data: only {', '.join(DATA_FIGURES)} runs on given data; "
                              f"{args.name} makes its own")
-        if not real:
+        if real_data:
+            given = [args.data]
+        else:
             X, y, _ = load_file(args.data, zero_based=args.zero_based)
-            given = {"data": (X, y), "name": os.path.basename(args.data)}
+            options.update(data=(X, y), name=os.path.basename(args.data))
     if args.zero_based != "auto" and (args.data is None or real):
         raise UsageError("--zero-based and --one-based describe an svmlight file given as --data")
     for option, value in (("--cache", args.cache), ("--download", args.download)):
         if value and not real:
             raise UsageError(f"{option}: only the real-data figures take it ("
-                             f"{', '.join(REAL_FIGURES)}, ballseptron-radius --data mnist|usps)")
-    if args.positive_class is not None and args.name != "bounds-mnist":
-        raise UsageError("--positive-class: only bounds-mnist takes it")
+                             f"{', '.join(REAL)}, ballseptron-radius --data mnist|usps)")
+    if args.positive_class is not None:
+        if args.name not in _takers("positive_class"):
+            raise UsageError(f"--positive-class: only {', '.join(_takers('positive_class'))} "
+                             "takes it")
+        options["digit"] = args.positive_class
     if args.radii is not None:
-        if args.name != "ballseptron-radius":
-            raise UsageError("--radii: only ballseptron-radius takes it")
-        given["radii"] = _radii(args.radii)
+        if args.name not in _takers("radii"):
+            raise UsageError(f"--radii: only {', '.join(_takers('radii'))} takes it")
+        options["radii"] = _radii(args.radii)
     os.makedirs(args.out, exist_ok=True)  # a bad --out fails now, not after the sweep
     if real:
-        return _real_figure(args)
-    names = list(FIGURES) if args.name == "all" else [args.name]
-    for name in names:
-        start = time.perf_counter()
-        records, fig = FIGURES[name](
-            seeds=args.seeds, quick=args.quick, n_jobs=args.n_jobs, progress=True, **given
-        )
-        paths = save_figure(name, records, fig, args.out)
-        elapsed = time.perf_counter() - start
-        print(f"{name}: {', '.join(paths)} ({len(records)} rows, {elapsed:.1f} s)")
+        options.update(cache=args.cache, download=args.download)
+    for name in SYNTHETIC if args.name == "all" else [args.name]:
+        reproduce(reproduction if name == args.name else FIGURES[name], args, *given, **options)
     return 0
 
 
@@ -132,26 +138,3 @@ def _radii(text: str) -> list[float]:
     if not radii or not all(0.0 <= r < float("inf") for r in radii):
         raise UsageError(f"--radii must be comma-separated numbers >= 0, e.g. 0,0.5,1; got {text}")
     return radii
-
-
-def _real_figure(args) -> int:
-    """A real-data figure: PNG, PDF, CSV and the Markdown report, which is printed too."""
-    options = {"seeds": args.seeds, "quick": args.quick, "n_jobs": args.n_jobs,
-               "progress": True, "cache": args.cache, "download": args.download}
-    if args.radii is not None:
-        options["radii"] = _radii(args.radii)
-    if args.positive_class is not None:
-        options["digit"] = args.positive_class
-    start = time.perf_counter()
-    try:
-        if args.name in REAL_FIGURES:
-            records, fig, markdown = REAL_FIGURES[args.name](**options)
-        else:
-            records, fig, markdown = ballseptron_radius_real(args.data, **options)
-    except FileNotFoundError as error:
-        raise UsageError(f"{error} (on the command line: --download)") from None
-    paths = save_outputs(args.name, records, fig, markdown, args.out)
-    elapsed = time.perf_counter() - start
-    print(markdown)
-    print(f"\n{args.name}: {', '.join(paths)} ({len(records)} rows, {elapsed:.1f} s)")
-    return 0

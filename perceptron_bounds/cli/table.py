@@ -15,24 +15,18 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 
-from .._interrupt import replacing
 from .._validation import check_int
 from ..experiments import write_csv
-from ..experiments.real import (
-    OCR_ALGORITHMS,
-    OCR_KERNELS,
-    RCV1_ALGORITHMS,
-    TABLES,
-    hop_ocr_search,
-    save_outputs,
-)
-from ._common import UsageError, check_sweep_options, choice
+from ..papers import REPRODUCTIONS
+from ..papers.higher_order import hop_ocr_search
+from ..papers.writer import save_markdown
+from ._common import UsageError, add_sweep_options, choice, reproduce, sweep_options
 
-#: Each table's data sets (the first is the default) and algorithms.
-DATA = {"hop-ocr": ("mnist", "usps"), "hop-rcv1": ()}
-ALGORITHMS = {"hop-ocr": tuple(OCR_ALGORITHMS), "hop-rcv1": tuple(RCV1_ALGORITHMS)}
+#: The tables by name.
+TABLES = {name: rep for name, rep in REPRODUCTIONS.items() if rep.kind == "table"}
+#: The data sets of hop-ocr's ``--data``, the default first.
+OCR_DATA = TABLES["hop-ocr"].data
 
 
 def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
@@ -48,35 +42,24 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     )
     parser.add_argument("name", type=choice(TABLES, "table"), metavar="NAME",
                         help="the table: " + ", ".join(TABLES))
-    parser.add_argument("--data", type=choice(DATA["hop-ocr"], "data set"), default=None,
+    parser.add_argument("--data", type=choice(OCR_DATA, "data set"), default=None,
                         metavar="mnist|usps", help="hop-ocr only: the data set (default mnist)")
     parser.add_argument("--algorithms", default=None, metavar="A,B,...",
                         help="comma-separated: FO, HO2, sparse-HO2, SO for hop-ocr; FO, HO2, "
                         "SO for hop-rcv1 (default: all)")
     parser.add_argument("--kernels", default=None, metavar="K,...",
-                        help="hop-ocr only: comma-separated among " + ", ".join(OCR_KERNELS)
-                        + " (default: both)")
+                        help="hop-ocr only: comma-separated among "
+                        + ", ".join(TABLES["hop-ocr"].choices["kernels"]) + " (default: both)")
     parser.add_argument("--cv", action="store_true",
                         help="hop-ocr only: choose the kernel and algorithm parameters by "
                         "k-fold cross-validation on a training subsample first (default: the "
                         "parameters that search chose, shipped)")
     parser.add_argument("--folds", type=int, default=5, metavar="K",
                         help="folds of --cv (default 5, as the paper)")
-    parser.add_argument("--out", default="tables", metavar="DIR",
-                        help="output directory (default: ./tables)")
-    parser.add_argument("--seeds", type=int, default=None, metavar="N",
-                        help="random orders of the training set, averaged (default: the order "
-                        "given, once)")
-    parser.add_argument("--n-jobs", type=int, default=1, metavar="J",
-                        help="parallel workers (joblib; -1 = all cores; default 1)")
-    parser.add_argument("--quick", action="store_true",
-                        help="subsampled, for a smoke test; marked as quick in the outputs")
-    parser.add_argument("--cache", metavar="DIR", default=None,
-                        help="keep every finished run in DIR and read it back when run again "
-                        "(a killed run resumes)")
-    parser.add_argument("--download", action="store_true",
-                        help="fetch a data set missing from the data home (default: a one-line "
-                        "error naming the missing files)")
+    add_sweep_options(parser, out="tables",
+                      seeds="random orders of the training set, averaged (default: the order "
+                      "given, once)",
+                      quick="subsampled, for a smoke test; marked as quick in the outputs")
     parser.set_defaults(handler=table_command)
     return parser
 
@@ -95,40 +78,32 @@ def _names(text: str | None, option: str, known) -> tuple[str, ...] | None:
 
 def table_command(args) -> int:
     """Run the table (and the search with ``--cv``), save it, print the report; exit 0."""
-    check_sweep_options(args)
-    ocr = args.name == "hop-ocr"
+    options = sweep_options(args)
+    table = TABLES[args.name]
     for option, value in (("--data", args.data), ("--kernels", args.kernels),
                           ("--cv", args.cv or None)):
-        if value is not None and not ocr:
-            raise UsageError(f"{option}: only hop-ocr takes it")
+        if value is not None and option[2:] not in table.options:
+            raise UsageError(f"{option}: only "
+                             + ", ".join(name for name, rep in TABLES.items()
+                                         if option[2:] in rep.options) + " takes it")
     check_int("--folds", args.folds, low=2)
-    options = {"quick": args.quick, "n_jobs": args.n_jobs, "progress": True,
-               "cache": args.cache, "download": args.download}
-    chosen = {}
-    algorithms = _names(args.algorithms, "--algorithms", ALGORITHMS[args.name])
-    if algorithms is not None:
-        chosen["algorithms"] = algorithms
-    if ocr:
-        kernels = _names(args.kernels, "--kernels", tuple(OCR_KERNELS))
-        if kernels is not None:
-            chosen["kernels"] = kernels
-        chosen["data"] = args.data or DATA["hop-ocr"][0]
+    options.update(cache=args.cache, download=args.download)
+    for option in ("algorithms", "kernels"):
+        names = _names(getattr(args, option), f"--{option}", table.choices.get(option, ()))
+        if names is not None:
+            options[option] = names
+    given = [args.data or table.data[0]] if "data" in table.options else []
     os.makedirs(args.out, exist_ok=True)  # a bad --out fails now, not after the runs
-    start = time.perf_counter()
-    try:
-        if args.cv:
-            records, params, markdown = hop_ocr_search(folds=args.folds, **chosen, **options)
-            base = os.path.join(args.out, f"{args.name}-search")
-            write_csv(records, base + ".csv")
-            with replacing(base + ".md") as temp, open(temp, "w", encoding="utf-8") as handle:
-                handle.write(markdown + "\n")
-            print(markdown + "\n")
-            chosen["params"] = params
-        records, fig, markdown = TABLES[args.name](seeds=args.seeds, **chosen, **options)
-    except FileNotFoundError as error:
-        raise UsageError(f"{error} (on the command line: --download)") from None
-    paths = save_outputs(args.name, records, fig, markdown, args.out)
-    print(markdown)
-    elapsed = time.perf_counter() - start
-    print(f"\n{args.name}: {', '.join(paths)} ({len(records)} rows, {elapsed:.1f} s)")
-    return 0
+    if args.cv:
+        seeds = options.pop("seeds")
+        try:
+            records, options["params"], markdown = hop_ocr_search(*given, folds=args.folds,
+                                                                  **options)
+        except FileNotFoundError as error:
+            raise UsageError(f"{error} (on the command line: --download)") from None
+        base = os.path.join(args.out, f"{args.name}-search")
+        write_csv(records, base + ".csv")
+        save_markdown(markdown, base + ".md")
+        print(markdown + "\n")
+        options["seeds"] = seeds
+    return reproduce(table, args, *given, **options)

@@ -6,8 +6,9 @@ is. To spread a sweep over a cluster, wrap the call in
 ``joblib.parallel_config(backend="dask")`` inside a ``dask.distributed``
 ``Client`` (install the ``dask`` extra). The real-data experiments take
 ``cache=DIR``: every finished cell is kept on disk, so a sweep killed half way
-and started again recomputes nothing that finished; their configurations at
-paper size (MNIST, USPS, RCV1) are in :mod:`.real`.
+and started again recomputes nothing that finished. Nothing here draws or
+writes a figure: the papers' configurations, figures and reports are in
+``perceptron_bounds.papers``.
 """
 
 from .._tables import summarize

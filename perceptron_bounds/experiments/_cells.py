@@ -22,6 +22,7 @@ from .._interrupt import replacing
 from .._progress import bar
 from .._sequence import check_seed
 from .._validation import check_bool, check_class_labels, check_int, check_labels, check_X
+from ..registry import check_params
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,6 @@ class AlgorithmSpec:
 
 def as_specs(specs) -> list[AlgorithmSpec]:
     """Accept AlgorithmSpec objects or ``(label, algorithm[, params])`` tuples."""
-    from ..algorithms import get
-
     if isinstance(specs, (AlgorithmSpec, str)) or not isinstance(specs, Iterable):
         raise TypeError(
             "specs must be a list of AlgorithmSpec or (label, algorithm, params) tuples, "
@@ -64,12 +63,7 @@ def as_specs(specs) -> list[AlgorithmSpec]:
             spec = AlgorithmSpec(*spec)
         if not isinstance(spec.label, str) or not isinstance(spec.params, dict):
             raise TypeError(f"spec label must be a str and params a dict, got {spec!r}")
-        unknown = sorted(set(spec.params) - set(get(spec.algorithm).defaults))
-        if unknown:
-            raise TypeError(
-                f"spec {spec.label!r}: {spec.algorithm!r} got unexpected parameter(s) "
-                f"{', '.join(unknown)}; it takes: {', '.join(get(spec.algorithm).defaults)}"
-            )
+        check_params(spec.algorithm, spec.params, where=f"spec {spec.label!r}: ")
         out.append(spec)
     if not out:
         raise ValueError("specs is empty: give at least one algorithm")

@@ -16,7 +16,7 @@ import numpy as np
 
 from .._validation import check_class_labels, check_int, check_X
 from .._version import __version__
-from ..algorithms.voted import mistake_count
+from ..algorithms.voted import mistake_count, support_rows
 from ..datasets import add_bias
 from ..online import run_online
 from ._cache import data_key, run_cached_cells
@@ -204,8 +204,7 @@ def _voted_cell(X, y, X_test, y_test, data_key, n_classes, degree, seed, checkpo
             run = run_online("voted_perceptron", X[first:end], y[first:end], epochs=passes,
                              classes=classes, multiclass="ovr", warm_start=run, **params)
             mistakes += mistake_count(run)
-            for part in run.class_runs:
-                support[first + part.mistake_rows] = True
+            support[first + support_rows(run)] = True
         done = stop
         for method, normalize in VOTE_PREDICTIONS:
             predicted = run.predict(X_test, method=method, normalize=normalize,

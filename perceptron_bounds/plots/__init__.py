@@ -10,9 +10,5 @@ from .real import (  # noqa: F401
     plot_radius_panels,
     plot_voted_epochs,
 )
-from .teaching import (  # noqa: F401
-    animate_run,
-    plot_mistakes_over_time,
-    plot_run_2d,
-    save_animation,
-)
+from .animation import save_animation  # noqa: F401
+from .teaching import animate_run, plot_mistakes_over_time, plot_run_2d  # noqa: F401

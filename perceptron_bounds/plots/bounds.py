@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from matplotlib.figure import Figure
 
 from .style import MARKERS
 
@@ -64,8 +65,6 @@ def mistakes_vs_bounds(reports: Sequence, ax=None, *, labels: Sequence[str] | No
     if len(labels) != len(reports):
         raise ValueError(f"labels has {len(labels)} entries for {len(reports)} reports")
     if ax is None:
-        from matplotlib.figure import Figure
-
         ax = Figure(figsize=(max(4.0, 1.4 * len(reports)) + 3.5, 4.0),
                     layout="constrained").subplots()
     names = list(dict.fromkeys(row.name for report in reports for row in report.rows

@@ -10,23 +10,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
 
 from .._tables import summarize
+from ..algorithms import LegendEntry
+from ..algorithms.ballseptron import BALLSEPTRON
+from ..algorithms.pnorm import HO_NOTATION  # noqa: F401  (the legend title of HO_p(c) curves)
+from .labels import legend_entry
 from .style import MARKERS
-
-#: The legend's title wherever an HO_p(c) curve is drawn: what p and c are (paper 000, sec. 4).
-HO_NOTATION = (
-    "HO$_p$(c): Higher-Order Perceptron,\np-norm p, step $\\rho_k = c/k$ at mistake k;\n"
-    "FO = HO$_2$(0)"
-)
 
 #: The record keys that split figures into panels, as a reader should see them.
 PANEL_NAMES = {"eta": r"label noise rate $\eta$", "sigma": r"instance noise $\sigma$"}
-
-_HO_LABEL = re.compile(r"HO_(\w+)\((.+)\)")
-
 
 def legend_label(label: str) -> str:
     """The papers' subscripts as mathtext: ``"HO_4(0.4)"`` -> ``"HO$_{4}$(0.4)"``."""
@@ -34,8 +32,10 @@ def legend_label(label: str) -> str:
 
 
 def describe_label(label: str) -> str:
-    """A legend entry that spells out the papers' short names (paper 000, sec. 4).
+    """A legend entry that spells out the papers' short names, from a label alone (paper 000).
 
+    The figures spell out a curve from the algorithm and parameters its records
+    carry (:func:`curve_legend`); this reads a label of a record without them.
     ``FO`` is the Perceptron, ``SO(a)`` the Second-Order Perceptron with
     parameter a, ``HO_p(c)`` the Higher-Order Perceptron with norm p and step
     rho_k = c/k (c = 0: the p-norm Perceptron, and FO = HO_2(0)). Other labels
@@ -58,25 +58,54 @@ def describe_label(label: str) -> str:
     match = re.fullmatch(r"SO\((.+)\)", label)
     if match:
         return f"{shown}: Second-Order Perceptron, a = {match[1]}"
-    match = _HO_LABEL.fullmatch(label)
+    match = re.fullmatch(r"HO_(\w+)\((.+)\)", label)
     if match:
         p, c = match[1], match[2]
-        if _is_pnorm_perceptron(label):
+        if re.fullmatch(r"0(\.0*)?", c):  # HO_p(0): the p-norm Perceptron
             return f"{shown}: p-norm Perceptron, p = {p}"
         return f"{shown}: p = {p}, c = {c}"
     return shown
 
 
-def _is_pnorm_perceptron(label: str) -> bool:
-    """True for ``HO_p(c)`` with c = 0 (written ``0``, ``0.0``, ...): drawn dashed."""
-    match = _HO_LABEL.fullmatch(label)
-    return match is not None and re.fullmatch(r"0(\.0*)?", match[2]) is not None
+def curve_legend(record: dict) -> LegendEntry:
+    """How a figure's legend spells out the curve of ``record``: its label, then what it runs.
+
+    Parameters
+    ----------
+    record : dict
+        A record of the curve: its ``label`` and, as the experiments write
+        them, its ``algorithm`` and (resolved) ``params``.
+
+    Returns
+    -------
+    LegendEntry
+        ``"label: ..."`` with the rest of the algorithm's
+        :func:`~perceptron_bounds.plots.labels.legend_entry` (its registration
+        says how to spell it out, whether the curve is dashed and what the
+        legend's title explains); for a record without ``algorithm``,
+        :func:`describe_label` of the label, solid.
+
+    Examples
+    --------
+    >>> entry = curve_legend({"label": "HO_7(0.0)", "algorithm": "pnorm_perceptron",
+    ...                       "params": {"p": 7.0}})
+    >>> entry.text, entry.dashed
+    ('HO$_{7}$(0.0): p-norm Perceptron, p = 7', True)
+    """
+    if "algorithm" not in record:
+        return LegendEntry(describe_label(record["label"]))
+    entry = legend_entry(record["algorithm"], record.get("params") or {})
+    return replace(entry, text=f"{legend_label(record['label'])}: {entry.text}")
+
+
+def _curve_legends(records, labels) -> dict:
+    """:func:`curve_legend` of the first record of each label."""
+    return {label: curve_legend(next(row for row in records if row["label"] == label))
+            for label in labels}
 
 
 def new_figure(nrows: int, ncols: int, size: tuple[float, float]):
     """A constrained-layout Figure (no pyplot) and its nrows x ncols axes, always 2-D."""
-    from matplotlib.figure import Figure
-
     fig = Figure(figsize=size, layout="constrained")
     axes = fig.subplots(nrows, ncols, squeeze=False)
     return fig, axes
@@ -126,8 +155,6 @@ def mean_line(ax, records, x, y, *, label, marker, linestyle="-", color=None):
 
 def percent_formatter():
     """A tick formatter that shows fractions as percentages (0.05 -> 5%)."""
-    from matplotlib.ticker import PercentFormatter
-
     return PercentFormatter(xmax=1.0)
 
 
@@ -167,7 +194,7 @@ def plot_epochs_curve(records, *, panel: str = "eta"):
     matplotlib.figure.Figure
         2 x k axes: updates and test error for each column, one line per label
         (dashed for c = 0), and one legend right of the panels that spells out
-        the labels (see :func:`describe_label`).
+        the labels (see :func:`curve_legend`).
 
     Notes
     -----
@@ -179,6 +206,7 @@ def plot_epochs_curve(records, *, panel: str = "eta"):
     records = check_records(records, "epochs_curve", ("label", "epochs", "updates", "test_error"))
     columns = distinct(records, panel)
     labels = distinct(records, "label")
+    legends = _curve_legends(records, labels)
     fig, axes = new_figure(2, len(columns), (4.6 * len(columns) + 2.4, 7.0))
     for j, value in enumerate(columns):
         part = [row for row in records if row.get(panel) == value]
@@ -191,9 +219,9 @@ def plot_epochs_curve(records, *, panel: str = "eta"):
                     rows,
                     "epochs",
                     key,
-                    label=describe_label(label),
+                    label=legends[label].text,
                     marker=MARKERS[i % len(MARKERS)],
-                    linestyle="--" if _is_pnorm_perceptron(label) else "-",
+                    linestyle="--" if legends[label].dashed else "-",
                     color=f"C{i}",
                 )
         epochs = sorted({row["epochs"] for row in part})
@@ -206,8 +234,8 @@ def plot_epochs_curve(records, *, panel: str = "eta"):
         axes[0, j].set_ylabel("training updates\n(mistakes over all epochs so far)")
         axes[1, j].set_ylabel("test error rate")
         axes[1, j].yaxis.set_major_formatter(percent_formatter())
-    has_ho = any(_HO_LABEL.fullmatch(label) for label in labels)
-    shared_legend(fig, axes[0, 0], title=HO_NOTATION if has_ho else None)
+    notes = dict.fromkeys(entry.notation for entry in legends.values() if entry.notation)
+    shared_legend(fig, axes[0, 0], title="\n".join(notes) or None)
     return fig
 
 
@@ -297,13 +325,6 @@ def plot_noise_curve(records):
     return fig
 
 
-#: What a margin error is, in the legend: binary (theory §2.3) and native multiclass (§2.6).
-_BINARY_MARGIN_ERROR = (r"margin errors $\tilde\epsilon$ / T (right sign, "
-                        r"$y\,w \cdot x / \|w\| \leq r$)")
-_MULTICLASS_MARGIN_ERROR = (r"margin errors $\tilde\epsilon$ / T (right class, "
-                            r"$w^y \cdot x - w^{\tilde y} \cdot x \leq r\,\|w^y - w^{\tilde y}\|$)")
-
-
 def plot_radius_curve(records):
     """Ballseptron mistakes/T and margin errors/T against the radius r (paper 004, Fig. 3 top).
 
@@ -333,12 +354,14 @@ def plot_radius_curve(records):
             color="C3",
         )
         native = any(row.get("multiclass") == "native" for row in part)
+        # what makes a margin error, binary (theory §2.3) or native multiclass (§2.6)
+        condition = BALLSEPTRON.margin_error[1 if native else 0]
         mean_line(
             ax,
             part,
             "r",
             "margin_error_rate",
-            label=_MULTICLASS_MARGIN_ERROR if native else _BINARY_MARGIN_ERROR,
+            label=rf"margin errors $\tilde\epsilon$ / T ({condition})",
             marker="s",
             color="C0",
             linestyle="--",
@@ -374,11 +397,12 @@ def plot_sop_toy(records):
     matplotlib.figure.Figure
         Grouped bars: mean test mistakes over permutations, error bars of one
         standard deviation, one group per data set; the legend, right of the
-        bars, spells out FO and SO(a).
+        bars, spells out FO and SO(a) (see :func:`curve_legend`).
     """
     records = check_records(records, "sop_toy", ("target", "label", "test_mistakes"))
     targets = distinct(records, "target")
     labels = distinct(records, "label")
+    legends = _curve_legends(records, labels)
     fig, axes = new_figure(1, 1, (8.0, 4.4))
     ax = axes[0, 0]
     width = 0.8 / len(labels)
@@ -389,7 +413,7 @@ def plot_sop_toy(records):
         mean = [by_target[t]["mean"] for t in targets]
         std = [by_target[t]["std"] for t in targets]
         bars = ax.bar(
-            x, mean, width * 0.95, yerr=std, capsize=3, label=describe_label(label), color=f"C{i}"
+            x, mean, width * 0.95, yerr=std, capsize=3, label=legends[label].text, color=f"C{i}"
         )
         for bar, value, spread in zip(bars, mean, std, strict=True):  # above the error bar
             ax.annotate(

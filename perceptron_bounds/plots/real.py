@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from matplotlib.ticker import FuncFormatter
 
 from .._tables import summarize
 from .curves import check_records, distinct, mean_line, new_figure, percent_formatter, shared_legend
@@ -219,8 +220,6 @@ def plot_bound_ratios(records):
         tightened); a ratio at most 1 is a bound that holds, and the closer to 1,
         the tighter.
     """
-    from matplotlib.ticker import FuncFormatter
-
     records = check_records(records, "bound_ratios", ("label", "name", "variant", "ratio"))
     records = [row for row in records if row.get("applies") and row["ratio"] is not None]
     if not records:

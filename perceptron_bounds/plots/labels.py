@@ -1,0 +1,86 @@
+"""The words of the plots: how a run, a curve of a figure and a bound are named.
+
+What is particular to an algorithm (its display name, the parameters a label
+shows, how a legend spells it out) is read from its registration
+(:class:`~perceptron_bounds.algorithms.Algorithm`); nothing here tests an
+algorithm's name.
+"""
+
+from __future__ import annotations
+
+from ..algorithms import Algorithm, LegendEntry, get
+
+
+def display_name(algorithm: Algorithm) -> str:
+    """The name a figure shows for ``algorithm``: its ``display_name``, else its ``name``."""
+    return algorithm.display_name or algorithm.name
+
+
+def label_params(algorithm: Algorithm, params: dict) -> list[str]:
+    """The parameters a label shows for a run with the resolved ``params``.
+
+    Those the registration declares (``label_params``), then the kernel's of a
+    kernel run: ``kernel`` and ``gamma``, with ``degree`` and ``coef0`` for
+    the polynomial kernel.
+    """
+    shown = algorithm.label_params
+    shown = list(shown(params) if callable(shown) else shown)
+    kernel = params.get("kernel", "linear")
+    if kernel != "linear":
+        shown += ["kernel", "gamma"] + (["degree", "coef0"] if kernel == "poly" else [])
+    return shown
+
+
+def format_params(params: dict, keys) -> str:
+    """``"p = 2, c = 0.4"``: the ``keys`` of ``params``, floats in the shortest form (``:g``)."""
+    return ", ".join(f"{key} = {params[key]:g}" if isinstance(params[key], float)
+                     else f"{key} = {params[key]}" for key in keys)
+
+
+def run_label(run) -> str:
+    """``"Ballseptron (r = 0.1)"``: a run's algorithm and the parameters that set it apart."""
+    algorithm = get(run.algorithm)
+    values = format_params(run.params, label_params(algorithm, run.params))
+    name = display_name(algorithm)
+    return f"{name} ({values})" if values else name
+
+
+def legend_entry(algorithm: str, params: dict) -> LegendEntry:
+    """How a figure's legend spells out a run of ``algorithm`` with the resolved ``params``.
+
+    The registration's ``legend``, or by default its display name followed by
+    the parameters of :func:`label_params`. Parameters not given take the
+    algorithm's defaults.
+
+    Examples
+    --------
+    >>> legend_entry("second_order", {"a": 0.2, "variant": "inverse"}).text
+    'Second-Order Perceptron, a = 0.2'
+    """
+    registration = get(algorithm)
+    params = {**registration.defaults, **params}
+    if registration.legend is not None:
+        return registration.legend(params)
+    values = format_params(params, label_params(registration, params))
+    return LegendEntry(", ".join(filter(None, [display_name(registration), values])))
+
+
+def bound_label(name: str) -> str:
+    """A bound's name and closed form for a legend (theory §4.1); other names as they are.
+
+    The one table of the bounds' labels in the plots (D sums the hinge losses).
+    """
+    labels = {
+        "novikoff": r"novikoff $(R/\gamma)^2$",
+        "freund_schapire": r"freund_schapire $((R + D_2)/\gamma)^2$",
+        "ballseptron_d1": r"ballseptron_d1 $((R + \sqrt{\gamma D_1})/\gamma)^2$",
+        "ballseptron_corrected_d2":
+            r"ballseptron_corrected_d2: D$_2$ bound $- \tilde\varepsilon\beta$",
+        "ballseptron_corrected_d1":
+            r"ballseptron_corrected_d1: D$_1$ bound $- \tilde\varepsilon\beta$",
+        "second_order": "second_order (SO, Thm 1)",
+        "second_order_adaptive": "second_order_adaptive (SO, Thm 3)",
+        "second_order_pinv": "second_order_pinv (SO, Thm 4)",
+        "higher_order": "higher_order (HO, Thm 1)",
+    }
+    return labels.get(name, name)
