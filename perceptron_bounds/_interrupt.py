@@ -118,12 +118,23 @@ def _stop_flag(typingctx, trial):
 
 @jit
 def stop_requested(trial):
-    """Whether the loop should stop now: Ctrl-C was pressed (see the module docstring).
+    """Whether a jitted loop should stop now: Ctrl-C was pressed.
 
-    A loop asks at the top of trial ``trial`` (every :data:`EVERY` trials when a
-    trial is cheap) and, when True, returns what it has (the trials before this
-    one done); :func:`interruptible` then raises KeyboardInterrupt. Inside
-    :func:`reporting`, the check also passes ``trial`` to the reporter now and then.
+    Called from jitted code only. A loop asks at the top of trial ``trial`` (every
+    ``EVERY`` trials when a trial is cheap) and, when True, returns what it has (the
+    trials before this one done); ``run_online`` then raises KeyboardInterrupt and
+    returns no part of the run. The same check reports the trial to the progress bar
+    of ``run_online(..., progress=True)`` now and then (``reporting``).
+
+    Parameters
+    ----------
+    trial : int
+        The 0-based index of the trial about to run.
+
+    Returns
+    -------
+    bool
+        True when the loop must return at once.
     """
     return _stop_flag(trial) != 0
 

@@ -23,5 +23,23 @@ JIT_OPTIONS = {"cache": True, "fastmath": {"reassoc"}, "error_model": "numpy"}
 
 
 def jit(func):
-    """Compile ``func`` with the package's Numba options (see module docstring)."""
+    """Compile ``func`` with the package's Numba options: a decorator for an online loop.
+
+    ``numba.njit(cache=True, fastmath={"reassoc"}, error_model="numpy")``: the
+    compiled code is cached on disk; sums may be reassociated (vectorised dot
+    products), but no other fast-math flag is on, so comparisons such as
+    ``y * margin <= 0`` stay exact; a division by zero gives inf or nan as in NumPy.
+    Pass the loop float64 C-contiguous arrays, int64 index arrays and scalars only,
+    so that it compiles for one signature.
+
+    Parameters
+    ----------
+    func : callable
+        The loop, in the subset of Python and NumPy that Numba compiles.
+
+    Returns
+    -------
+    numba dispatcher
+        ``func`` compiled at its first call.
+    """
     return numba.njit(**JIT_OPTIONS)(func)

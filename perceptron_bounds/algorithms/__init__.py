@@ -1,9 +1,15 @@
 """Online algorithms of the Perceptron family, one module per family.
 
 Importing this package registers every algorithm with ``run_online``;
-:func:`available` lists their names.
+:func:`available` lists their names. A new algorithm registers itself with
+:func:`register` from anywhere; its loop is compiled with :func:`jit` (the package's
+Numba options) and checks :func:`stop_requested` every :data:`EVERY` trials, so that
+Ctrl-C stops it and ``progress=True`` shows a bar (see the docs page "Adding an
+algorithm").
 """
 
+from .._interrupt import EVERY, stop_requested
+from .._jit import jit
 from ..registry import (
     Algorithm,
     LegendEntry,
@@ -26,5 +32,6 @@ from . import (
 )
 from ._common import FORMS
 
-__all__ = ["FORMS", "Algorithm", "LegendEntry", "LoopResult", "Teaching", "available",
-           "check_params", "get", "hypothesis_classes", "register", "register_hypothesis"]
+__all__ = ["EVERY", "FORMS", "Algorithm", "LegendEntry", "LoopResult", "Teaching", "available",
+           "check_params", "get", "hypothesis_classes", "jit", "register", "register_hypothesis",
+           "stop_requested"]

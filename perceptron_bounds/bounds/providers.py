@@ -64,8 +64,9 @@ class FirstOrderQuantities(Quantities):
     Attributes (besides those of :class:`~.declaration.Quantities`): ``R``, ``D1``,
     ``D2`` (functions of gamma), ``beta`` (function of gamma), ``min_margin``,
     ``margin_errors``, ``r`` (0 without a ball), ``ball`` (the run's params have
-    ``r``), ``m``, ``p``; texts ``which``, ``R_text``, ``r_text``, ``margin_text`` for
-    the conditions' reasons.
+    ``r``), ``m``, ``p``, ``params`` (the run's resolved parameters, which the bound of
+    an algorithm registered outside the package may read, e.g. ``q.params["tau"]``);
+    texts ``which``, ``R_text``, ``r_text``, ``margin_text`` for the conditions' reasons.
     """
 
     factor = 1.0
@@ -113,7 +114,8 @@ class FirstOrderQuantities(Quantities):
         norms = cls.norms_of(ctx)
         radius = float(norms[rows].max()) if rows.shape[0] else 0.0
         ball, r = cls._ball(run)
-        return cls(tightened=tightened, ball=ball, r=r, margin_errors=run.margin_errors,
+        return cls(tightened=tightened, params=run.params, ball=ball, r=r,
+                   margin_errors=run.margin_errors,
                    m=run.mistakes, p=float(run.params.get("p", 2.0)), which=cls.which[tightened],
                    D1=profile.d1, D2=profile.d2, min_margin=profile.min_margin,
                    beta=lambda gamma: ballseptron_beta(r, gamma), margins=profile.margins,
@@ -133,7 +135,8 @@ class FirstOrderQuantities(Quantities):
         losses = np.where(used, hinge(margins, gamma), 0.0)
         radius = np.maximum.accumulate(np.where(used, cls.norms_of(ctx)[ctx.rows_all], 0.0))
         ball, r = cls._ball(run)
-        q = cls(tightened=tightened, ball=ball, r=r, m=np.cumsum(is_trial(run, run.mistake_trials)),
+        q = cls(tightened=tightened, params=run.params, ball=ball, r=r,
+                m=np.cumsum(is_trial(run, run.mistake_trials)),
                 margin_errors=np.cumsum(is_trial(run, run.margin_error_trials)),
                 p=float(run.params.get("p", 2.0)), D1=at_gamma(np.cumsum(losses)),
                 D2=at_gamma(cumulative_d2(losses)), beta=lambda g: ballseptron_beta(r, g),

@@ -9,6 +9,7 @@ algorithm's name.
 from __future__ import annotations
 
 from ..algorithms import Algorithm, LegendEntry, get
+from ..bounds import declared, declared_bounds
 
 
 def display_name(algorithm: Algorithm) -> str:
@@ -66,21 +67,13 @@ def legend_entry(algorithm: str, params: dict) -> LegendEntry:
 
 
 def bound_label(name: str) -> str:
-    """A bound's name and closed form for a legend (theory §4.1); other names as they are.
+    """A bound's legend: the ``label`` of its declaration
+    (:class:`~perceptron_bounds.bounds.Bound`, e.g. its name and closed form, theory §4.1);
+    other names as they are.
 
-    The one table of the bounds' labels in the plots (D sums the hinge losses).
+    Examples
+    --------
+    >>> bound_label("higher_order")
+    'higher_order (HO, Thm 1)'
     """
-    labels = {
-        "novikoff": r"novikoff $(R/\gamma)^2$",
-        "freund_schapire": r"freund_schapire $((R + D_2)/\gamma)^2$",
-        "ballseptron_d1": r"ballseptron_d1 $((R + \sqrt{\gamma D_1})/\gamma)^2$",
-        "ballseptron_corrected_d2":
-            r"ballseptron_corrected_d2: D$_2$ bound $- \tilde\varepsilon\beta$",
-        "ballseptron_corrected_d1":
-            r"ballseptron_corrected_d1: D$_1$ bound $- \tilde\varepsilon\beta$",
-        "second_order": "second_order (SO, Thm 1)",
-        "second_order_adaptive": "second_order_adaptive (SO, Thm 3)",
-        "second_order_pinv": "second_order_pinv (SO, Thm 4)",
-        "higher_order": "higher_order (HO, Thm 1)",
-    }
-    return labels.get(name, name)
+    return declared(name).label if name in declared_bounds() else name
