@@ -130,7 +130,8 @@ html_theme_options = {
     "footer_end": ["sphinx-version"],
 }
 # The pages without sub-pages need no section navigation.
-html_sidebars = {page: [] for page in ("index", "getting_started", "theory", "cli", "reproducing")}
+html_sidebars = {page: [] for page in ("index", "getting_started", "theory", "cli", "reproducing",
+                                        "adding_an_algorithm")}
 html_context = {"default_mode": "auto"}  # the theme logs an error for an empty mode
 html_show_sourcelink = False
 html_copy_source = False

@@ -63,14 +63,20 @@ SECTIONS = {
         "the animations are GIFs written by the scripts. The :doc:`/lessons/index` "
         "build on them.",
     ),
+    "extending": (
+        "Extending the package",
+        "A new algorithm and its mistake bound registered from outside the package, with "
+        "its public names only; :doc:`/adding_an_algorithm` explains each step.",
+    ),
 }
 
 #: Top-level scripts placed by name, where the rule of :func:`section_of` would not.
-SECTION_OF_SCRIPT: dict[str, str] = {}
+SECTION_OF_SCRIPT: dict[str, str] = {"adding_an_algorithm.py": "extending"}
 
 #: Scripts without a quick mode that take seconds at paper size (measured on 2 cores):
 #: a quick build runs them as they are; other scripts without ``--quick`` are shown unrun.
-FAST_AT_FULL_SIZE = {"ballseptron_noise", "ballseptron_radius", "sop_toy", "teaching_demo"}
+FAST_AT_FULL_SIZE = {"adding_an_algorithm", "ballseptron_noise", "ballseptron_radius", "sop_toy",
+                     "teaching_demo"}
 
 _REAL_DATA = re.compile(r"load_(mnist|usps|rcv1_tasks)\b|[\"'](mnist|usps|rcv1(:\w+)?)[\"']"
                         r"|perceptron_bounds\.datasets\.real\b"
@@ -392,7 +398,9 @@ class ReadmePart(SphinxDirective):
 
 
 class AlgorithmTable(SphinxDirective):
-    """``.. pb-algorithms::``: the registered algorithms, their summaries and parameters."""
+    """``.. pb-algorithms::``: the algorithms the package registers, their summaries and
+    parameters (not those a gallery script registered in this process, whose ``fit`` is
+    its own)."""
 
     def run(self):
         from perceptron_bounds.algorithms import available, get
@@ -401,6 +409,8 @@ class AlgorithmTable(SphinxDirective):
                  "   * - name", "     - algorithm", "     - parameters (defaults)"]
         for name in available():
             algorithm = get(name)
+            if not algorithm.fit.__module__.startswith("perceptron_bounds."):
+                continue
             params = ", ".join(f"``{k}={v!r}``" for k, v in algorithm.defaults.items())
             lines += [f"   * - ``{name}``", f"     - {algorithm.summary}", f"     - {params}"]
         return self.parse_text_to_nodes("\n".join(lines))
