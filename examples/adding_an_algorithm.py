@@ -3,12 +3,12 @@
 The worked example of the docs page "Adding an algorithm". With public names only,
 it registers a new algorithm, the Perceptron with a fixed margin tau >= 0 (the
 "margin Perceptron": ``w_1 = 0`` and ``w <- w + y_t x_t`` whenever
-``y_t w . x_t <= tau``), and declares one mistake bound for it; then it runs it (``run_online``), evaluates the
-bound (``evaluate``, ``bounds_over_time``), draws a teaching plot and compares it
-with the Perceptron on the command line's ``compare``. Data: 120 unit vectors in
-the plane separated by a known unit u with margin 0.1 (``make_separable(120, 2,
-margin=0.1, seed=2)``), shown three times. Writes OUT_DIR/adding_an_algorithm.png
-and prints what it measures.
+``y_t w . x_t <= tau``), and declares one mistake bound for it; then it runs it
+(``run_online``), evaluates the bound (``evaluate``, ``bounds_over_time``), draws a
+teaching plot and compares it with the Perceptron on the command line's ``compare``.
+Data: 120 unit vectors in the plane separated by a known unit u with margin 0.1
+(``make_separable(120, 2, margin=0.1, seed=2)``), shown three times. Writes
+OUT_DIR/adding_an_algorithm.png and prints what it measures.
 
 The bound. If a unit u has ``y_t u . x_t >= gamma > 0`` on every trial and
 ``R = max ||x_t||``, the margin Perceptron makes at most ``(R^2 + 2 tau) / gamma^2``
