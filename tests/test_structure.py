@@ -228,9 +228,8 @@ def test_bounds_test_no_algorithm_by_name():
     """Which bounds apply, and how, is read from the registrations and the declarations."""
     assert algorithm_name_literals(PACKAGE / "bounds", declarations=("Bound",)) == []
 # The packages that read what is particular to an algorithm from its registration and never
-# test its name; the one lookup left to move is the bound labels' table (a bound may be named
-# like its algorithm), behind one function.
-NAME_FREE = {"plots": {"bound_label"}}
+# test its name (no function exempt: the bounds' labels are read from their declarations).
+NAME_FREE: dict[str, set[str]] = {"plots": set()}
 
 
 def name_literals(path: Path, exempt: set[str]) -> list[tuple[int, str]]:
