@@ -50,6 +50,7 @@ from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (
     engine_append,
     engine_diag,
+    engine_order,
     engine_row,
     engine_supports,
     kernel_engine,
@@ -162,7 +163,7 @@ def _ballseptron_dual_loop(src, st, k, y, r, coef, norm_sq, margins):
     Returns (update trials, their cases, engine state, coef, k, ||w||^2) with
     the buffers possibly regrown and coef holding the effective coefficients.
     """
-    order = src[5]
+    order = engine_order(src)
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
     updates = np.empty(n_trials, dtype=np.int64)

@@ -116,7 +116,7 @@ from .._linalg import (
 )
 from .._validation import check_bool, check_finite, check_real, loop_arrays
 from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
-from ..kernel_engine import engine_append, engine_row, engine_supports, kernel_engine
+from ..kernel_engine import engine_append, engine_order, engine_row, engine_supports, kernel_engine
 from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, register
 from ._common import (
@@ -338,7 +338,7 @@ def _ho_dual_loop(src, st, k, y, xscale, xnorm2, rho_seq, k0, sparse,
     one entry per possible support. Returns (mistake trials, engine state, k,
     D, a).
     """
-    order = src[5]
+    order = engine_order(src)
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
     mistakes = np.empty(n_trials, dtype=np.int64)

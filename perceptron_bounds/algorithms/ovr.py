@@ -94,6 +94,7 @@ from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (
     engine_append,
     engine_diag,
+    engine_order,
     engine_row,
     engine_supports,
     kernel_engine,
@@ -284,7 +285,7 @@ def _ovr_dual_loop(src, st, m, y, r, ball, index, coef, lengths, scale, norm_sq,
     ``lengths``, ``scale`` and ``norm_sq`` are updated in place. Returns
     (engine state, m, index, coef) with the buffers possibly regrown.
     """
-    order = src[5]
+    order = engine_order(src)
     n_trials = order.shape[0]
     n_classes = coef.shape[0]
     row = np.empty(capacity(m))

@@ -106,6 +106,7 @@ from ..hypothesis import (
 from ..kernel_engine import (
     engine_append,
     engine_diag,
+    engine_order,
     engine_row,
     engine_supports,
     kernel_engine,
@@ -219,7 +220,7 @@ def _so_inverse_dual_loop(src, st, k, y, a, alpha, m_inv, max_k, margins):
     make more than ``max_k`` supports. Returns (mistake trials, engine state,
     alpha, m_inv, k, the trial it stopped at or -1), the buffers possibly regrown.
     """
-    order = src[5]
+    order = engine_order(src)
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
     g = grow_vector(np.empty(0), k)
@@ -322,7 +323,7 @@ def _so_adaptive_dual_loop(src, st, k, y, ys, gram, c_r2, max_k, margins):
     trials, engine state, ys, gram, k, the trial it stopped at or -1), the
     buffers possibly regrown.
     """
-    order = src[5]
+    order = engine_order(src)
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
     g = np.empty(0)
@@ -485,7 +486,7 @@ def _so_pinv_dual_loop(src, st, r, y, span_tol, wc, l_inv, c_inv, max_k, margins
     rank-growth flags per mistake, engine state, wc, l_inv, c_inv, r, the trial
     it stopped at or -1).
     """
-    order = src[5]
+    order = engine_order(src)
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
     g = np.empty(0)
