@@ -80,15 +80,12 @@ Examples
 
 from __future__ import annotations
 
-import llvmlite.ir as ir
 import numpy as np
 import scipy.sparse as sp
-from numba.core import cgutils, types
-from numba.extending import intrinsic
 
 from .._interrupt import EVERY, stop_requested
 from .._jit import jit
-from .._linalg import capacity, csr_dot, dense_dot, dot, grow_vector
+from .._linalg import capacity, csr_dot, dense_dot, dot, grow_vector, prefetch
 from .._validation import Data
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (
@@ -130,34 +127,6 @@ def _case(signed_margin, norm_sq, r, ball):
 _AHEAD, _LINE = 2, 8
 
 
-@intrinsic
-def _prefetch(typingctx, array, index):
-    """Ask the CPU to bring ``array[index]`` (1-D) into its caches: ``llvm.prefetch``, a hint.
-
-    A trial of the one-vs-rest loops does K times the arithmetic of a binary
-    trial on the same row, too much for the processor to reach ahead to the
-    next rows on its own; on shuffled rows it would wait for each row from
-    memory. Results never depend on it.
-    """
-
-    def codegen(context, builder, signature, args):
-        array_type = signature.args[0]
-        view = context.make_array(array_type)(context, builder, args[0])
-        pointer = cgutils.get_item_pointer(context, builder, array_type, view, [args[1]])
-        byte_pointer = ir.IntType(8).as_pointer()
-        int32 = ir.IntType(32)
-        function = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, int32, int32, int32]),
-            "llvm.prefetch.p0i8",
-        )
-        # read (0), keep in all cache levels (3), data cache (1)
-        builder.call(function, [builder.bitcast(pointer, byte_pointer), int32(0), int32(3),
-                                int32(1)])
-        return context.get_dummy_value()
-
-    return types.void(array, index), codegen
-
-
 @jit
 def _ovr_primal_loop(X, y, order, r, ball, W, norm_sq, margins, cases):
     """K binary Perceptrons (Ballseptrons with ``ball``) over dense rows; W (K x n) in place.
@@ -181,7 +150,7 @@ def _ovr_primal_loop(X, y, order, r, ball, W, norm_sq, margins, cases):
         if t + _AHEAD < n_trials:
             ahead = X[order[t + _AHEAD]]
             for j in range(0, n, _LINE):
-                _prefetch(ahead, j)
+                prefetch(ahead, j)
         # All K scores first: the dot products run back to back, free of the updates' branches.
         scores = margins[t]
         for k in range(n_classes):
@@ -226,8 +195,8 @@ def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, m
         if t + _AHEAD < n_trials:
             ahead = order[t + _AHEAD]
             for p in range(indptr[ahead], indptr[ahead + 1], _LINE):
-                _prefetch(data, p)
-                _prefetch(indices, p)
+                prefetch(data, p)
+                prefetch(indices, p)
         scores = margins[t]
         for k in range(n_classes):
             scores[k] = csr_dot(V[k], data, indices, indptr, i) * scale[k]
