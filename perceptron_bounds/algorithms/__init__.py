@@ -2,6 +2,11 @@
 
 Importing this package registers every algorithm with ``run_online``;
 :func:`available` lists their names.
+
+A function registered as a hook of :class:`Algorithm` is named after the
+field it fills: ``_fit`` (and ``_fit_ovr``, ...) in the algorithm's own
+module, ``fit_ovr_<name>`` and ``fit_native_<name>`` in the modules shared by
+several algorithms (:mod:`.ovr`, :mod:`.native`).
 """
 
 from ..registry import Algorithm, LoopResult, available, get, register

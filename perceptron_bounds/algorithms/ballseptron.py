@@ -60,7 +60,7 @@ from ..registry import Algorithm, LoopResult, register
 from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, ball_case, scale_in_range
 from ._common import dual_buffer, resolve_kernel_form, support_set
 from .native import fit_native_ballseptron
-from .ovr import fit_ballseptron_ovr
+from .ovr import fit_ovr_ballseptron
 
 
 @jit
@@ -236,7 +236,7 @@ BALLSEPTRON = register(
         defaults={**KERNEL_DEFAULTS, "form": "auto", "r": 0.1},
         resolve=_resolve,
         fit=_fit,
-        fit_ovr=fit_ballseptron_ovr,
+        fit_ovr=fit_ovr_ballseptron,
         fit_native=fit_native_ballseptron,
         summary="Shalev-Shwartz & Singer's Ballseptron (margin errors within radius r)",
     )

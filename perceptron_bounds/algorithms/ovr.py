@@ -69,11 +69,11 @@ Examples
 --------
 >>> import numpy as np
 >>> from perceptron_bounds._validation import Data
->>> from perceptron_bounds.algorithms.ovr import fit_perceptron_ovr
+>>> from perceptron_bounds.algorithms.ovr import fit_ovr_perceptron
 >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
 >>> data = Data(X, np.array([0, 1, 2]), np.array(["a", "b", "c"]))
 >>> order = np.array([0, 1, 2, 0, 1, 2])
->>> results = fit_perceptron_ovr(data, order, {"form": "primal"}, np.empty((6, 3)), None)
+>>> results = fit_ovr_perceptron(data, order, {"form": "primal"}, np.empty((6, 3)), None)
 >>> [r.mistake_trials.tolist() for r in results]
 [[0, 1, 2, 4], [0, 1, 2, 3], [0, 1]]
 """
@@ -437,7 +437,7 @@ def _fit_ovr(data, order, params, r, ball, margins, previous) -> list[LoopResult
     return results
 
 
-def fit_perceptron_ovr(data, order, params, margins, previous) -> list[LoopResult]:
+def fit_ovr_perceptron(data, order, params, margins, previous) -> list[LoopResult]:
     """One-vs-rest Perceptron (theory §2.1, §2.6): the K binary runs in one pass.
 
     The ``fit_ovr`` hook of ``"perceptron"``; ``"voted_perceptron"`` trains with it.
@@ -469,10 +469,10 @@ def fit_perceptron_ovr(data, order, params, margins, previous) -> list[LoopResul
     return _fit_ovr(data, order, params, 0.0, False, margins, previous)
 
 
-def fit_ballseptron_ovr(data, order, params, margins, previous) -> list[LoopResult]:
+def fit_ovr_ballseptron(data, order, params, margins, previous) -> list[LoopResult]:
     """One-vs-rest Ballseptron (theory §2.3, §2.6): the K binary runs in one pass.
 
-    As :func:`fit_perceptron_ovr`, for ``"ballseptron"`` with its radius
+    As :func:`fit_ovr_perceptron`, for ``"ballseptron"`` with its radius
     ``params["r"]``: result k also holds the margin-error trials of class k
     and ``state["norm_sq"]``, its final ||w||^2, each exactly as the binary
     ``fit`` gives them. The ``fit_ovr`` hook of ``"ballseptron"``.

@@ -24,7 +24,7 @@ from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, register
 from ._common import dual_buffer, resolve_kernel_form, support_set
 from .native import fit_native_perceptron
-from .ovr import fit_perceptron_ovr
+from .ovr import fit_ovr_perceptron
 
 
 @jit
@@ -147,7 +147,7 @@ PERCEPTRON = register(
         defaults={**KERNEL_DEFAULTS, "form": "auto"},
         resolve=resolve_kernel_form,
         fit=_fit,
-        fit_ovr=fit_perceptron_ovr,
+        fit_ovr=fit_ovr_perceptron,
         fit_native=fit_native_perceptron,
         summary="Rosenblatt's Perceptron (FO), primal or kernel form",
     )
