@@ -123,6 +123,7 @@ def run_online(
     ((3, 3), ['a', 'b', 'c'])
     """
     spec = get(algorithm)
+    algorithm = spec.name  # a former name (deprecated) is recorded as the current one
     unknown = sorted(set(params) - set(spec.defaults))
     if unknown:
         raise TypeError(

@@ -20,7 +20,7 @@ from . import _fingerprint
 from ._interrupt import interruptible
 from ._validation import Data, check_class_labels, check_int, check_labels, check_X
 from .persistence import read_run, save_run
-from .registry import get
+from .registry import current_name, get
 
 _EMPTY = np.empty(0, dtype=np.int64)
 
@@ -225,6 +225,8 @@ class OnlineRun(_Scoring):
     data_fingerprint: tuple | None = None
 
     def __post_init__(self):
+        # a run saved under a former name is read as the current one (no warning)
+        object.__setattr__(self, "algorithm", current_name(self.algorithm, warn=False))
         for name in ("classes", "sample_index", "mistake_trials", "margin_error_trials", "margins"):
             _freeze(getattr(self, name))
         for value in self.state.values():

@@ -18,7 +18,7 @@ from perceptron_bounds.algorithms import get
         ("", ["linear", "poly", "rbf"], ""),
         (3, ["linear", "poly", "rbf"], ""),
         (None, ["a"], ""),
-        ("perceptorn", ["perceptron", "pnorm_perceptron", "voted_perceptron"],
+        ("perceptorn", ["perceptron", "pnorm", "voted_perceptron"],
          "; did you mean 'perceptron'?"),
         ("x", [], ""),
     ],

@@ -14,7 +14,7 @@ from . import (
     ballseptron,  # noqa: F401  (registers "ballseptron")
     higher_order,  # noqa: F401  (registers "higher_order")
     perceptron,  # noqa: F401  (registers "perceptron")
-    pnorm,  # noqa: F401  (registers "pnorm_perceptron")
+    pnorm,  # noqa: F401  (registers "pnorm")
     second_order,  # noqa: F401  (registers "second_order")
     voted,  # noqa: F401  (registers "voted_perceptron")
 )

@@ -43,7 +43,7 @@ dual form keeps its supports sparse), implicit otherwise);
 the kernel's feature space, K(x, z) / sqrt(K(x, x) K(z, z)); a zero row stays
 zero; False uses the data as given); ``kernel``, ``degree``, ``gamma``,
 ``coef0`` as in :mod:`perceptron_bounds.kernels` (a non-linear
-kernel needs p = 2 and the dual form). ``run_online("pnorm_perceptron", ...)``
+kernel needs p = 2 and the dual form). ``run_online("pnorm", ...)``
 takes ``p`` and ``normalize`` with the same meaning and defaults, and records
 ``theta`` (the sum of y_t x_t over mistakes; w = g(theta)) and ``normalized``.
 

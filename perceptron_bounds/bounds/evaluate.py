@@ -702,7 +702,7 @@ BOUNDS = {
     "perceptron": _first_order_specs,
     "voted_perceptron": _first_order_specs,
     "ballseptron": _first_order_specs,
-    "pnorm_perceptron": _pnorm_specs,
+    "pnorm": _pnorm_specs,
     "second_order": _second_order_specs,
     "higher_order": _higher_order_specs,
 }

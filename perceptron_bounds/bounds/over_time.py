@@ -423,7 +423,7 @@ CURVES = {
     "perceptron": _first_order_curves,
     "voted_perceptron": _first_order_curves,
     "ballseptron": _first_order_curves,
-    "pnorm_perceptron": _pnorm_curves,
+    "pnorm": _pnorm_curves,
     "second_order": _second_order_curves,
     "higher_order": _higher_order_curves,
 }

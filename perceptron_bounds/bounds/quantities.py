@@ -185,7 +185,7 @@ class RunData:
         self.run, self.X_raw, self.y_raw = run, X, y
         self.kernel = kernel_of(run.params) if "kernel" in run.params else Kernel()
         self.X = X
-        if run.algorithm == "pnorm_perceptron" and run.params.get("normalize"):
+        if run.algorithm == "pnorm" and run.params.get("normalize"):
             self.X = normalize_rows(X, run.params["p"])
         self.norms = feature_norms(self.X, self.kernel)
         self.p = float(run.params.get("p", 2.0))

@@ -35,7 +35,7 @@ HOP_SPECS = (
     AlgorithmSpec("SO(0.2)", "second_order", {"a": 0.2}),
     AlgorithmSpec("HO_2(0.4)", "higher_order", {"p": 2.0, "c": 0.4}),
     AlgorithmSpec("HO_4(0.4)", "higher_order", {"p": 4.0, "c": 0.4}),
-    AlgorithmSpec("HO_7(0.0)", "pnorm_perceptron", {"p": 7.0}),
+    AlgorithmSpec("HO_7(0.0)", "pnorm", {"p": 7.0}),
     AlgorithmSpec("HO_7(0.4)", "higher_order", {"p": 7.0, "c": 0.4}),
 )
 

@@ -49,7 +49,7 @@ ALGORITHM_NAMES = {
     "perceptron": "Perceptron",
     "voted_perceptron": "Voted Perceptron",
     "ballseptron": "Ballseptron",
-    "pnorm_perceptron": "p-norm Perceptron",
+    "pnorm": "p-norm Perceptron",
     "second_order": "Second-Order Perceptron",
     "higher_order": "Higher-Order Perceptron",
 }
@@ -71,7 +71,7 @@ BOUND_LABELS = {
 def _algorithm_label(run) -> str:
     """``"Ballseptron (r = 0.1)"``: the name and the parameters that set the run apart."""
     params = run.params
-    shown = {"ballseptron": ["r"], "pnorm_perceptron": ["p"], "higher_order": ["p", "c"]}.get(
+    shown = {"ballseptron": ["r"], "pnorm": ["p"], "higher_order": ["p", "c"]}.get(
         run.algorithm, [])
     if run.algorithm == "second_order":
         shown = [key for key in ("variant", {"inverse": "a", "adaptive": "c"}.get(
