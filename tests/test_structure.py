@@ -7,9 +7,12 @@ wrong module.
 
 import ast
 import inspect
+import io
 import pkgutil
 import subprocess
 import sys
+import textwrap
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -173,3 +176,46 @@ def test_estimator_defaults_are_the_registry_defaults(name):
     for key in sorted(set(params) & set(defaults)):
         expected = ESTIMATOR_DEFAULTS.get((name, key), ESTIMATOR_DEFAULTS.get(key, defaults[key]))
         assert params[key] == expected and type(params[key]) is type(expected), (name, key)
+
+
+# A module over this many lines of code holds more than one thing: split it.
+MAX_CODE_LINES = 450
+_NOT_CODE = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+             tokenize.ENDMARKER}
+
+
+def code_lines(source: str) -> int:
+    """Lines holding code: not blank, not only a comment, not in a docstring."""
+    docstrings = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0] if node.body else None
+            if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str)):
+                docstrings.update(range(first.lineno, first.end_lineno + 1))
+    lines = set()
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type not in _NOT_CODE:
+            lines.update(range(token.start[0], token.end[0] + 1))
+    return len(lines - docstrings)
+
+
+def test_code_lines_leave_out_docstrings_comments_and_blank_lines():
+    source = '''\
+    """Module.
+
+    docstring."""
+    # a comment
+
+    def f(x):  # code
+        """Doc."""
+        return (x +
+                1)
+    '''
+    assert code_lines(textwrap.dedent(source)) == 3
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_no_module_over_450_lines_of_code(module):
+    count = code_lines(source_path(module).read_text())
+    assert count <= MAX_CODE_LINES, f"{module}: {count} lines of code"
