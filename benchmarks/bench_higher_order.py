@@ -25,7 +25,7 @@ compile is excluded), best of ``--repeats``:
   figure (from the final, largest k) is a lower estimate.
 
 ``compile``: a fresh process with an empty Numba cache making one small run of
-every form and of ``"pnorm_perceptron"`` (cold compile plus import), then the
+every form and of ``"pnorm"`` (cold compile plus import), then the
 same with the cache it left (warm).
 
 Run: ``python benchmarks/bench_higher_order.py [--repeats 3] [--epochs 20]``.
@@ -197,7 +197,7 @@ X = np.random.default_rng(0).standard_normal((30, 4))
 y = np.sign(X[:, 0])
 for params in ({"form": "primal"}, {"form": "implicit", "p": 3.0}, {"kernel": "rbf"}):
     run_online("higher_order", X, y, epochs=2, **params)
-run_online("pnorm_perceptron", X, y, p=3.0)
+run_online("pnorm", X, y, p=3.0)
 """
 
 

@@ -9,7 +9,7 @@ scaled to average norm 1, one pass, the prediction mistakes over the rounds,
 epsilon/T, against the radius r (r = 0 is the Perceptron). The paper's claim:
 many r > 0 make fewer mistakes than r = 0, and too large an r makes more.
 The script prints mistakes/T and margin errors/T per r and the claim checked
-on them (the paper's plotted values did not survive in our copy).
+on them (the claim is compared, not the plotted values).
 
 The data come from the data home (``$PERCEPTRON_BOUNDS_DATA``); the script
 says so and stops when they are missing. ``--quick``: 2000 rounds, 2 seeds

@@ -7,9 +7,9 @@ Perceptron algorithm", Machine Learning 1999), sec. 5, Table 1 and Figure 2:
 one voted Perceptron per digit (one-vs-rest) with the polynomial kernels
 (1 + x.z)^d, d = 1..6, on the raw MNIST pixels; the test error of the seven
 predictions (vote, average and last, unnormalised and normalised, random)
-after T = 0.1, 1, 2 epochs, with SupVec and Mistake. Our copy of the paper
-lost Table 1's numbers, so the script prints ours and checks the paper's
-claims on them: voting and averaging beat the last vector before convergence,
+after T = 0.1, 1, 2 epochs, with SupVec and Mistake. The script compares
+with the paper's claims, not with Table 1's numbers: it prints ours and
+checks on them that voting and averaging beat the last vector before convergence,
 random is the worst, and d = 1 -> 2 is the big step.
 
 MNIST is read from the data home (``$PERCEPTRON_BOUNDS_DATA``); the script

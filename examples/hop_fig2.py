@@ -25,7 +25,7 @@ noise still leaves HO_7 at 2,800. The data explain the order: with 50 relevant o
 attributes the target is not sparse enough for large p, and the separable bound
 (p - 1) R_p^2 ||u||_q^2 / gamma^2 on Artificial 0.0 is 1.29 (p = 4) and 1.96 (p = 7)
 times the Perceptron's. The paper's Figure 2 therefore most likely clips or rescales its
-axis (its curves did not survive in our copy, only the ticks); only a larger margin
+axis (its tick labels are compared here, not its curves); only a larger margin
 convention (gamma on a target of unit 1-norm, 7 times our margin) brings HO_7 under
 2,400, but it also takes every Artificial 0.0 curve under 210, far below that axis.
 

@@ -2,8 +2,8 @@
 Higher-Order Perceptron on MNIST and USPS: Table 3
 ==================================================
 
-Paper 002 (our extraction of Brotto, Gentile and Vitale, "On Higher-Order
-Perceptron algorithms", NIPS 2007, that kept its tables), Table 3: one epoch,
+Paper 002 (Brotto, Gentile and Vitale, "On Higher-Order Perceptron
+algorithms", NIPS 2007), Table 3: one epoch,
 one-vs-rest over the 10 digits, Gaussian and polynomial kernels, for FO (the
 Perceptron), HO2 (Higher-Order, p = 2, rho_k = c/k), sparse HO2 (B updated
 only when y v.x >= 0; its matrix updates in parentheses in the paper) and SO

@@ -2,8 +2,8 @@
 Higher-Order Perceptron on RCV1: Table 2
 ========================================
 
-Paper 002 (our extraction of Brotto, Gentile and Vitale, "On Higher-Order
-Perceptron algorithms", NIPS 2007, that kept its tables), Table 2: the first
+Paper 002 (Brotto, Gentile and Vitale, "On Higher-Order Perceptron
+algorithms", NIPS 2007), Table 2: the first
 20,000 RCV1 stories as unit-norm TF-IDF vectors, split 10,000 / 10,000 in
 order, four binary tasks (the 2nd to 5th most frequent categories against
 the rest), one epoch without kernels, for FO, HO2 and SO: training

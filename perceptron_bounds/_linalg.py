@@ -1,8 +1,9 @@
 """Generic jitted numerics shared by every algorithm's loops.
 
 One home for what the loops have in common: dot products and axpy over dense
-rows or CSR rows, symmetric matrix products, triangular solves, and buffer
-growth. Algorithm modules hold their own update rules and nothing generic.
+rows or CSR rows, symmetric matrix products, triangular solves, buffer
+growth, and the prefetch hint for the rows of upcoming trials. Algorithm
+modules hold their own update rules and nothing generic.
 
 Conventions
 -----------
@@ -27,8 +28,11 @@ Conventions
 
 from __future__ import annotations
 
+import llvmlite.ir as ir
 import numpy as np
 import scipy.sparse as sp
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from ._jit import jit
 from ._validation import loop_arrays
@@ -215,6 +219,34 @@ def cholesky_solve(L, b, k, tmp, out):
     """out[:k] = (L L^T)^{-1} b."""
     solve_lower(L, b, k, tmp)
     solve_lower_t(L, tmp, k, out)
+
+
+@intrinsic
+def prefetch(typingctx, array, index):
+    """Ask the CPU to bring ``array[index]`` (1-D) into its caches: ``llvm.prefetch``, a hint.
+
+    For a loop whose trial does too much arithmetic on its row for the
+    processor to reach ahead to the next rows on its own (the one-vs-rest
+    loops do K times a binary trial's): on shuffled rows it would wait for
+    each row from memory. Results never depend on it.
+    """
+
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        view = context.make_array(array_type)(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(context, builder, array_type, view, [args[1]])
+        byte_pointer = ir.IntType(8).as_pointer()
+        int32 = ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, int32, int32, int32]),
+            "llvm.prefetch.p0i8",
+        )
+        # read (0), keep in all cache levels (3), data cache (1)
+        builder.call(function, [builder.bitcast(pointer, byte_pointer), int32(0), int32(3),
+                                int32(1)])
+        return context.get_dummy_value()
+
+    return types.void(array, index), codegen
 
 
 @jit

@@ -1043,7 +1043,7 @@ class PNormPerceptron(_OnlineClassifier):
     [1, 0]
     """
 
-    _algorithm = "pnorm_perceptron"
+    _algorithm = "pnorm"
 
     def __init__(self, *, p=2.0, normalize=True, protocol="sklearn", fit_intercept=None,
                  epochs=None, shuffle=None, random_state=None, multiclass=None):

@@ -45,7 +45,11 @@ fill (about 8 bytes per value computed), so it never needs a copy to grow.
 State layout. A loop receives ``src``, what does not change in a run, and
 ``st``, the engine's buffers, and threads ``st`` through
 :func:`engine_row` and :func:`engine_append`, which return it (a buffer may
-be regrown). Loops never look inside either tuple.
+be regrown). Both are plain tuples of arrays and scalars, so that a loop
+compiles one signature whose cache entry names no class of the package; they
+are read by name only: ``src`` through the accessors below
+(:func:`engine_order` for the loops), ``st`` by unpacking all its fields.
+Loops never look inside ``st``.
 """
 
 from __future__ import annotations
@@ -74,9 +78,40 @@ BLOCK_SIZE = 256
 # The kernel cache keeps at most this many float64 values (1 GiB) unless told otherwise.
 KERNEL_CACHE_ENTRIES = 1 << 27
 
-# src: (X, data, indices, indptr, sq, order, code, degree, gamma, coef0, block)
+# src: (X, data, indices, indptr, sq, order, code, degree, gamma, coef0, block), read through
+#      the accessors _rows, _norms, engine_order, _kernel_args and _block_size only.
 # st:  (S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work)
 #      info = [t0, t1, k0, c0]
+
+
+@jit
+def _rows(src):
+    """The data: (X, data, indices, indptr), X dense or CSR's three arrays (the others empty)."""
+    return src[0], src[1], src[2], src[3]
+
+
+@jit
+def _norms(src):
+    """||x_i||^2 for every row i of X."""
+    return src[4]
+
+
+@jit
+def engine_order(src):
+    """The trial order of a run: the row of X shown at each trial (int64)."""
+    return src[5]
+
+
+@jit
+def _kernel_args(src):
+    """The kernel: (code, degree, gamma, coef0), as :meth:`Kernel.loop_args` gives them."""
+    return src[6], src[7], src[8], src[9]
+
+
+@jit
+def _block_size(src):
+    """Trials per block."""
+    return src[10]
 
 
 @jit
@@ -94,7 +129,7 @@ def _exact_sq_distance(src, S, s_data, s_indices, s_indptr, work, i, j):
 
     For CSR data ``work`` must hold x_i scattered (it is left so).
     """
-    X, data, indices, indptr = src[0], src[1], src[2], src[3]
+    X, data, indices, indptr = _rows(src)
     if indptr.shape[0] > 0:
         return scattered_sq_distance(data, indices, indptr[i], indptr[i + 1], work, s_data,
                                      s_indices, s_indptr[j], s_indptr[j + 1])
@@ -110,7 +145,8 @@ def _rbf_row(src, S, s_data, s_indices, s_indptr, s_sq, work, i, c0, row):
     cancels (:func:`perceptron_bounds.kernels.cancels`; rare on data whose
     rows are not near-duplicates of large norm).
     """
-    data, indices, indptr, sq, gamma = src[1], src[2], src[3], src[4], src[8]
+    _, data, indices, indptr = _rows(src)
+    sq, gamma = _norms(src), _kernel_args(src)[2]
     csr = indptr.shape[0] > 0
     width = row.shape[0]
     sq_i = sq[i]
@@ -132,16 +168,18 @@ def _rbf_row(src, S, s_data, s_indices, s_indptr, s_sq, work, i, c0, row):
 @jit
 def engine_diag(src, i):
     """K(x_i, x_i) for row i of X (exactly 1 for rbf)."""
-    if src[6] == RBF:
+    code, degree, gamma, coef0 = _kernel_args(src)
+    if code == RBF:
         return 1.0
-    return dot_kernel(src[4][i], src[6], src[7], src[8], src[9])
+    return dot_kernel(_norms(src)[i], code, degree, gamma, coef0)
 
 
 @jit
 def _block(src, st, t, k):
     """Start the block at trial t with k supports: the block's product against s_c0..s_{k-1}."""
-    X, data, indices, indptr, sq, order = src[0], src[1], src[2], src[3], src[4], src[5]
-    code, degree, gamma, coef0, block = src[6], src[7], src[8], src[9], src[10]
+    X, data, indices, indptr = _rows(src)
+    order, block = engine_order(src), _block_size(src)
+    code, degree, gamma, coef0 = _kernel_args(src)
     S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work = st
     csr = indptr.shape[0] > 0
     t1 = min(t + block, order.shape[0])
@@ -188,7 +226,7 @@ def engine_row(src, st, t, k, out):
     ``out`` must hold at least k entries. The first call of a block (see the
     module docstring) computes the block's product; the others only read.
     """
-    order = src[5]
+    order = engine_order(src)
     S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work = st
     if t >= info[1] or t < info[0]:
         st = _block(src, st, t, k)
@@ -219,8 +257,9 @@ def engine_append(src, st, t, k):
     Stores x_t and fills the block's column of K(x_t, x_q) for the block's
     trials q after t.
     """
-    X, data, indices, indptr, sq, order = src[0], src[1], src[2], src[3], src[4], src[5]
-    code, degree, gamma, coef0 = src[6], src[7], src[8], src[9]
+    X, data, indices, indptr = _rows(src)
+    sq, order = _norms(src), engine_order(src)
+    code, degree, gamma, coef0 = _kernel_args(src)
     S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work = st
     csr = indptr.shape[0] > 0
     i = order[t]
@@ -346,7 +385,7 @@ def kernel_engine(X, order, kernel: Kernel, supports=None):
 
 def engine_supports(st, k: int):
     """The k supports held by the engine state ``st``: an ndarray, or CSR for sparse data."""
-    S, s_data, s_indices, s_indptr = st[0], st[1], st[2], st[3]
+    S, s_data, s_indices, s_indptr, *_ = st
     if s_indptr.shape[0] == 0:
         return S[:k].copy()
     nnz = s_indptr[k]

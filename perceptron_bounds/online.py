@@ -124,6 +124,7 @@ def run_online(
     ((3, 3), ['a', 'b', 'c'])
     """
     spec = check_params(algorithm, params)
+    algorithm = spec.name  # a former name (deprecated) is recorded as the current one
     epochs = check_int("epochs", epochs, low=1)
     shuffle = check_bool("shuffle", shuffle)
     seed = check_seed(seed)

@@ -13,6 +13,7 @@ only these.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,7 +93,8 @@ class Algorithm:
     Attributes
     ----------
     name : str
-        The name ``run_online`` takes.
+        The name ``run_online`` takes: the shortest name that names the
+        algorithm (``"perceptron"``, ``"pnorm"``, ``"second_order"``).
     defaults : dict
         Every parameter the algorithm takes, with its default.
     resolve : callable (params: dict, data: Data) -> dict
@@ -167,6 +169,10 @@ class Algorithm:
     teaching : Teaching, optional
         How the teaching panels decorate a run (a ball, the ellipse of a
         matrix, the margin band); default no decorations, the band shaded.
+    former_names : tuple of str, default=()
+        Names of earlier releases: still accepted wherever a name is taken,
+        with a ``DeprecationWarning`` naming ``name`` (``current_name``),
+        and read as ``name`` in saved runs.
     """
 
     name: str
@@ -186,16 +192,21 @@ class Algorithm:
     legend: Callable | None = None
     margin_error: tuple[str, str] | None = None
     teaching: Teaching = Teaching()
+    former_names: tuple[str, ...] = ()
 
 
 _REGISTRY: dict[str, Algorithm] = {}
+# A former name -> the current name of its algorithm.
+_FORMER: dict[str, str] = {}
 
 
 def register(algorithm: Algorithm) -> Algorithm:
-    """Add ``algorithm`` to the table (names are unique)."""
-    if algorithm.name in _REGISTRY:
-        raise ValueError(f"an algorithm named {algorithm.name!r} is already registered")
+    """Add ``algorithm`` to the table (names and former names are unique)."""
+    for name in (algorithm.name, *algorithm.former_names):
+        if name in _REGISTRY or name in _FORMER:
+            raise ValueError(f"an algorithm named {name!r} is already registered")
     _REGISTRY[algorithm.name] = algorithm
+    _FORMER.update(dict.fromkeys(algorithm.former_names, algorithm.name))
     return algorithm
 
 
@@ -204,8 +215,28 @@ def available() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def current_name(name, *, warn: bool = True):
+    """``name``, or the current name of the algorithm formerly called ``name``.
+
+    A former name (see ``Algorithm.former_names``) gives a
+    ``DeprecationWarning`` naming the current one, unless ``warn`` is False
+    (a saved run, whose name is not the caller's to change). Any other value
+    is returned as it is.
+    """
+    if not isinstance(name, str) or name not in _FORMER:
+        return name
+    if warn:
+        warnings.warn(f"algorithm name {name!r} is deprecated; use {_FORMER[name]!r}",
+                      DeprecationWarning, stacklevel=3)
+    return _FORMER[name]
+
+
 def get(name) -> Algorithm:
-    """The registered algorithm called ``name``; ``ValueError`` naming the choices otherwise."""
+    """The registered algorithm called ``name``; ``ValueError`` naming the choices otherwise.
+
+    A former name is accepted with a ``DeprecationWarning`` (``current_name``).
+    """
+    name = current_name(name)
     if not isinstance(name, str) or name not in _REGISTRY:
         raise ValueError(f"algorithm must be one of {', '.join(available())}; got {name!r}"
                          + did_you_mean(name, available()))

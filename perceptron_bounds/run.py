@@ -22,6 +22,7 @@ from ._validation import check_class_labels, check_X
 from .hypothesis import ScoredRecord
 from .persistence import read_run, save_run, saved_record
 from .replay import Snapshot
+from .registry import current_name
 
 _EMPTY = np.empty(0, dtype=np.int64)
 
@@ -124,6 +125,8 @@ class OnlineRun(ScoredRecord):
     data_fingerprint: tuple | None = field(default=None, metadata={"format_version": 3})
 
     def __post_init__(self):
+        # a run saved under a former name is read as the current one (no warning)
+        object.__setattr__(self, "algorithm", current_name(self.algorithm, warn=False))
         for name in ("classes", "sample_index", "mistake_trials", "margin_error_trials", "margins"):
             _freeze(getattr(self, name))
         for value in self.state.values():

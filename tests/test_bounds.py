@@ -418,7 +418,7 @@ def test_higher_order_rows_and_reasons(noisy):
 @pytest.mark.parametrize(
     "algorithm, params",
     [("perceptron", {}), ("voted_perceptron", {}), ("ballseptron", {"r": 0.05}),
-     ("pnorm_perceptron", {}), ("pnorm_perceptron", {"p": 4.0}), ("higher_order", {}),
+     ("pnorm", {}), ("pnorm", {"p": 4.0}), ("higher_order", {}),
      ("higher_order", {"p": 3.0}), ("second_order", {}),
      ("second_order", {"variant": "adaptive"}), ("second_order", {"variant": "pinv"})],
 )
@@ -437,13 +437,13 @@ def test_warm_started_runs_are_not_bounded(noisy, algorithm, params):
 def test_pnorm_perceptron_rows(noisy):
     """p = 2: the Perceptron's rows and the p-norm ones; p > 2: the p-norm ones (theory §4.1)."""
     X, y, u = noisy
-    two = evaluate(run_online("pnorm_perceptron", 3.0 * X, y, p=2.0), 3.0 * X, y, target=u)
+    two = evaluate(run_online("pnorm", 3.0 * X, y, p=2.0), 3.0 * X, y, target=u)
     assert all(r.holds for r in two.rows if r.applies)
     assert two.row("freund_schapire").quantities["R"] == pytest.approx(1.0)
     pnorm_names = [(n, v) for v in ("stated", "tightened")
                    for n in ("pnorm_separable", "pnorm_d2", "pnorm_d1")]
     assert _names(two)[6:] == pnorm_names
-    three = evaluate(run_online("pnorm_perceptron", X, y, p=3.0, epochs=2), X, y, target=u)
+    three = evaluate(run_online("pnorm", X, y, p=3.0, epochs=2), X, y, target=u)
     assert _names(three) == pnorm_names
     assert not three.row("pnorm_separable").applies  # noisy: u separates no trial set
     for row in three.rows[1:3] + three.rows[4:]:

@@ -85,24 +85,24 @@ def test_compare_target_comparator_needs_a_target(tmp_path, capsys):
 
 def test_format_table_lists_inapplicable_bounds_and_runs_without_bounds():
     X, y, u = make_separable(60, 3, seed=5)
-    first = run_online("pnorm_perceptron", X, y, p=3.0)
-    report = evaluate(run_online("pnorm_perceptron", X, y, p=3.0, warm_start=first), X, y,
+    first = run_online("pnorm", X, y, p=3.0)
+    report = evaluate(run_online("pnorm", X, y, p=3.0, warm_start=first), X, y,
                       target=u)
     text = format_table([report])
-    assert "not applicable:\n  pnorm_perceptron pnorm_separable (stated): a warm-started" in text
-    bare = BoundReport("pnorm_perceptron", {"p": 3.0}, 60, 4, 0, (), ("no bound",))
-    assert "pnorm_perceptron  4         -" in format_table([bare])
+    assert "not applicable:\n  pnorm pnorm_separable (stated): a warm-started" in text
+    bare = BoundReport("pnorm", {"p": 3.0}, 60, 4, 0, (), ("no bound",))
+    assert "pnorm      4         -" in format_table([bare])
 
 
 def test_compare_lists_the_p_norm_bounds(capsys):
     """``compare --param p=4`` bounds the p-norm Perceptron and HO_4 (theory §4.1)."""
-    assert main(["compare", "--algorithms", "pnorm_perceptron,higher_order", "--param", "p=4",
+    assert main(["compare", "--algorithms", "pnorm,higher_order", "--param", "p=4",
                  "--epochs", "2"]) == 0
     out = capsys.readouterr().out
     table = out.split("not applicable:")[0]
     for name in ("pnorm_d2", "pnorm_d1", "higher_order"):
         for variant in ("stated", "tightened"):
-            assert re.search(rf"\n(pnorm_perceptron|higher_order) +\d+ +{name} +{variant} ", table)
+            assert re.search(rf"\n(pnorm|higher_order) +\d+ +{name} +{variant} ", table)
     assert "p = 2" not in out and " NO" not in out
     assert "unit q-norm, q = p/(p - 1) = 1.33333" in out
 

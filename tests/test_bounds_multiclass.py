@@ -222,7 +222,7 @@ def test_kesler_vector_has_norm_sqrt2_x_and_gives_the_score_gap(seed):
 
 ALGORITHMS_OVR = {
     "perceptron": {}, "voted_perceptron": {}, "ballseptron": {"r": 0.05},
-    "pnorm_perceptron": {"p": 2.0}, "second_order": {"a": 1.0}, "higher_order": {"c": 0.3},
+    "pnorm": {"p": 2.0}, "second_order": {"a": 1.0}, "higher_order": {"c": 0.3},
 }
 
 

@@ -22,9 +22,9 @@ SPECS = [
     ("ballseptron", {"r": 0.0}),
     ("ballseptron", {"r": 0.02}),
     ("ballseptron", {"r": 0.3}),
-    ("pnorm_perceptron", {"p": 2.0}),
-    ("pnorm_perceptron", {"p": 3.0}),
-    ("pnorm_perceptron", {"p": 7.0, "normalize": False}),
+    ("pnorm", {"p": 2.0}),
+    ("pnorm", {"p": 3.0}),
+    ("pnorm", {"p": 7.0, "normalize": False}),
     ("second_order", {"a": 0.5}),
     ("second_order", {"variant": "adaptive", "c": 0.5}),
     ("second_order", {"variant": "pinv"}),
@@ -150,7 +150,7 @@ def test_gamma_of_another_bound_when_the_named_one_fails_on_the_whole_run():
 
 
 @pytest.mark.parametrize("algorithm, params, names", [
-    ("pnorm_perceptron", {"p": 4.0}, ["pnorm_separable", "pnorm_d2", "pnorm_d1"]),
+    ("pnorm", {"p": 4.0}, ["pnorm_separable", "pnorm_d2", "pnorm_d1"]),
     ("higher_order", {"p": 3.0, "c": 0.4}, ["higher_order"]),
 ])
 @pytest.mark.parametrize("variant", ["stated", "tightened"])

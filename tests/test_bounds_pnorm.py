@@ -79,7 +79,7 @@ def test_the_factor_p_minus_1_is_needed():
     = 2^(2/p) < 2 for the comparator e_2, so the bound needs its factor p - 1."""
     X, y, u = np.array([[1.0, 1.0], [1.0, -1.0]]), np.array([1.0, -1.0]), np.array([0.0, 1.0])
     for p in P_VALUES:
-        run = run_online("pnorm_perceptron", X, y, p=p, epochs=3)
+        run = run_online("pnorm", X, y, p=p, epochs=3)
         assert run.mistakes == 2
         row = evaluate(run, X, y, u=u).row("pnorm_separable")
         gamma = 2.0 ** (-1.0 / p)  # unit p-norm instances: y u.x = 2^(-1/p), R_p = 1
@@ -123,7 +123,7 @@ def test_p2_reproduces_the_first_order_values_exactly(request, data, normalize, 
     X, y, target = request.getfixturevalue(data)
     X = 2.0 * X
     seen = normalize_rows(X, 2.0) if normalize else X
-    pn = run_online("pnorm_perceptron", X, y, p=2.0, normalize=normalize, epochs=3)
+    pn = run_online("pnorm", X, y, p=2.0, normalize=normalize, epochs=3)
     fo = run_online("perceptron", seen, y, epochs=3)
     assert np.array_equal(pn.mistake_trials, fo.mistake_trials)
     kwargs = {"target": target} if how.get("target") else {"gamma": how.get("gamma")}
@@ -147,7 +147,7 @@ def test_p2_reproduces_the_first_order_values_exactly(request, data, normalize, 
 
 def test_p2_curves_are_the_perceptrons(noisy):
     X, y, target = noisy
-    pn = run_online("pnorm_perceptron", X, y, p=2.0, epochs=2)
+    pn = run_online("pnorm", X, y, p=2.0, epochs=2)
     fo = run_online("perceptron", normalize_rows(X, 2.0), y, epochs=2)
     for variant in ("stated", "tightened"):
         a = bounds_over_time(pn, X, y, u=target, gamma=0.05, variant=variant)
@@ -167,7 +167,7 @@ def test_p2_curves_are_the_perceptrons(noisy):
 def test_given_u_and_gamma_reproduce_the_formulas(noisy, p, normalize):
     X, y, u = noisy
     X = X * np.random.default_rng(0).uniform(0.5, 2.0, size=(X.shape[0], 1))
-    run = run_online("pnorm_perceptron", X, y, p=p, normalize=normalize, epochs=2,
+    run = run_online("pnorm", X, y, p=p, normalize=normalize, epochs=2,
                      shuffle=True, seed=3)
     gamma = 0.04
     report = evaluate(run, X, y, u=3.0 * u, gamma=gamma)
@@ -210,7 +210,7 @@ def test_comparators_are_scaled_in_the_dual_norm(noisy):
     for a, b in zip(dual, euclid, strict=True):
         assert _pnorm(a.u, 1.25) == pytest.approx(1.0, rel=1e-12)
         np.testing.assert_allclose(a.u / np.linalg.norm(a.u), b.u, rtol=1e-12, atol=1e-15)
-    run = run_online("pnorm_perceptron", X, y, p=5.0, epochs=2)
+    run = run_online("pnorm", X, y, p=5.0, epochs=2)
     report = evaluate(run, X, y)
     assert all(row.comparator.startswith("svm C=") for row in report.rows)
     assert any("SVM direction scaled to unit q-norm, q = p/(p - 1) = 1.25" in note
@@ -225,12 +225,12 @@ def test_one_vs_rest_runs_get_the_bounds_per_class():
     rng = np.random.default_rng(0)
     X = rng.standard_normal((90, 4))
     y = np.argmax(X @ rng.standard_normal((4, 3)), axis=1)
-    for algorithm, params in (("pnorm_perceptron", {"p": 3.0}),
+    for algorithm, params in (("pnorm", {"p": 3.0}),
                               ("higher_order", {"p": 4.0, "c": 0.4})):
         run = run_online(algorithm, X, y, multiclass="ovr", epochs=2, **params)
         report = evaluate(run, X, y)
         assert report.holds and report.corrections == run.corrections
-        names = PNORM_NAMES if algorithm == "pnorm_perceptron" else ["higher_order"]
+        names = PNORM_NAMES if algorithm == "pnorm" else ["higher_order"]
         for name in names:
             for variant in ("stated", "tightened"):
                 total = report.row(name, variant)
@@ -321,7 +321,7 @@ def test_ho_p_at_c0_is_the_p_norm_perceptrons_d1_bound(noisy, p):
     pnorm_d1 over the mistakes."""
     X, y, u = noisy
     ho = run_online("higher_order", X, y, p=p, c=0.0, epochs=2)
-    pn = run_online("pnorm_perceptron", X, y, p=p, epochs=2)
+    pn = run_online("pnorm", X, y, p=p, epochs=2)
     assert np.array_equal(ho.mistake_trials, pn.mistake_trials)
     expected = evaluate(pn, X, y, u=u, gamma=0.05).row("pnorm_d1", "tightened").value
     report = evaluate(ho, X, y, u=u, gamma=0.05)
@@ -355,7 +355,7 @@ def test_epochs_curve_reports_the_bounds_beside_the_updates():
     """HO paper Fig. 2 (theory §5): the p = 4 and 7 curves get their mistake bounds."""
     data = make_hop_artificial(0.1, n_train=60, n_test=20, n_features=30, n_relevant=5, seed=0)
     specs = [("FO", "perceptron", {}), ("HO_4(0.4)", "higher_order", {"p": 4.0, "c": 0.4}),
-             ("HO_7(0.0)", "pnorm_perceptron", {"p": 7.0})]
+             ("HO_7(0.0)", "pnorm", {"p": 7.0})]
     table = epochs_curve(specs, data.train, data.test, epochs=(1, 3), seeds=[2],
                          bounds=["HO_4(0.4)", "HO_7(0.0)"])
     assert all("bound" not in row for row in table if row["label"] == "FO")
@@ -441,7 +441,7 @@ def _check(run, X, y, u, gamma, expect=True):
 
 def _pnorm_run(data, X, y, presentation):
     p = data.draw(st.sampled_from(P_VALUES))
-    run = run_online("pnorm_perceptron", X, y, p=p, normalize=data.draw(st.booleans()),
+    run = run_online("pnorm", X, y, p=p, normalize=data.draw(st.booleans()),
                      **presentation)
     return run, p
 
@@ -487,7 +487,7 @@ def test_one_vs_rest_pnorm_bounds_hold(data, n_classes):
     if np.unique(y).shape[0] < 2:
         y[:2] = [0, 1]
     p = data.draw(st.sampled_from(P_VALUES))
-    run = run_online("pnorm_perceptron", X, y, p=p, multiclass="ovr", **presentation)
+    run = run_online("pnorm", X, y, p=p, multiclass="ovr", **presentation)
     U = rng.standard_normal((run.classes.shape[0], X.shape[1]))
     report = evaluate(run, X, y, u=U, gamma=data.draw(st.floats(1e-3, 1.0)))
     for row in report.rows:
@@ -497,10 +497,10 @@ def test_one_vs_rest_pnorm_bounds_hold(data, n_classes):
 
 @pytest.mark.slow
 @_settings(SLOW_CASES)
-@given(data=st.data(), algorithm=st.sampled_from(["pnorm_perceptron", "higher_order"]))
+@given(data=st.data(), algorithm=st.sampled_from(["pnorm", "higher_order"]))
 def test_every_p_norm_bound_holds_slow(data, algorithm):
     X, y, target, presentation, rng = data.draw(sequences())
-    if algorithm == "pnorm_perceptron":
+    if algorithm == "pnorm":
         run, p = _pnorm_run(data, X, y, presentation)
     else:
         run, p = _higher_order_run(data, X, y, presentation, rng)

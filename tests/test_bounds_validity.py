@@ -83,7 +83,7 @@ def _check(run, X, y, u, gamma, expect_some=True):
 
 @_settings(CASES)
 @given(data=st.data(),
-       algorithm=st.sampled_from(["perceptron", "voted_perceptron", "pnorm_perceptron"]))
+       algorithm=st.sampled_from(["perceptron", "voted_perceptron", "pnorm"]))
 def test_first_order_bounds_hold(data, algorithm):
     X, y, target, presentation, rng = data.draw(sequences())
     u, gamma = data.draw(comparisons(X, y, target, rng))

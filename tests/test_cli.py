@@ -89,7 +89,7 @@ def test_python_dash_m_runs_the_command_line():
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == (
         "perceptron-bounds run: error: argument --algorithm: unknown algorithm 'nope' (choose "
-        "from ballseptron, higher_order, perceptron, pnorm_perceptron, second_order, "
+        "from ballseptron, higher_order, perceptron, pnorm, second_order, "
         "voted_perceptron) (see perceptron-bounds run --help)\n"
     )
 
@@ -221,7 +221,7 @@ def test_run_svmlight_test_file_with_fewer_features_is_padded(tmp_path, capsys):
 
 
 def test_compare_param_goes_to_the_algorithms_that_take_it(capsys):
-    argv = ["compare", "--algorithms", "perceptron,higher_order,pnorm_perceptron",
+    argv = ["compare", "--algorithms", "perceptron,higher_order,pnorm",
             "--param", "p=4", "--epochs", "2", "--shuffle", "--seed", "5", "--json"]
     assert main(argv) == 0
     payload = json.loads(capsys.readouterr().out)
@@ -229,7 +229,7 @@ def test_compare_param_goes_to_the_algorithms_that_take_it(capsys):
         {"p": 4}, 2, True, 5)
     X, y, _ = make_separable(**BUILTIN_DATA)
     for report, (name, params) in zip(payload["reports"], [
-            ("perceptron", {}), ("higher_order", {"p": 4}), ("pnorm_perceptron", {"p": 4})],
+            ("perceptron", {}), ("higher_order", {"p": 4}), ("pnorm", {"p": 4})],
             strict=True):
         run = run_online(name, X, y, epochs=2, shuffle=True, seed=5, **params)
         assert report["algorithm"] == name
@@ -338,7 +338,7 @@ def test_csv_option_errors(files, argv, message, capsys):
          "COMMAND (see perceptron-bounds --help)"),
         (["run", "--algorithm", "perceptorn"], "perceptron-bounds run: error: argument "
          "--algorithm: unknown algorithm 'perceptorn'; did you mean 'perceptron'? (choose from "
-         "ballseptron, higher_order, perceptron, pnorm_perceptron, second_order, "
+         "ballseptron, higher_order, perceptron, pnorm, second_order, "
          "voted_perceptron) (see perceptron-bounds run --help)"),
         (["run"], "perceptron-bounds run: error: the following arguments are required: "
          "--algorithm (see perceptron-bounds run --help)"),
@@ -365,7 +365,7 @@ def test_csv_option_errors(files, argv, message, capsys):
          "perceptron-bounds run: error: --test-fraction 0.99999 of 2000 samples leaves no "
          "training rows"),
         (["compare", "--param", "q=1"], "perceptron-bounds compare: error: --param q: no "
-         "algorithm among ballseptron, higher_order, perceptron, pnorm_perceptron, "
+         "algorithm among ballseptron, higher_order, perceptron, pnorm, "
          "second_order, voted_perceptron takes a parameter 'q' (known: kernel, degree, gamma, "
          "coef0, form, r, c, rho, p, sparse, normalize, memory_budget, a, variant, span_tol)"),
         (["compare", "--algorithms", "perceptron", "--param", "r=0.1"], "perceptron-bounds "
@@ -373,7 +373,7 @@ def test_csv_option_errors(files, argv, message, capsys):
          "gamma, coef0, form)"),
         (["compare", "--algorithms", "perceptron,ballseptorn"], "perceptron-bounds compare: "
          "error: --algorithms: unknown ballseptorn; did you mean 'ballseptron'? (choose from "
-         "ballseptron, higher_order, perceptron, pnorm_perceptron, second_order, "
+         "ballseptron, higher_order, perceptron, pnorm, second_order, "
          "voted_perceptron)"),
         (["compare", "--comparator", "svn"], "perceptron-bounds compare: error: argument "
          "--comparator: unknown comparator 'svn'; did you mean 'svm'? (choose from auto, "

@@ -138,7 +138,7 @@ def test_warm_start_with_form_auto_keeps_its_form(algorithm):
     assert second.params == first.params
 
 
-@pytest.mark.parametrize("algorithm", [a for a in ALGORITHMS if a != "pnorm_perceptron"])
+@pytest.mark.parametrize("algorithm", [a for a in ALGORITHMS if a != "pnorm"])
 def test_a_dual_warm_start_continues_on_sparse_input(algorithm):
     """A dense dual run continued on CSR rows is the run continued on the same dense rows."""
     first = run_online(algorithm, X, Y, kernel="rbf")
@@ -160,7 +160,7 @@ def test_csr_with_duplicate_and_unsorted_indices_is_its_dense_matrix(algorithm, 
                        shape=X.shape)
     assert not Xs.has_canonical_format
     kept = Xs.data.copy(), Xs.indices.copy()
-    params = {"kernel": kernel} if kernel != "linear" and algorithm != "pnorm_perceptron" else {}
+    params = {"kernel": kernel} if kernel != "linear" and algorithm != "pnorm" else {}
     run = run_online(algorithm, Xs, Y, epochs=2, record_margins=True, **params)
     dense = run_online(algorithm, X, Y, epochs=2, record_margins=True, **params)
     np.testing.assert_array_equal(run.mistake_trials, dense.mistake_trials)

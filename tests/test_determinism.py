@@ -18,8 +18,8 @@ X = rng.standard_normal((50, 4))
 Y = np.where(X @ [1.0, -2.0, 0.5, 0.0] + 0.4 * rng.standard_normal(50) > 0, 1, -1)
 
 RUNS = [
-    ("pnorm_perceptron", {"p": 4.0, "normalize": False}),
-    ("pnorm_perceptron", {"p": 7.0}),
+    ("pnorm", {"p": 4.0, "normalize": False}),
+    ("pnorm", {"p": 7.0}),
     ("higher_order", {"p": 3.0, "form": "implicit"}),
     ("higher_order", {"form": "primal"}),
     ("higher_order", {"form": "primal", "sparse": True}),

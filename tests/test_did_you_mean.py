@@ -21,7 +21,7 @@ from perceptron_bounds.registry import check_params
         ("", ["linear", "poly", "rbf"], ""),
         (3, ["linear", "poly", "rbf"], ""),
         (None, ["a"], ""),
-        ("perceptorn", ["perceptron", "pnorm_perceptron", "voted_perceptron"],
+        ("perceptorn", ["perceptron", "pnorm", "voted_perceptron"],
          "; did you mean 'perceptron'?"),
         ("x", [], ""),
     ],
@@ -70,8 +70,8 @@ def test_run_online_suggests_a_parameter():
 def test_an_experiment_spec_gets_the_same_check():
     """run_online and the experiments' specs share one check (registry.check_params)."""
     train = test = make_separable(n_samples=20, n_features=2, seed=0)
-    specs = [("FO", "pnorm_perceptron", {"normalise": True, "q": 1})]
-    message = (r"^spec 'FO': 'pnorm_perceptron' got unexpected parameter\(s\) normalise, q; it "
+    specs = [("FO", "pnorm", {"normalise": True, "q": 1})]
+    message = (r"^spec 'FO': 'pnorm' got unexpected parameter\(s\) normalise, q; it "
                r"takes: p, normalize; did you mean 'normalize'\? \(for 'normalise'\)$")
     with pytest.raises(TypeError, match=message):
         epochs_curve(specs, train, test)

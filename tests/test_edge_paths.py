@@ -41,8 +41,8 @@ def test_parse_value_reads_bools_none_and_numbers(text, expected):
 
 
 def test_run_json_forwards_bool_params_and_counts_the_reference_mistakes(capsys):
-    # pnorm_perceptron with p=2 and normalize=false is the classic Perceptron (theory §2.1).
-    argv = ["run", "--algorithm", "pnorm_perceptron", "--param", "p=2", "--param",
+    # pnorm with p=2 and normalize=false is the classic Perceptron (theory §2.1).
+    argv = ["run", "--algorithm", "pnorm", "--param", "p=2", "--param",
             "normalize=false", "--epochs", "2", "--json"]
     assert main(argv) == 0
     record = json.loads(capsys.readouterr().out)
@@ -53,14 +53,14 @@ def test_run_json_forwards_bool_params_and_counts_the_reference_mistakes(capsys)
     assert record["mistakes"] == trials.shape[0]
     assert record["n_trials"] == 2 * X.shape[0]
     assert (record["algorithm"], record["data"], record["epochs"]) == (
-        "pnorm_perceptron", "built-in", 2)
+        "pnorm", "built-in", 2)
 
 
 def test_algorithms_command_lists_every_algorithm_with_its_defaults(capsys):
     assert main(["algorithms"]) == 0
     out = capsys.readouterr().out
     for name in ("perceptron", "voted_perceptron", "ballseptron", "second_order",
-                 "higher_order", "pnorm_perceptron"):
+                 "higher_order", "pnorm"):
         assert f"{name}: " in out
     assert "r=0.1" in out and "variant='inverse'" in out
 

@@ -287,7 +287,7 @@ MULTICLASS_RUNS = [
     (SecondOrderPerceptron(protocol="paper", variant="adaptive"),
      ("second_order", {"variant": "adaptive"})),
     (HigherOrderPerceptron(protocol="paper", p=3.0), ("higher_order", {"p": 3.0})),
-    (PNormPerceptron(protocol="paper", p=4.0), ("pnorm_perceptron", {"p": 4.0})),
+    (PNormPerceptron(protocol="paper", p=4.0), ("pnorm", {"p": 4.0})),
 ]
 
 

@@ -104,7 +104,7 @@ def test_record_gives_the_transformed_sequence_and_the_proof_coefficient(form, p
 @pytest.mark.parametrize("p", [2.0, 4.0, 7.0])
 @pytest.mark.parametrize("normalize", [True, False])
 def test_c_zero_is_the_pnorm_perceptron(p, normalize):
-    pnorm = run_online("pnorm_perceptron", X, Y, epochs=4, p=p, normalize=normalize,
+    pnorm = run_online("pnorm", X, Y, epochs=4, p=p, normalize=normalize,
                        record_margins=True)
     trials, theta, margins = pnorm_perceptron(X, Y, pnorm.sample_index, p=p, normalize=normalize)
     np.testing.assert_array_equal(pnorm.mistake_trials, trials)
@@ -200,7 +200,7 @@ def test_rbf_transformed_margins_follow_B_in_feature_space():
     ("higher_order", {"form": "primal"}),
     ("higher_order", {"form": "implicit"}),
     ("higher_order", {"form": "implicit", "p": 4.0, "sparse": True}),
-    ("pnorm_perceptron", {"p": 4.0}),
+    ("pnorm", {"p": 4.0}),
 ])
 def test_sparse_input_gives_the_dense_run(algorithm, params):
     Xz = X.copy()
@@ -224,7 +224,7 @@ def test_transformed_records_take_sparse_data():
     ("higher_order", {"form": "implicit", "p": 7.0}),
     ("higher_order", {"form": "dual", "kernel": "rbf"}),
     ("higher_order", {"form": "dual", "rho": tuple(0.3 / np.arange(1, 201))}),
-    ("pnorm_perceptron", {"p": 4.0}),
+    ("pnorm", {"p": 4.0}),
 ])
 def test_warm_start_continues_the_run(algorithm, params):
     whole = run_online(algorithm, X, Y, record_margins=True, **params)
@@ -322,7 +322,7 @@ def test_bad_input_is_refused_before_any_trial(params, error, match):
 
 def test_bad_input_other_entry_points():
     with pytest.raises(ValueError, match=r"p must be in \[2, inf\)"):
-        run_online("pnorm_perceptron", X, Y, p=1.0)
+        run_online("pnorm", X, Y, p=1.0)
     with pytest.raises(ValueError, match="K\\(x, x\\) >= 0"):
         run_online("higher_order", X, Y, kernel="poly", degree=1, coef0=-50.0)
     run = run_online("higher_order", X, Y)
@@ -354,7 +354,7 @@ def test_check_estimator(estimator, check):
      {"c": 0.6, "p": 7.0, "sparse": True}),
     (HigherOrderPerceptron(protocol="paper", kernel="poly", degree=2, gamma="auto"), "higher_order",
      {"kernel": "poly", "degree": 2, "gamma": "auto"}),
-    (PNormPerceptron(protocol="paper", p=4.0, normalize=False), "pnorm_perceptron",
+    (PNormPerceptron(protocol="paper", p=4.0, normalize=False), "pnorm",
      {"p": 4.0, "normalize": False}),
 ])
 def test_estimators_are_run_online(estimator, algorithm, params):

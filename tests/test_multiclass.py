@@ -56,8 +56,8 @@ CASES = {
     "ho-implicit-p3": ("higher_order", {"p": 3.0}, X),
     "ho-dual-rbf": ("higher_order", {"kernel": "rbf"}, X),
     "ho-sparse-csr": ("higher_order", {"sparse": True}, XS),
-    "pnorm": ("pnorm_perceptron", {"p": 4.0}, X),
-    "pnorm-csr": ("pnorm_perceptron", {}, XS),
+    "pnorm": ("pnorm", {"p": 4.0}, X),
+    "pnorm-csr": ("pnorm", {}, XS),
 }
 
 

@@ -21,8 +21,8 @@ from perceptron_bounds.algorithms import get
 from perceptron_bounds.algorithms.ovr import (
     class_data,
     class_labels,
-    fit_ballseptron_ovr,
-    fit_perceptron_ovr,
+    fit_ovr_ballseptron,
+    fit_ovr_perceptron,
     merged_supports,
 )
 from perceptron_bounds.algorithms.voted import mistake_count, supvec_count
@@ -321,13 +321,13 @@ def test_hook_errors():
     data = Data(check_X(X), y, np.arange(3))
     order = presented_sequence(20, 1)
     with pytest.raises(ValueError, match=r"margins must have shape \(T, K\) = \(20, 3\)"):
-        fit_perceptron_ovr(data, order, {"form": "primal"}, np.empty(0), None)
+        fit_ovr_perceptron(data, order, {"form": "primal"}, np.empty(0), None)
 
     class Previous:
         class_runs = (None, None)
 
     with pytest.raises(ValueError, match="2 class runs, the data 3 classes"):
-        fit_ballseptron_ovr(data, order, {"form": "primal", "r": 0.1}, np.empty((20, 3)),
+        fit_ovr_ballseptron(data, order, {"form": "primal", "r": 0.1}, np.empty((20, 3)),
                             Previous)
 
 

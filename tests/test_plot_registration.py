@@ -122,7 +122,7 @@ def test_labels_show_the_registered_parameters(data, algorithm, params, label):
 def test_higher_order_with_c_zero_is_the_pnorm_perceptron_in_legends():
     """HO_p(0) is the p-norm Perceptron (paper 000): its legend entry, dashed."""
     entry = legend_entry("higher_order", {"p": 7.0, "c": 0.0})
-    assert entry == legend_entry("pnorm_perceptron", {"p": 7.0})
+    assert entry == legend_entry("pnorm", {"p": 7.0})
     assert entry.dashed and entry.text == "p-norm Perceptron, p = 7"
     assert not legend_entry("higher_order", {"p": 7.0, "c": 0.4}).dashed
 

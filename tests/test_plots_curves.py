@@ -65,7 +65,7 @@ def test_plot_epochs_curve_two_by_two(tmp_path):
         train, test = make_hop_artificial(
             eta, n_train=60, n_test=40, n_features=20, n_relevant=5, seed=0
         )
-        specs = [("FO", "perceptron", {}), ("HO_2(0.0)", "pnorm_perceptron", {"p": 2.0})]
+        specs = [("FO", "perceptron", {}), ("HO_2(0.0)", "pnorm", {"p": 2.0})]
         rows = epochs_curve(specs, train, test, epochs=(1, 2, 3), seeds=[0, 1])
         records += [{"eta": eta, **row} for row in rows]
     fig = plot_epochs_curve(records)

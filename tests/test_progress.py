@@ -42,11 +42,11 @@ def test_run_online_progress_is_off_by_default_and_a_bar_when_asked(capsys, monk
     run_online("perceptron", X, y, epochs=3)
     assert capsys.readouterr().err == ""
     monkeypatch.setattr(online, "BAR_DELAY", 0.0)
-    quiet = run_online("pnorm_perceptron", X, np.arange(300) % 3, epochs=3)
-    shown = run_online("pnorm_perceptron", X, np.arange(300) % 3, epochs=3, progress=True)
+    quiet = run_online("pnorm", X, np.arange(300) % 3, epochs=3)
+    shown = run_online("pnorm", X, np.arange(300) % 3, epochs=3, progress=True)
     err = capsys.readouterr().err
     # one-vs-rest without a one-pass form: a loop per class, one bar over all of them
-    assert "pnorm_perceptron" in err and "2700/2700" in err
+    assert "pnorm" in err and "2700/2700" in err
     np.testing.assert_array_equal(quiet.mistake_trials, shown.mistake_trials)
     with pytest.raises(TypeError, match="progress"):
         run_online("perceptron", X, y, progress="yes")

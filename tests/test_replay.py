@@ -52,7 +52,7 @@ CASES = {
     "ho-p3": ("higher_order", {"p": 3.0}, X),
     "ho-rho-schedule": ("higher_order", {"rho": np.linspace(0.05, 0.5, 80)}, X),
     "ho-rbf-raw": ("higher_order", {"kernel": "rbf", "normalize": False}, X),
-    "pnorm-p4-raw": ("pnorm_perceptron", {"p": 4.0, "normalize": False}, X),
+    "pnorm-p4-raw": ("pnorm", {"p": 4.0, "normalize": False}, X),
 }
 
 

@@ -7,9 +7,12 @@ wrong module.
 
 import ast
 import inspect
+import io
 import pkgutil
 import subprocess
 import sys
+import textwrap
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -198,51 +201,26 @@ def test_estimator_defaults_are_the_registry_defaults(name):
         assert params[key] == expected and type(params[key]) is type(expected), (name, key)
 
 
-def algorithm_name_literals(folder: Path, declarations=()) -> list[str]:
-    """``file:line`` of every string literal in the package folder ``folder`` equal to a
-    registered algorithm's name, docstrings left out, and the ``name=`` of a call to one of
-    ``declarations`` (a bound named after its algorithm names the bound, not the algorithm)."""
-    names = set(available())
-    found = []
-    for path in sorted(folder.rglob("*.py")):
-        tree = ast.parse(path.read_text())
-        skip = set()
-        for node in ast.walk(tree):
-            body = getattr(node, "body", None)
-            if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
-                                  ast.AsyncFunctionDef)) and body
-                    and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)):
-                skip.add(id(body[0].value))
-            if isinstance(node, ast.Call):
-                func = node.func
-                called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-                if called in declarations:
-                    skip.update(id(kw.value) for kw in node.keywords if kw.arg == "name")
-        found.extend(f"{path.relative_to(PACKAGE)}:{node.lineno}" for node in ast.walk(tree)
-                     if isinstance(node, ast.Constant) and node.value in names
-                     and id(node) not in skip)
-    return found
-
-
-def test_bounds_test_no_algorithm_by_name():
-    """Which bounds apply, and how, is read from the registrations and the declarations."""
-    assert algorithm_name_literals(PACKAGE / "bounds", declarations=("Bound",)) == []
 # The packages that read what is particular to an algorithm from its registration and never
-# test its name (no function exempt: the bounds' labels are read from their declarations).
-NAME_FREE: dict[str, set[str]] = {"plots": set()}
+# test its name, with the declarations whose ``name=`` is exempt: a bound named after its
+# algorithm (second_order, higher_order) names the bound, not the algorithm.
+NAME_FREE = {"bounds": ("Bound",), "plots": ()}
 
 
-def name_literals(path: Path, exempt: set[str]) -> list[tuple[int, str]]:
+def name_literals(path: Path, declarations=()) -> list[tuple[int, str]]:
     """(line, value) of the string literals of ``path`` equal to a registered algorithm's name,
-    outside docstrings and the bodies of the functions named in ``exempt``."""
+    outside docstrings and the ``name=`` of a call to one of ``declarations``."""
     tree = ast.parse(path.read_text())
     skipped = set()
     scopes = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
     for node in ast.walk(tree):
         if isinstance(node, scopes) and ast.get_docstring(node, clean=False) is not None:
             skipped.add(id(node.body[0].value))
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in exempt:
-            skipped.update(id(inner) for inner in ast.walk(node))
+        if isinstance(node, ast.Call):
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if called in declarations:
+                skipped.update(id(kw.value) for kw in node.keywords if kw.arg == "name")
     names = set(available())
     return [(node.lineno, node.value) for node in ast.walk(tree)
             if isinstance(node, ast.Constant) and node.value in names and id(node) not in skipped]
@@ -250,7 +228,8 @@ def name_literals(path: Path, exempt: set[str]) -> list[tuple[int, str]]:
 
 @pytest.mark.parametrize("package", sorted(NAME_FREE))
 def test_no_algorithm_name_decides_behaviour(package):
-    """Plots read display names, labels and decorations from the registrations (issue 21)."""
+    """Bounds and plots read what applies to an algorithm, and how it is drawn, from its
+    registration and the bound declarations (issue 21)."""
     found = [(path.relative_to(PACKAGE), line, value)
              for path in sorted((PACKAGE / package).rglob("*.py"))
              for line, value in name_literals(path, NAME_FREE[package])]
@@ -258,14 +237,15 @@ def test_no_algorithm_name_decides_behaviour(package):
 
 
 def test_the_count_of_algorithm_names_sees_literals(tmp_path):
-    """The count finds a name outside docstrings, as a dict key or in a comparison too."""
+    """The count finds a name outside docstrings, as a dict key or in a comparison too, and
+    leaves out only a declaration's own name."""
     path = tmp_path / "probe.py"
     path.write_text('"""perceptron"""\nx = {"perceptron": 1}\ny = f"{z}" == "ballseptron"\n'
-                    'def bound_label(name):\n    """second_order"""\n'
-                    '    return {"second_order": 1}\n')
-    assert sorted(value for _, value in name_literals(path, {"bound_label"})) == [
-        "ballseptron", "perceptron"]
-    assert len(name_literals(path, set())) == 3
+                    'def f():\n    """second_order"""\n'
+                    '    return Bound(name="second_order", label="higher_order")\n')
+    assert sorted(value for _, value in name_literals(path, ("Bound",))) == [
+        "ballseptron", "higher_order", "perceptron"]
+    assert len(name_literals(path)) == 4
 
 
 @pytest.mark.parametrize("module", ["perceptron_bounds.plots.panels",
@@ -273,3 +253,46 @@ def test_the_count_of_algorithm_names_sees_literals(tmp_path):
 def test_the_teaching_panels_draw_the_curves_they_are_given(module):
     """Only the public entry points (plots.teaching) compute bounds; the drawing takes them."""
     assert not [target for target in GRAPH[module] if target.startswith("perceptron_bounds.bounds")]
+
+
+# A module over this many lines of code holds more than one thing: split it.
+MAX_CODE_LINES = 450
+_NOT_CODE = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+             tokenize.ENDMARKER}
+
+
+def code_lines(source: str) -> int:
+    """Lines holding code: not blank, not only a comment, not in a docstring."""
+    docstrings = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0] if node.body else None
+            if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str)):
+                docstrings.update(range(first.lineno, first.end_lineno + 1))
+    lines = set()
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type not in _NOT_CODE:
+            lines.update(range(token.start[0], token.end[0] + 1))
+    return len(lines - docstrings)
+
+
+def test_code_lines_leave_out_docstrings_comments_and_blank_lines():
+    source = '''\
+    """Module.
+
+    docstring."""
+    # a comment
+
+    def f(x):  # code
+        """Doc."""
+        return (x +
+                1)
+    '''
+    assert code_lines(textwrap.dedent(source)) == 3
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_no_module_over_450_lines_of_code(module):
+    count = code_lines(source_path(module).read_text())
+    assert count <= MAX_CODE_LINES, f"{module}: {count} lines of code"

@@ -33,7 +33,7 @@ PANELS = {
     "perceptron rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),
     "voted_perceptron": ({}, "line"),
     "ballseptron": ({"r": 0.05}, "line ball"),
-    "pnorm_perceptron": ({"p": 4.0}, "line"),
+    "pnorm": ({"p": 4.0}, "line"),
     "second_order": ({"a": 0.5}, "line ellipse"),
     "second_order pinv": ({"variant": "pinv"}, "line ellipse"),
     "second_order rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),

@@ -6,6 +6,12 @@ Importing this package registers every algorithm with ``run_online``;
 Numba options) and checks :func:`stop_requested` every :data:`EVERY` trials, so that
 Ctrl-C stops it and ``progress=True`` shows a bar (see the docs page "Adding an
 algorithm").
+
+
+A function registered as a hook of :class:`Algorithm` is named after the
+field it fills: ``_fit`` (and ``_fit_ovr``, ...) in the algorithm's own
+module, ``fit_ovr_<name>`` and ``fit_native_<name>`` in the modules shared by
+several algorithms (:mod:`.ovr`, :mod:`.native`).
 """
 
 from .._interrupt import EVERY, stop_requested
@@ -26,7 +32,7 @@ from . import (
     ballseptron,  # noqa: F401  (registers "ballseptron")
     higher_order,  # noqa: F401  (registers "higher_order")
     perceptron,  # noqa: F401  (registers "perceptron")
-    pnorm,  # noqa: F401  (registers "pnorm_perceptron")
+    pnorm,  # noqa: F401  (registers "pnorm")
     second_order,  # noqa: F401  (registers "second_order")
     voted,  # noqa: F401  (registers "voted_perceptron")
 )

@@ -10,6 +10,8 @@ one from the kernel and the data.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._linalg import rows_buffer
@@ -40,6 +42,26 @@ def over_budget(form: str, n_features: int, count: int, budget: float, instead: 
     return (f"form={form!r} keeps {count} dense {n_features} x {n_features} float64 "
             f"matri{'x' if count == 1 else 'ces'} ({size / 1024**3:.3g} GiB), over "
             f"memory_budget={budget / 1024**3:.3g} GiB; use {instead}, or raise memory_budget")
+
+
+def max_supports(count: int, budget: float) -> int:
+    """The most supports k whose ``count`` k x k float64 matrices fit within ``budget`` bytes.
+
+    A dual form keeps as many k x k matrices as its primal form keeps n x n
+    ones, k the supports, which grow with the mistakes; its loop stops before
+    a support beyond this count.
+    """
+    return math.isqrt(int(min(budget / (8.0 * count), 2.0**62)))
+
+
+def check_dual_stop(stop: int, k: int, count: int, budget: float) -> None:
+    """The one-line ``ValueError`` of a dual loop that keeps ``count`` k x k matrices, stopped
+    at trial ``stop`` (-1: it did not) by :func:`max_supports`, holding k supports."""
+    if stop >= 0:
+        raise ValueError(over_budget(
+            "dual", k + 1, count, budget,
+            f"fewer trials (the matrices grow with the supports; trial {stop} would add "
+            f"support {k + 1})"))
 
 
 def check_form(value, forms) -> str:

@@ -50,6 +50,7 @@ from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (
     engine_append,
     engine_diag,
+    engine_order,
     engine_row,
     engine_supports,
     kernel_engine,
@@ -59,7 +60,7 @@ from ..registry import Algorithm, LoopResult, Teaching, register
 from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, ball_case, scale_in_range
 from ._common import dual_buffer, resolve_kernel_form, support_set
 from .native import fit_native_ballseptron
-from .ovr import fit_ballseptron_ovr
+from .ovr import fit_ovr_ballseptron
 
 
 @jit
@@ -162,7 +163,7 @@ def _ballseptron_dual_loop(src, st, k, y, r, coef, norm_sq, margins):
     Returns (update trials, their cases, engine state, coef, k, ||w||^2) with
     the buffers possibly regrown and coef holding the effective coefficients.
     """
-    order = src[5]
+    order = engine_order(src)
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
     updates = np.empty(n_trials, dtype=np.int64)
@@ -235,7 +236,7 @@ BALLSEPTRON = register(
         defaults={**KERNEL_DEFAULTS, "form": "auto", "r": 0.1},
         resolve=_resolve,
         fit=_fit,
-        fit_ovr=fit_ballseptron_ovr,
+        fit_ovr=fit_ovr_ballseptron,
         fit_native=fit_native_ballseptron,
         summary="Shalev-Shwartz & Singer's Ballseptron (margin errors within radius r)",
         bounds=("novikoff", "freund_schapire", "ballseptron_d1", "ballseptron_corrected_d2",

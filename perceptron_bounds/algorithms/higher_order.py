@@ -43,7 +43,7 @@ dual form keeps its supports sparse), implicit otherwise);
 the kernel's feature space, K(x, z) / sqrt(K(x, x) K(z, z)); a zero row stays
 zero; False uses the data as given); ``kernel``, ``degree``, ``gamma``,
 ``coef0`` as in :mod:`perceptron_bounds.kernels` (a non-linear
-kernel needs p = 2 and the dual form). ``run_online("pnorm_perceptron", ...)``
+kernel needs p = 2 and the dual form). ``run_online("pnorm", ...)``
 takes ``p`` and ``normalize`` with the same meaning and defaults, and records
 ``theta`` (the sum of y_t x_t over mistakes; w = g(theta)) and ``normalized``.
 
@@ -117,7 +117,7 @@ from .._linalg import (
 )
 from .._validation import check_bool, check_finite, check_real, loop_arrays
 from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
-from ..kernel_engine import engine_append, engine_row, engine_supports, kernel_engine
+from ..kernel_engine import engine_append, engine_order, engine_row, engine_supports, kernel_engine
 from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LegendEntry, LoopResult, Teaching, register
 from ._common import (
@@ -128,7 +128,7 @@ from ._common import (
     over_budget,
     resolve_kernel,
 )
-from .pnorm import HO_NOTATION, PNORM_PERCEPTRON, link, link_into
+from .pnorm import HO_NOTATION, PNORM, link, link_into
 
 # form="auto" runs the primal form for p = 2 up to this many features (its A is n x n; a
 # mistake costs O(n^2) against the implicit form's O(n a)), unless sparse=True, whose rare
@@ -339,7 +339,7 @@ def _ho_dual_loop(src, st, k, y, xscale, xnorm2, rho_seq, k0, sparse,
     one entry per possible support. Returns (mistake trials, engine state, k,
     D, a).
     """
-    order = src[5]
+    order = engine_order(src)
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
     mistakes = np.empty(n_trials, dtype=np.int64)
@@ -625,7 +625,7 @@ HIGHER_ORDER = register(
         display_name="Higher-Order Perceptron",
         label_params=lambda params: ("p", "c") if params["rho"] is None else ("p", "rho"),
         # HO_p(0) is the p-norm Perceptron (paper 000, sec. 2), drawn as such
-        legend=lambda params: PNORM_PERCEPTRON.legend(params)
+        legend=lambda params: PNORM.legend(params)
         if params["c"] == 0 and params["rho"] is None
         else LegendEntry(f"p = {params['p']:g}, c = {params['c']:g}", notation=HO_NOTATION),
         # its bounds measure gamma on the transformed instances (theory §4.1): no band

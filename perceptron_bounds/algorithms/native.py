@@ -100,6 +100,7 @@ from ..hypothesis import PrototypeHypothesis, PrototypeKernelHypothesis
 from ..kernel_engine import (
     engine_append,
     engine_diag,
+    engine_order,
     engine_row,
     engine_supports,
     kernel_engine,
@@ -215,7 +216,7 @@ def _native_dual_loop(src, st, k, y, r, A, G, margins):
     update log (rows: trial, case, true class, runner-up), the gap norms d,
     the engine state, A (possibly regrown) and k.
     """
-    order = src[5]
+    order = engine_order(src)
     n_trials = order.shape[0]
     n_classes = G.shape[0]
     record = margins.shape[0] > 0

@@ -69,31 +69,29 @@ Examples
 --------
 >>> import numpy as np
 >>> from perceptron_bounds._validation import Data
->>> from perceptron_bounds.algorithms.ovr import fit_perceptron_ovr
+>>> from perceptron_bounds.algorithms.ovr import fit_ovr_perceptron
 >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
 >>> data = Data(X, np.array([0, 1, 2]), np.array(["a", "b", "c"]))
 >>> order = np.array([0, 1, 2, 0, 1, 2])
->>> results = fit_perceptron_ovr(data, order, {"form": "primal"}, np.empty((6, 3)), None)
+>>> results = fit_ovr_perceptron(data, order, {"form": "primal"}, np.empty((6, 3)), None)
 >>> [r.mistake_trials.tolist() for r in results]
 [[0, 1, 2, 4], [0, 1, 2, 3], [0, 1]]
 """
 
 from __future__ import annotations
 
-import llvmlite.ir as ir
 import numpy as np
 import scipy.sparse as sp
-from numba.core import cgutils, types
-from numba.extending import intrinsic
 
 from .._interrupt import EVERY, stop_requested
 from .._jit import jit
-from .._linalg import capacity, csr_dot, dense_dot, dot, grow_vector
+from .._linalg import capacity, csr_dot, dense_dot, dot, grow_vector, prefetch
 from .._validation import Data
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (
     engine_append,
     engine_diag,
+    engine_order,
     engine_row,
     engine_supports,
     kernel_engine,
@@ -129,34 +127,6 @@ def _case(signed_margin, norm_sq, r, ball):
 _AHEAD, _LINE = 2, 8
 
 
-@intrinsic
-def _prefetch(typingctx, array, index):
-    """Ask the CPU to bring ``array[index]`` (1-D) into its caches: ``llvm.prefetch``, a hint.
-
-    A trial of the one-vs-rest loops does K times the arithmetic of a binary
-    trial on the same row, too much for the processor to reach ahead to the
-    next rows on its own; on shuffled rows it would wait for each row from
-    memory. Results never depend on it.
-    """
-
-    def codegen(context, builder, signature, args):
-        array_type = signature.args[0]
-        view = context.make_array(array_type)(context, builder, args[0])
-        pointer = cgutils.get_item_pointer(context, builder, array_type, view, [args[1]])
-        byte_pointer = ir.IntType(8).as_pointer()
-        int32 = ir.IntType(32)
-        function = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, int32, int32, int32]),
-            "llvm.prefetch.p0i8",
-        )
-        # read (0), keep in all cache levels (3), data cache (1)
-        builder.call(function, [builder.bitcast(pointer, byte_pointer), int32(0), int32(3),
-                                int32(1)])
-        return context.get_dummy_value()
-
-    return types.void(array, index), codegen
-
-
 @jit
 def _ovr_primal_loop(X, y, order, r, ball, W, norm_sq, margins, cases):
     """K binary Perceptrons (Ballseptrons with ``ball``) over dense rows; W (K x n) in place.
@@ -180,7 +150,7 @@ def _ovr_primal_loop(X, y, order, r, ball, W, norm_sq, margins, cases):
         if t + _AHEAD < n_trials:
             ahead = X[order[t + _AHEAD]]
             for j in range(0, n, _LINE):
-                _prefetch(ahead, j)
+                prefetch(ahead, j)
         # All K scores first: the dot products run back to back, free of the updates' branches.
         scores = margins[t]
         for k in range(n_classes):
@@ -225,8 +195,8 @@ def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, m
         if t + _AHEAD < n_trials:
             ahead = order[t + _AHEAD]
             for p in range(indptr[ahead], indptr[ahead + 1], _LINE):
-                _prefetch(data, p)
-                _prefetch(indices, p)
+                prefetch(data, p)
+                prefetch(indices, p)
         scores = margins[t]
         for k in range(n_classes):
             scores[k] = csr_dot(V[k], data, indices, indptr, i) * scale[k]
@@ -284,7 +254,7 @@ def _ovr_dual_loop(src, st, m, y, r, ball, index, coef, lengths, scale, norm_sq,
     ``lengths``, ``scale`` and ``norm_sq`` are updated in place. Returns
     (engine state, m, index, coef) with the buffers possibly regrown.
     """
-    order = src[5]
+    order = engine_order(src)
     n_trials = order.shape[0]
     n_classes = coef.shape[0]
     row = np.empty(capacity(m))
@@ -467,7 +437,7 @@ def _fit_ovr(data, order, params, r, ball, margins, previous) -> list[LoopResult
     return results
 
 
-def fit_perceptron_ovr(data, order, params, margins, previous) -> list[LoopResult]:
+def fit_ovr_perceptron(data, order, params, margins, previous) -> list[LoopResult]:
     """One-vs-rest Perceptron (theory §2.1, §2.6): the K binary runs in one pass.
 
     The ``fit_ovr`` hook of ``"perceptron"``; ``"voted_perceptron"`` trains with it.
@@ -499,10 +469,10 @@ def fit_perceptron_ovr(data, order, params, margins, previous) -> list[LoopResul
     return _fit_ovr(data, order, params, 0.0, False, margins, previous)
 
 
-def fit_ballseptron_ovr(data, order, params, margins, previous) -> list[LoopResult]:
+def fit_ovr_ballseptron(data, order, params, margins, previous) -> list[LoopResult]:
     """One-vs-rest Ballseptron (theory §2.3, §2.6): the K binary runs in one pass.
 
-    As :func:`fit_perceptron_ovr`, for ``"ballseptron"`` with its radius
+    As :func:`fit_ovr_perceptron`, for ``"ballseptron"`` with its radius
     ``params["r"]``: result k also holds the margin-error trials of class k
     and ``state["norm_sq"]``, its final ||w||^2, each exactly as the binary
     ``fit`` gives them. The ``fit_ovr`` hook of ``"ballseptron"``.

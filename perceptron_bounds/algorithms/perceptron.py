@@ -19,12 +19,12 @@ from .._interrupt import EVERY, stop_requested
 from .._jit import jit
 from .._linalg import dot, grow_vector
 from ..hypothesis import KernelHypothesis, LinearHypothesis
-from ..kernel_engine import engine_append, engine_row, engine_supports, kernel_engine
+from ..kernel_engine import engine_append, engine_order, engine_row, engine_supports, kernel_engine
 from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LegendEntry, LoopResult, register
 from ._common import dual_buffer, resolve_kernel_form, support_set
 from .native import fit_native_perceptron
-from .ovr import fit_perceptron_ovr
+from .ovr import fit_ovr_perceptron
 
 
 @jit
@@ -86,7 +86,7 @@ def _perceptron_dual_loop(src, st, k, y, coef, margins):
     Kernel values come from the kernel-row engine (``src``, ``st``).
     Returns (mistake trials, engine state, coef, k) with the buffers possibly regrown.
     """
-    order = src[5]
+    order = engine_order(src)
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
     mistakes = np.empty(n_trials, dtype=np.int64)
@@ -147,7 +147,7 @@ PERCEPTRON = register(
         defaults={**KERNEL_DEFAULTS, "form": "auto"},
         resolve=resolve_kernel_form,
         fit=_fit,
-        fit_ovr=fit_perceptron_ovr,
+        fit_ovr=fit_ovr_perceptron,
         fit_native=fit_native_perceptron,
         summary="Rosenblatt's Perceptron (FO), primal or kernel form",
         bounds=("novikoff", "freund_schapire", "ballseptron_d1"),

@@ -10,9 +10,12 @@ is the gradient of ||theta||_p^2 / 2 (the identity for p = 2: the
 Perceptron). With instances normalised to unit p-norm (``normalize=True``,
 as paper 000 Figure 1 does) it is the Higher-Order Perceptron HO_p(0).
 
-Parameters of ``run_online("pnorm_perceptron", ...)``: ``p >= 2`` (default 2)
+Parameters of ``run_online("pnorm", ...)``: ``p >= 2`` (default 2)
 and ``normalize`` (default True: rows scaled to unit p-norm; a zero row stays
 zero). ``run.state`` records ``theta`` (w = g(theta)) and ``normalized``.
+Release 0.1.0 registered it as ``"pnorm_perceptron"``: that name is still
+accepted, with a ``DeprecationWarning``, and saved runs that carry it load as
+``"pnorm"``.
 
 References
 ----------
@@ -155,9 +158,10 @@ HO_NOTATION = (
     "FO = HO$_2$(0)"
 )
 
-PNORM_PERCEPTRON = register(
+PNORM = register(
     Algorithm(
-        name="pnorm_perceptron",
+        name="pnorm",
+        former_names=("pnorm_perceptron",),
         defaults={"p": 2.0, "normalize": True},
         resolve=_resolve,
         fit=_fit,

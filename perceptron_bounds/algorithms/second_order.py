@@ -33,14 +33,9 @@ X dense or CSR in every form):
 * adaptive: a changes at every mistake, so A (or a I + G) is factored afresh
   (Cholesky) at each mistake; the correlation X_k X_k^T (or the Gram G_k) is
   kept incrementally.
-* pinv: the span of the mistakes is kept as an orthonormal basis (primal:
-  explicit rows Q with twice-applied Gram-Schmidt; dual: basis mistakes B with
-  the inverse Cholesky factor L^{-1} of their Gram, so the coordinates of x are
-  p = L^{-1} K(B, x)). In coordinates the correlation C = sum_i p_i p_i^T is
-  positive definite and its inverse is kept as above. "Outside the span" means
-  ||x_perp||^2 > span_tol ||x||^2 (squared norms in the kernel's feature
-  space); then the margin is 0 and a new basis direction e / ||e|| is added, for
-  which C^{-1} grows in O(r) (the old block is unchanged).
+* pinv (:mod:`perceptron_bounds.algorithms.second_order_pinv`): the span of
+  the mistakes is kept as an orthonormal basis, and in its coordinates the
+  inverse of the correlation C = sum_i p_i p_i^T as above.
 
 The dual loops get g = K(supports, x_t) from the kernel-row engine
 (:mod:`perceptron_bounds.kernel_engine`): a block of upcoming trials against
@@ -73,8 +68,6 @@ and Theorem 4 (pseudoinverse).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import scipy.linalg
 import scipy.sparse
@@ -83,29 +76,25 @@ from .._interrupt import stop_requested
 from .._jit import jit
 from .._linalg import (
     SHORT,
-    append_row,
     cholesky_solve,
     dense_row,
     dot,
-    grow_square,
     grow_square_within,
     grow_vector,
-    rank_one_downdate,
     rows_buffer,
     shifted_cholesky,
     solve_lower,
     square_buffer,
-    sym_matvec,
 )
 from .._validation import check_choice, check_real, loop_arrays
 from ..hypothesis import (
-    PseudoinverseHypothesis,
     SecondOrderHypothesis,
     SecondOrderKernelHypothesis,
 )
 from ..kernel_engine import (
     engine_append,
     engine_diag,
+    engine_order,
     engine_row,
     engine_supports,
     kernel_engine,
@@ -114,14 +103,17 @@ from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LegendEntry, LoopResult, Teaching, register
 from ._common import (
     MEMORY_BUDGET,
+    check_dual_stop,
     check_form,
     check_memory_budget,
     dense_matrices_fit,
     dual_buffer,
+    max_supports,
     over_budget,
     resolve_kernel_form,
     support_set,
 )
+from .second_order_pinv import PINV_MATRICES, fit_pinv
 
 VARIANTS = ("inverse", "adaptive", "pinv")
 
@@ -219,7 +211,7 @@ def _so_inverse_dual_loop(src, st, k, y, a, alpha, m_inv, max_k, margins):
     make more than ``max_k`` supports. Returns (mistake trials, engine state,
     alpha, m_inv, k, the trial it stopped at or -1), the buffers possibly regrown.
     """
-    order = src[5]
+    order = engine_order(src)
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
     g = grow_vector(np.empty(0), k)
@@ -322,7 +314,7 @@ def _so_adaptive_dual_loop(src, st, k, y, ys, gram, c_r2, max_k, margins):
     trials, engine state, ys, gram, k, the trial it stopped at or -1), the
     buffers possibly regrown.
     """
-    order = src[5]
+    order = engine_order(src)
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
     g = np.empty(0)
@@ -367,184 +359,6 @@ def _so_adaptive_dual_loop(src, st, k, y, ys, gram, c_r2, max_k, margins):
     return mistakes[:m].copy(), st, ys, gram, k, stop
 
 
-# ---------------------------------------------------------------- pseudoinverse (Fig. 5)
-
-
-@jit
-def _coordinates_update(c_inv, wc, p, r, s, yi, zc):
-    """In-span mistake in coordinates: Sherman-Morrison on c_inv and wc = c_inv v_c.
-
-    Returns (y - s) / (1 + p . c_inv p), with zc = c_inv p (old c_inv) left in ``zc``.
-    """
-    sym_matvec(c_inv, p, r, zc)
-    d = 1.0 + dot(p, zc, r)
-    rank_one_downdate(c_inv, zc, d, r)
-    c = (yi - s) / d
-    for j in range(r):
-        wc[j] += c * zc[j]
-    return c
-
-
-@jit
-def _coordinates_grow(c_inv, p, r, eta, zc):
-    """c_inv for one more basis direction, the mistake having coordinates (p, eta).
-
-    [[C + p p^T, eta p], [eta p^T, eta^2]]^{-1} = [[C^{-1}, -z/eta], [-z^T/eta, (1 + p.z)/eta^2]]
-    with z = C^{-1} p: the old block is unchanged.
-    """
-    sym_matvec(c_inv, p, r, zc)
-    d = 1.0 + dot(p, zc, r)
-    c_inv = grow_square(c_inv, r)
-    for j in range(r):
-        c_inv[j, r] = -zc[j] / eta
-        c_inv[r, j] = -zc[j] / eta
-    c_inv[r, r] = d / (eta * eta)
-    return c_inv
-
-
-@jit
-def _so_pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_inv, r, w, margins):
-    """Primal SO with the pseudoinverse, Q[:r] an orthonormal basis of the mistakes' span.
-
-    Returns (mistake trials, rank-growth flags per mistake, Q, wc, c_inv, r);
-    ``w`` = Q^T wc is updated in place.
-    """
-    n_trials = order.shape[0]
-    n = w.shape[0]
-    record = margins.shape[0] > 0
-    scratch = np.zeros(n)
-    e = np.empty(n)
-    p = np.empty(n)
-    p2 = np.empty(n)
-    zc = np.empty(n)
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    grew = np.zeros(n_trials, dtype=np.int64)
-    m = 0
-    for t in range(n_trials):
-        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        x = dense_row(i, X, data, indices, indptr, scratch)
-        s = dot(w, x, n)
-        full = r == n
-        if full and not record and y[i] * s > 0.0:
-            continue
-        # Coordinates p = Q x and residual e = x - Q^T p (Gram-Schmidt applied twice).
-        e[:] = x
-        for j in range(r):
-            p[j] = 0.0
-        for _ in range(2):
-            for j in range(r):
-                p2[j] = dot(Q[j], e, n)
-                p[j] += p2[j]
-            for j in range(r):
-                c = p2[j]
-                for q in range(n):
-                    e[q] -= c * Q[j, q]
-        e2 = dot(e, e, n)
-        in_span = full or e2 <= span_tol * dot(x, x, n)
-        if in_span:
-            if record:
-                sym_matvec(c_inv, p, r, zc)
-                margins[t] = s / (1.0 + dot(p, zc, r))
-            if y[i] * s <= 0.0:
-                c = _coordinates_update(c_inv, wc, p, r, s, y[i], zc)
-                for j in range(r):
-                    cj = c * zc[j]
-                    for q in range(n):
-                        w[q] += cj * Q[j, q]
-                mistakes[m] = t
-                m += 1
-        else:
-            if record:
-                margins[t] = 0.0
-            eta = np.sqrt(e2)
-            c_inv = _coordinates_grow(c_inv, p, r, eta, zc)
-            c = (y[i] - s) / eta
-            for q in range(n):
-                e[q] /= eta
-                w[q] += c * e[q]
-            Q = append_row(Q, r, e)
-            wc = grow_vector(wc, r)
-            wc[r] = c
-            r += 1
-            grew[m] = 1
-            mistakes[m] = t
-            m += 1
-    return mistakes[:m].copy(), grew[:m].copy(), Q, wc, c_inv, r
-
-
-@jit
-def _so_pinv_dual_loop(src, st, r, y, span_tol, wc, l_inv, c_inv, max_k, margins):
-    """Dual SO with the pseudoinverse over the engine's r supports, the basis mistakes b_j.
-
-    ``l_inv`` is the inverse Cholesky factor of the Gram of b_0, ..., b_{r-1};
-    the coordinates of x are p = l_inv K(B, x), the kernel values coming from
-    the kernel-row engine (``src``, ``st``). Stops at a rank increase that
-    would make more than ``max_k`` supports. Returns (mistake trials,
-    rank-growth flags per mistake, engine state, wc, l_inv, c_inv, r, the trial
-    it stopped at or -1).
-    """
-    order = src[5]
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    g = np.empty(0)
-    p = np.empty(0)
-    zc = np.empty(0)
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    grew = np.zeros(n_trials, dtype=np.int64)
-    m = 0
-    stop = -1
-    for t in range(n_trials):
-        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        g = grow_vector(g, r)
-        p = grow_vector(p, r)
-        zc = grow_vector(zc, r)
-        st = engine_row(src, st, t, r, g)
-        for j in range(r):
-            s = 0.0
-            for q in range(j + 1):
-                s += l_inv[j, q] * g[q]
-            p[j] = s
-        s = dot(wc, p, r)
-        kxx = engine_diag(src, i)
-        e2 = kxx - dot(p, p, r)
-        if e2 <= span_tol * kxx:
-            if record:
-                sym_matvec(c_inv, p, r, zc)
-                margins[t] = s / (1.0 + dot(p, zc, r))
-            if y[i] * s <= 0.0:
-                _coordinates_update(c_inv, wc, p, r, s, y[i], zc)
-                mistakes[m] = t
-                m += 1
-        else:
-            if r >= max_k:
-                stop = t
-                break
-            if record:
-                margins[t] = 0.0
-            eta = np.sqrt(e2)
-            c_inv = _coordinates_grow(grow_square_within(c_inv, r, max_k), p, r, eta, zc)
-            # Cholesky of the basis Gram gains the row (p^T, eta): invert it by rows.
-            l_inv = grow_square_within(l_inv, r, max_k)
-            for q in range(r):
-                s2 = 0.0
-                for j in range(q, r):
-                    s2 += p[j] * l_inv[j, q]
-                l_inv[r, q] = -s2 / eta
-            l_inv[r, r] = 1.0 / eta
-            st = engine_append(src, st, t, r)
-            wc = grow_vector(wc, r)
-            wc[r] = (y[i] - s) / eta
-            r += 1
-            grew[m] = 1
-            mistakes[m] = t
-            m += 1
-    return mistakes[:m].copy(), grew[:m].copy(), st, wc, l_inv, c_inv, r, stop
-
-
 # ---------------------------------------------------------------- Python wrappers
 
 
@@ -559,23 +373,13 @@ def _squared_radius(kdiag, previous) -> float:
 
 
 def _max_supports(params) -> int:
-    """The most supports k whose k x k float64 matrices fit within ``memory_budget``.
-
-    A dual form keeps as many k x k matrices as its primal form keeps n x n
-    ones (:data:`_PRIMAL_MATRICES`), k the supports, which grow with the
-    mistakes; its loop stops before a support beyond this count.
-    """
-    count = _PRIMAL_MATRICES[params["variant"]]
-    return math.isqrt(int(min(params["memory_budget"] / (8.0 * count), 2.0**62)))
+    """The most supports whose k x k matrices (:data:`_PRIMAL_MATRICES`) fit the budget."""
+    return max_supports(_PRIMAL_MATRICES[params["variant"]], params["memory_budget"])
 
 
 def _check_dual_stop(stop: int, k: int, params) -> None:
     """The one-line ``ValueError`` of a dual loop stopped at trial ``stop`` (-1: it did not)."""
-    if stop >= 0:
-        raise ValueError(over_budget(
-            "dual", k + 1, _PRIMAL_MATRICES[params["variant"]], params["memory_budget"],
-            f"fewer trials (the matrices grow with the supports; trial {stop} would add "
-            f"support {k + 1})"))
+    check_dual_stop(stop, k, _PRIMAL_MATRICES[params["variant"]], params["memory_budget"])
 
 
 def _fit_inverse(data, order, params, margins, previous):
@@ -649,38 +453,7 @@ def _fit_adaptive(data, order, params, margins, previous):
     return LoopResult(trials, hypothesis, state=state)
 
 
-def _fit_pinv(data, order, params, margins, previous):
-    """Pseudoinverse (Fig. 5): an orthonormal basis of the mistakes' span and C^{-1} in it."""
-    tol = params["span_tol"]
-    kernel = kernel_of(params)
-    h = None if previous is None else previous.hypothesis
-    n = data.n_features
-    wc = np.empty(16) if h is None else rows_buffer(h.coords)
-    c_inv = np.zeros((16, 16)) if h is None else square_buffer(h.c_inv)
-    if params["form"] == "primal":
-        r = 0 if h is None else h.basis.shape[0]
-        basis = np.empty((16, n)) if h is None else rows_buffer(h.basis)
-        w = np.zeros(n) if h is None else np.array(h.weights)
-        trials, grew, basis, wc, c_inv, r = _so_pinv_primal_loop(
-            *loop_arrays(data.X), data.y, order, tol, basis, wc, c_inv, r, w, margins
-        )
-        basis, transform = basis[:r].copy(), None
-    else:
-        src, st, r = kernel_engine(data.X, order, kernel, support_set(previous))
-        l_inv = np.zeros((16, 16)) if h is None else square_buffer(h.transform)
-        trials, grew, st, wc, l_inv, c_inv, r, stop = _so_pinv_dual_loop(
-            src, st, r, data.y, tol, wc, l_inv, c_inv, _max_supports(params), margins
-        )
-        _check_dual_stop(stop, r, params)
-        basis, transform = engine_supports(st, r), l_inv[:r, :r].copy()
-    hypothesis = PseudoinverseHypothesis(
-        basis, transform, c_inv[:r, :r].copy(), wc[:r].copy(), kernel, tol
-    )
-    state = {"rank": int(r), "rank_growth": np.flatnonzero(grew).astype(np.int64)}
-    return LoopResult(trials, hypothesis, state=state)
-
-
-_FITS = {"inverse": _fit_inverse, "adaptive": _fit_adaptive, "pinv": _fit_pinv}
+_FITS = {"inverse": _fit_inverse, "adaptive": _fit_adaptive, "pinv": fit_pinv}
 
 
 def _matrix(result, params, rows) -> np.ndarray | None:
@@ -740,7 +513,7 @@ def _resolve(params: dict, data) -> dict:
 # the Cholesky factor of a_k I + it (and its copy); the basis Q (at most n rows) and C^{-1}.
 # The dual forms keep as many k x k matrices, k the supports: (a I + G)^{-1}; the Gram, the
 # shifted copy and its Cholesky factor; L^{-1} and C^{-1} of the basis.
-_PRIMAL_MATRICES = {"inverse": 1, "adaptive": 3, "pinv": 2}
+_PRIMAL_MATRICES = {"inverse": 1, "adaptive": 3, "pinv": PINV_MATRICES}
 
 
 SECOND_ORDER = register(

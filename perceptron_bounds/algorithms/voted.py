@@ -82,7 +82,7 @@ from ..hypothesis import VotedHypothesis
 from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, register
 from ._common import resolve_kernel_form
-from .ovr import class_data, fit_perceptron_ovr
+from .ovr import class_data, fit_ovr_perceptron
 from .perceptron import fit_dual, fit_primal
 
 
@@ -140,7 +140,7 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
 
 def _fit_ovr(data, order, params, margins, previous) -> list[LoopResult]:
     """One-vs-rest: the Perceptron's one-pass loops, then each class's vectors and counts."""
-    results = fit_perceptron_ovr(data, order, params, margins, previous)
+    results = fit_ovr_perceptron(data, order, params, margins, previous)
     kernel = kernel_of(params)
     return [
         _voted(class_data(data, k), order, kernel, result.mistake_trials, margins[:, k],

@@ -115,8 +115,8 @@ def second_order_adaptive_bound(eigenvalues, c, R, m, u_energy, D, gamma):
 
     Notes
     -----
-    Paper 003, Theorem 3 (algorithm of Fig. 4). The additive term printed in
-    our copy of the paper is unreadable; this form follows the proof outline
+    Paper 003, Theorem 3 (algorithm of Fig. 4). The additive term of this
+    form is not the printed statement's: it follows the paper's proof outline
     (the extra terms of the increasing a_k sum to at most
     sum_{k<=m} 1/(c k) <= (1 + ln m)/c) and is checked numerically by the
     package's property tests: it is a **derived** form (theory §4.1).
@@ -155,8 +155,8 @@ def second_order_pinv_bound(eigenvalues, lambda_star, u_energy, D, gamma):
 
     Notes
     -----
-    Paper 003, Theorem 4 (algorithm of Fig. 5); the printed statement is
-    unreadable in our copy, so this is a **derived** form (theory §4.1). It
+    Paper 003, Theorem 4 (algorithm of Fig. 5); not the printed statement but
+    a **derived** form, proved on the theory page (theory §4.1). It
     follows from the potential v_k^T (X_k X_k^T)^+ v_k: a mistake whose
     instance leaves the span of the past ones adds at most 1, one inside it
     adds at most ln(det+ ratio), and a rank increase multiplies det+ (the

@@ -10,6 +10,7 @@ and run the papers' reproductions through :func:`reproduce`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import os
 import sys
@@ -19,7 +20,7 @@ import warnings
 import numpy as np
 
 from .._validation import check_int, did_you_mean
-from ..algorithms import get
+from ..algorithms import available, get
 from ..datasets import (
     Dataset,
     RealData,
@@ -32,6 +33,7 @@ from ..datasets import (
 )
 from ..datasets.real import DATA_HOME_ENV, RCV1_TASKS
 from ..papers import save_figure
+from ..registry import current_name
 
 #: The seeded synthetic data used when ``--data`` is not given (theory §5 style).
 BUILTIN_DATA = {"n_samples": 2000, "n_features": 20, "margin": 0.05, "label_noise": 0.05, "seed": 0}
@@ -179,15 +181,30 @@ def add_index_base_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def load_file(path: str, **options) -> Dataset:
-    """:func:`~perceptron_bounds.datasets.load_data`, each warning it gives printed on stderr
-    as one line ``warning: ...`` (e.g. an svmlight file of ambiguous index base)."""
+@contextlib.contextmanager
+def warnings_printed():
+    """Each warning given inside printed on stderr as one line ``warning: ...``."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        data = load_data(path, **options)
+        yield
     for warning in caught:
         print(f"warning: {warning.message}", file=sys.stderr)
-    return data
+
+
+def load_file(path: str, **options) -> Dataset:
+    """:func:`~perceptron_bounds.datasets.load_data`, each warning it gives printed on stderr
+    (:func:`warnings_printed`; e.g. an svmlight file of ambiguous index base)."""
+    with warnings_printed():
+        return load_data(path, **options)
+
+
+def algorithm_name(text: str) -> str:
+    """An argparse ``type``: a registered algorithm's name, or a former name read as the
+    current one (its deprecation printed by :func:`warnings_printed`); else the error of
+    :func:`choice`."""
+    with warnings_printed():
+        name = current_name(text)
+    return choice(available(), "algorithm")(name)
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:

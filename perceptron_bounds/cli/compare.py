@@ -24,6 +24,7 @@ from ..bounds import evaluate
 from ..bounds.evaluate import COMPARATORS
 from ..bounds.report import aligned
 from ..online import MULTICLASS
+from ..registry import current_name
 from ._common import (
     UsageError,
     add_run_options,
@@ -33,6 +34,7 @@ from ._common import (
     format_params,
     load_dataset,
     sequence_text,
+    warnings_printed,
 )
 
 COLUMNS = ("algorithm", "mistakes", "bound", "variant", "value", "margin_gamma",
@@ -47,7 +49,7 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
         "its mistakes beside every mistake bound of the papers that applies, stated and "
         "tightened: value, margin gamma, mistakes/bound. Each --param NAME=VALUE goes to every "
         "compared algorithm that takes NAME (--param p=4 sets p of higher_order and "
-        "pnorm_perceptron; the others run with their defaults); a NAME that none of them takes "
+        "pnorm; the others run with their defaults); a NAME that none of them takes "
         "is an error. With --shuffle every algorithm sees the same sequence (one seed, drawn "
         "when --seed is not given). Without --data it uses a built-in seeded synthetic data "
         "set with a known target and 5% label noise. Multiclass data (more than two labels) "
@@ -87,7 +89,8 @@ def chosen_algorithms(text: str | None, multiclass: str | None = None) -> list[s
     native = [name for name in names if get(name).fit_native is not None]
     if text is None:
         return native if multiclass == "native" else names
-    chosen = [name.strip() for name in text.split(",") if name.strip()]
+    with warnings_printed():  # a former name is read as the current one, with a warning
+        chosen = [current_name(name.strip()) for name in text.split(",") if name.strip()]
     if not chosen:
         raise UsageError(f"--algorithms: empty list; choose from {', '.join(names)}")
     for name in chosen:

@@ -20,6 +20,7 @@ from ..plots.animation import FORMATS, PER, animate, save_animation
 from ._common import (
     UsageError,
     add_data_arguments,
+    algorithm_name,
     check_run_options,
     choice,
     format_params,
@@ -46,7 +47,7 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
         "bounds at that u and gamma = 0.1 (searched when no bound holds there). Prints the "
         "path written.",
     )
-    parser.add_argument("algorithm", type=choice(available(), "algorithm"), metavar="ALGORITHM",
+    parser.add_argument("algorithm", type=algorithm_name, metavar="ALGORITHM",
                         help="one of: " + ", ".join(available()))
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help="an algorithm parameter, e.g. --param r=0.05 --param kernel=rbf "

@@ -23,6 +23,7 @@ from ..online import MULTICLASS
 from ._common import (
     UsageError,
     add_run_options,
+    algorithm_name,
     check_run_options,
     choice,
     describe_data,
@@ -43,7 +44,7 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
         "held-out data. Without --data it uses a built-in seeded synthetic data set "
         "(separable with 5% label noise).",
     )
-    parser.add_argument("--algorithm", required=True, type=choice(available(), "algorithm"),
+    parser.add_argument("--algorithm", required=True, type=algorithm_name,
                         metavar="NAME", help="one of: " + ", ".join(available()))
     add_run_options(parser)
     held_out = parser.add_mutually_exclusive_group()

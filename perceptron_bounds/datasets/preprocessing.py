@@ -119,7 +119,7 @@ def normalize_rows(X, p: float = 2.0):
 
     Paper 000 (sec. 1 and Fig. 1) takes instances with ||x_t|| = 1, and for the p-norm
     algorithms normalises them "w.r.t. the p-norm" (theory §2.5): x_t / ||x_t||_p. The
-    ``higher_order`` and ``pnorm_perceptron`` algorithms already do it themselves
+    ``higher_order`` and ``pnorm`` algorithms already do it themselves
     (``normalize=True``, their default); this function is for the other algorithms and
     for looking at the data as those two see it. Zero rows stay zero.
 

@@ -80,8 +80,8 @@ def sop_toy(
     whose bound shrinks with u^T X X^T u, should do clearly better on data set
     2. The table reports the final classifier's test mistakes, mean and
     standard deviation over random permutations of the training set. The
-    sizes, ratio and margin are this toolkit's choices: the numbers did not
-    survive in our copy of the paper.
+    sizes, ratio and margin are this toolkit's choices; the comparison with
+    the paper is with its claims (docs/reproducing.md).
     """
     specs = sop_specs(a_values)
     n_train = check_int("n_train", n_train, low=1)

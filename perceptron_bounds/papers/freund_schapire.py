@@ -125,7 +125,7 @@ def fs_markdown(records) -> str:
         size_line(meta) + f" {meta['n_train']} training and {meta['n_test']} test images, "
         f"{meta['n_seeds']} permutation(s); test error in percent, mean over permutations.",
         "",
-        "Paper 001's Table 1 lost its numbers in our copy: only its claims can be set beside "
+        "Paper 001's Table 1 is compared by its claims: they are set beside "
         "ours (below).",
     ]
     for degree in degrees:

@@ -87,7 +87,7 @@ def curve_legend(record: dict) -> LegendEntry:
 
     Examples
     --------
-    >>> entry = curve_legend({"label": "HO_7(0.0)", "algorithm": "pnorm_perceptron",
+    >>> entry = curve_legend({"label": "HO_7(0.0)", "algorithm": "pnorm",
     ...                       "params": {"p": 7.0}})
     >>> entry.text, entry.dashed
     ('HO$_{7}$(0.0): p-norm Perceptron, p = 7', True)
