@@ -153,14 +153,14 @@ def pnorm_d2(R_p, p, gamma, D2):
 
 
 PNORM_SEPARABLE = register_bound(Bound(
-    name="pnorm_separable", source="GLS01; Gen03", provider="pnorm",
+    name="pnorm_separable", source="GLS01; Gen03", provider="p_norms",
     value=lambda q, gamma: pnorm_separable(q.R_p, q.p, gamma),
     quantities=("R_p", "p", "min_margin"), conditions=(SEPARATION,)))
 
 PNORM_D2 = register_bound(Bound(
-    name="pnorm_d2", source="Gen03 + Cauchy-Schwarz (derived)", provider="pnorm",
+    name="pnorm_d2", source="Gen03 + Cauchy-Schwarz (derived)", provider="p_norms",
     value=lambda q, gamma: pnorm_d2(q.R_p, q.p, gamma, q.D2(gamma)), quantities=("R_p", "p", "D2")))
 
 PNORM_D1 = register_bound(Bound(
-    name="pnorm_d1", source="Gen03", provider="pnorm",
+    name="pnorm_d1", source="Gen03", provider="p_norms",
     value=lambda q, gamma: pnorm_d1(q.R_p, q.p, gamma, q.D1(gamma)), quantities=("R_p", "p", "D1")))

@@ -10,7 +10,7 @@ gamma: running maxima of the norms, cumulative sums of the hinge losses).
   whose params have ``r``) and beta(gamma), over all trials (stated) or the update
   trials (tightened, theory §4.2); its native multiclass form is Kesler's
   construction (:class:`KeslerQuantities`, theory §4.5);
-* ``"pnorm"`` (:class:`PNormQuantities`): R_p = max ||x_t||_p, p, q and the same
+* ``"p_norms"`` (:class:`PNormQuantities`): R_p = max ||x_t||_p, p, q and the same
   sums, over all trials or the mistaken ones.
 """
 
@@ -204,4 +204,4 @@ class PNormQuantities(FirstOrderQuantities):
 
 
 register_provider("first_order", FirstOrderQuantities, KeslerQuantities)
-register_provider("pnorm", PNormQuantities)
+register_provider("p_norms", PNormQuantities)
