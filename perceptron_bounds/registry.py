@@ -65,11 +65,10 @@ class LegendEntry:
 class Teaching:
     """How the teaching panels decorate a run on 2-D data (see ``Algorithm.teaching``).
 
+    The ball of a margin-error algorithm is drawn from ``Algorithm.ball``.
+
     Attributes
     ----------
-    ball : str, optional
-        The parameter whose value is the radius of the ball drawn around the
-        example of each trial (the Ballseptron's ``"r"``, theory §2.3); None: no ball.
     matrix : callable (params: dict) -> str, optional
         The name, in mathtext, of the matrix ``Snapshot.matrix`` drawn as an
         ellipse (e.g. ``"$A_k = a I + X_k X_k^T$"``, theory §2.4) for the
@@ -81,7 +80,6 @@ class Teaching:
         transformed instances (the Higher-Order Perceptron, theory §4.1).
     """
 
-    ball: str | None = None
     matrix: Callable | None = None
     band: bool = True
 
@@ -169,6 +167,12 @@ class Algorithm:
     teaching : Teaching, optional
         How the teaching panels decorate a run (a ball, the ellipse of a
         matrix, the margin band); default no decorations, the band shaded.
+    ball : str, optional
+        The parameter whose value is the radius r of the ball around each
+        instance (the Ballseptron's ``"r"``, theory §2.3): a right prediction
+        within r of the hyperplane is a margin error and an update, the
+        first-order bounds take the Ballseptron's conditions and corrections,
+        and the teaching panels draw the ball. None (default): no ball.
     former_names : tuple of str, default=()
         Names of earlier releases: still accepted wherever a name is taken,
         with a ``DeprecationWarning`` naming ``name`` (``current_name``),
@@ -193,6 +197,7 @@ class Algorithm:
     margin_error: tuple[str, str] | None = None
     teaching: Teaching = Teaching()
     former_names: tuple[str, ...] = ()
+    ball: str | None = None
 
 
 _REGISTRY: dict[str, Algorithm] = {}

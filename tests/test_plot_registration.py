@@ -59,15 +59,14 @@ def test_the_panel_is_decorated_as_registered_not_by_name(data, monkeypatch):
     """A Ballseptron's loop under another name: the ball and margin errors follow the facts."""
     X, y, _ = data
     bare = dataclasses.replace(BALLSEPTRON, name="toy_ball", display_name="Toy",
-                               margin_error=None, teaching=Teaching())
+                               margin_error=None, ball=None, teaching=Teaching())
     name = _register(monkeypatch, bare)
     run = run_online(name, X, y, r=0.3)
     assert run.margin_errors > 0
     ax = plot_run_2d(run, X, y)
     assert ax.get_title().splitlines()[0] == "Toy (r = 0.3)"
     assert not [text for text in _legend(ax) if "ball" in text or "margin error" in text]
-    _register(monkeypatch, dataclasses.replace(bare, margin_error=("m", "m"),
-                                               teaching=Teaching(ball="r")))
+    _register(monkeypatch, dataclasses.replace(bare, margin_error=("m", "m"), ball="r"))
     legend = _legend(plot_run_2d(run, X, y))
     assert "ball of radius r = 0.3 around it" in legend and "margin error so far" in legend
 

@@ -56,7 +56,7 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LoopResult, Teaching, register
+from ..registry import Algorithm, LoopResult, register
 from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, ball_case, scale_in_range
 from ._common import dual_buffer, resolve_kernel_form, support_set
 from .native import fit_native_ballseptron
@@ -249,6 +249,6 @@ BALLSEPTRON = register(
         margin_error=(r"right sign, $y\,w \cdot x / \|w\| \leq r$",
                       r"right class, $w^y \cdot x - w^{\tilde y} \cdot x \leq r\,"
                       r"\|w^y - w^{\tilde y}\|$"),
-        teaching=Teaching(ball="r"),
+        ball="r",
     )
 )

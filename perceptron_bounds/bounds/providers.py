@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..registry import get
 from .ballseptron import ballseptron_beta
 from .declaration import Quantities, register_provider
 from .multiclass import KESLER_FACTOR, multiclass_margins
@@ -97,14 +98,16 @@ class FirstOrderQuantities(Quantities):
         """What every row reports; ``radius`` is max ||x|| over the trials used."""
         common = {"R": cls.factor * radius, "trials": cls.scopes[tightened],
                   "n_trials_used": n_used}
-        if "r" in ctx.run.params:
-            common.update(r=float(ctx.run.params["r"]), margin_errors=ctx.run.margin_errors)
+        key = get(ctx.run.algorithm).ball
+        if key is not None:
+            common.update(r=float(ctx.run.params[key]), margin_errors=ctx.run.margin_errors)
         return common
 
     @classmethod
     def _ball(cls, run):
-        ball = "r" in run.params
-        return ball, cls.factor * float(run.params["r"]) if ball else 0.0
+        """(whether the run has a ball, its radius r as the bounds see it: factor r)."""
+        key = get(run.algorithm).ball
+        return key is not None, cls.factor * float(run.params[key]) if key is not None else 0.0
 
     @classmethod
     def whole(cls, ctx, comp, tightened):
@@ -165,8 +168,9 @@ class KeslerQuantities(FirstOrderQuantities):
     def _common(cls, ctx, tightened, radius, n_used, r) -> dict:
         common = {"R": cls.factor * radius, "trials": cls.scopes[tightened],
                   "n_trials_used": n_used, "max_norm": radius}
-        if "r" in ctx.run.params:
-            common.update(r=float(ctx.run.params["r"]), margin_errors=ctx.run.margin_errors,
+        key = get(ctx.run.algorithm).ball
+        if key is not None:
+            common.update(r=float(ctx.run.params[key]), margin_errors=ctx.run.margin_errors,
                           r_kesler=r)
         return common
 

@@ -119,7 +119,7 @@ class RunPanel:
         self.algorithm = get(run.algorithm)
         self.P, self.bias = plane(X)
         self.linear = (kernel_of(run.params) if "kernel" in run.params else Kernel()).is_linear
-        ball = self.algorithm.teaching.ball
+        ball = self.algorithm.ball
         self.ball = run.params[ball] if ball is not None else None
         low, high = self.P.min(axis=0), self.P.max(axis=0)
         if self.bias is None:  # the hyperplanes pass through the origin: keep it in view
@@ -182,7 +182,7 @@ class RunPanel:
                                   linewidths=0.8, zorder=2.5, label="example of this trial")
         self.circle = None
         if self.ball is not None:
-            radius = f"{self.algorithm.teaching.ball} = {self.ball:g}"
+            radius = f"{self.algorithm.ball} = {self.ball:g}"
             self.circle = Circle((0, 0), self.ball, fill=False, color="purple", linewidth=1.2,
                                  zorder=6)
             ax.add_patch(self.circle)
