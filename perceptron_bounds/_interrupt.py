@@ -50,9 +50,8 @@ import llvmlite.binding as llvm
 import llvmlite.ir as ir
 from numba.core import cgutils, types
 from numba.core.serialize import _numba_unpickle
-from numba.extending import intrinsic
 
-from ._jit import jit
+from ._jit import intrinsic, jit
 
 #: Trials between two checks in a loop whose trial costs O(n) or O(supports): at most a
 #: few milliseconds of work. A loop whose trial costs O(n^2) or more checks every trial.
@@ -78,7 +77,15 @@ llvm.add_symbol(_DUE_SYMBOL, ctypes.addressof(_DUE))
 REPORT_EVERY = 0.2
 
 
-@intrinsic
+def _stop_flag_python(trial):
+    """:func:`_stop_flag` with the JIT off; Python's own handler raises on Ctrl-C."""
+    state = _SWITCH.value
+    if state == _ON and trial >= _DUE.value:
+        _report(trial)
+    return int(state == _STOPPED)
+
+
+@intrinsic(python=_stop_flag_python)
 def _stop_flag(typingctx, trial):
     """1 if the loops must stop (see the switch above), else 0; reports ``trial`` when due."""
 

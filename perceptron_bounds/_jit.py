@@ -32,6 +32,7 @@ import re
 from pathlib import Path
 
 import numba
+import numba.extending
 from numba.core import caching
 
 JIT_OPTIONS = {"cache": True, "fastmath": {"reassoc"}, "error_model": "numpy"}
@@ -73,6 +74,20 @@ class _CacheImpl(caching.CompileResultCacheImpl):
 
 class _Cache(caching.FunctionCache):
     _impl_class = _CacheImpl
+
+
+def intrinsic(python):
+    """``numba.extending.intrinsic``, or ``python`` when the JIT is off.
+
+    With ``NUMBA_DISABLE_JIT=1`` (the coverage run, README "Development") the
+    loops run as Python, which cannot call an intrinsic: ``python`` computes
+    the same in Python instead.
+    """
+
+    def decorate(definition):
+        return python if numba.config.DISABLE_JIT else numba.extending.intrinsic(definition)
+
+    return decorate
 
 
 def jit(func):

@@ -32,9 +32,8 @@ import llvmlite.ir as ir
 import numpy as np
 import scipy.sparse as sp
 from numba.core import cgutils, types
-from numba.extending import intrinsic
 
-from ._jit import jit
+from ._jit import intrinsic, jit
 from ._validation import loop_arrays
 
 # The runtime overlap test of a vectorised loop compares start addresses against at most
@@ -221,7 +220,11 @@ def cholesky_solve(L, b, k, tmp, out):
     solve_lower_t(L, tmp, k, out)
 
 
-@intrinsic
+def _no_prefetch(array, index):
+    """:func:`prefetch` with the JIT off: no hint."""
+
+
+@intrinsic(python=_no_prefetch)
 def prefetch(typingctx, array, index):
     """Ask the CPU to bring ``array[index]`` (1-D) into its caches: ``llvm.prefetch``, a hint.
 

@@ -71,3 +71,23 @@ def test_editing_a_called_module_recompiles_the_caller(tmp_path):
 
 def edit(path: Path, old: str, new: str) -> None:
     path.write_text(path.read_text().replace(old, new))
+
+
+def test_runs_with_the_jit_off():
+    """The coverage run (README): with NUMBA_DISABLE_JIT=1 the loops run as Python, their
+    intrinsics (the Ctrl-C check, the prefetch hint of the one-vs-rest loops) included."""
+    code = textwrap.dedent("""\
+        import numpy as np
+        from perceptron_bounds import run_online
+        X = np.random.default_rng(0).normal(size=(30, 4))
+        binary = run_online("perceptron", X, np.sign(X[:, 0]))
+        ovr = run_online("perceptron", X, np.digitize(X[:, 0], [-0.5, 0.5]), epochs=2)
+        print(binary.mistakes, ovr.mistakes)
+        """)
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    jitted = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=300, check=True)
+    assert done.stdout == jitted.stdout
