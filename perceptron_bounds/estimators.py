@@ -34,6 +34,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import check_int
 from .online import run_online
+from .registry import get
 
 _COMMON_PARAMS = ("protocol", "fit_intercept", "epochs", "shuffle", "random_state")
 
@@ -114,7 +115,9 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
     3. list in ``_predict_params`` the parameters meant for the final
        hypothesis's ``decision_function`` rather than for the run (e.g. the
        voted Perceptron's ``method``);
-    4. export it (``_ESTIMATORS`` in ``perceptron_bounds/__init__.py``) and
+    4. name it in the algorithm's registration (``estimator="ClassName"``, so that
+       :func:`estimator_of` finds it), export it (``_ESTIMATORS`` in
+       ``perceptron_bounds/__init__.py``) and
        run scikit-learn's ``check_estimator`` on it in a test, with
        ``parametrize_with_checks`` as ``tests/test_estimators.py`` does.
 
@@ -1055,3 +1058,34 @@ class PNormPerceptron(_OnlineClassifier):
         self.shuffle = shuffle
         self.random_state = random_state
         self.multiclass = multiclass
+
+
+def estimator_of(algorithm: str) -> type:
+    """The estimator class of a registered algorithm, as its registration names it.
+
+    Parameters
+    ----------
+    algorithm : str
+        A registered name (``perceptron_bounds.algorithms.available()``).
+
+    Returns
+    -------
+    type
+        The class named by the registration's ``estimator`` field (for the
+        Perceptron, :class:`Perceptron`; :class:`KernelPerceptron` is its
+        kernel-default twin).
+
+    Raises
+    ------
+    ValueError
+        An unknown name, or an algorithm registered without an estimator.
+
+    Examples
+    --------
+    >>> estimator_of("second_order").__name__
+    'SecondOrderPerceptron'
+    """
+    spec = get(algorithm)
+    if spec.estimator is None:
+        raise ValueError(f"{spec.name!r} is registered without an estimator class")
+    return globals()[spec.estimator]

@@ -173,6 +173,10 @@ class Algorithm:
         within r of the hyperplane is a margin error and an update, the
         first-order bounds take the Ballseptron's conditions and corrections,
         and the teaching panels draw the ball. None (default): no ball.
+    estimator : str, optional
+        The name of its scikit-learn estimator class in
+        :mod:`perceptron_bounds.estimators` (``"SecondOrderPerceptron"``), which
+        :func:`perceptron_bounds.estimators.estimator_of` returns; None: none.
     former_names : tuple of str, default=()
         Names of earlier releases: still accepted wherever a name is taken,
         with a ``DeprecationWarning`` naming ``name`` (``current_name``),
@@ -198,6 +202,7 @@ class Algorithm:
     teaching: Teaching = Teaching()
     former_names: tuple[str, ...] = ()
     ball: str | None = None
+    estimator: str | None = None
 
 
 _REGISTRY: dict[str, Algorithm] = {}

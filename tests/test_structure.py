@@ -296,3 +296,15 @@ def test_code_lines_leave_out_docstrings_comments_and_blank_lines():
 def test_no_module_over_450_lines_of_code(module):
     count = code_lines(source_path(module).read_text())
     assert count <= MAX_CODE_LINES, f"{module}: {count} lines of code"
+
+
+def test_every_estimator_is_named_by_its_algorithms_registration():
+    """The registration declares the estimator class, and the class runs that algorithm."""
+    import perceptron_bounds.estimators as estimators
+
+    classes = [cls for cls in vars(estimators).values() if isinstance(cls, type)
+               and issubclass(cls, estimators._OnlineClassifier)
+               and cls is not estimators._OnlineClassifier]
+    assert {cls._algorithm for cls in classes} == set(available())
+    for name in available():
+        assert estimators.estimator_of(name)._algorithm == name

@@ -233,6 +233,7 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
 BALLSEPTRON = register(
     Algorithm(
         name="ballseptron",
+        estimator="Ballseptron",
         defaults={**KERNEL_DEFAULTS, "form": "auto", "r": 0.1},
         resolve=_resolve,
         fit=_fit,

@@ -614,6 +614,7 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
 HIGHER_ORDER = register(
     Algorithm(
         name="higher_order",
+        estimator="HigherOrderPerceptron",
         defaults={"c": 0.4, "rho": None, "p": 2.0, "sparse": False, "form": "auto",
                   "normalize": True, **KERNEL_DEFAULTS, "memory_budget": MEMORY_BUDGET},
         resolve=_resolve,

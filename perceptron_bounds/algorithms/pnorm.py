@@ -161,6 +161,7 @@ HO_NOTATION = (
 PNORM = register(
     Algorithm(
         name="pnorm",
+        estimator="PNormPerceptron",
         former_names=("pnorm_perceptron",),
         defaults={"p": 2.0, "normalize": True},
         resolve=_resolve,

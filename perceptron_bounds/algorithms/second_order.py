@@ -519,6 +519,7 @@ _PRIMAL_MATRICES = {"inverse": 1, "adaptive": 3, "pinv": PINV_MATRICES}
 SECOND_ORDER = register(
     Algorithm(
         name="second_order",
+        estimator="SecondOrderPerceptron",
         defaults={"a": 1.0, "variant": "inverse", "c": 1.0, "span_tol": 1e-9,
                   **KERNEL_DEFAULTS, "form": "auto", "memory_budget": MEMORY_BUDGET},
         resolve=_resolve,

@@ -275,6 +275,7 @@ def mistake_count(run) -> int:
 VOTED_PERCEPTRON = register(
     Algorithm(
         name="voted_perceptron",
+        estimator="VotedPerceptron",
         defaults={**KERNEL_DEFAULTS, "form": "auto"},
         resolve=resolve_kernel_form,
         fit=_fit,
