@@ -175,7 +175,7 @@ class Algorithm:
         and the teaching panels draw the ball. None (default): no ball.
     estimator : str, optional
         The name of its scikit-learn estimator class in
-        :mod:`perceptron_bounds.estimators` (``"SecondOrderPerceptron"``), which
+        ``perceptron_bounds.estimators`` (``"SecondOrderPerceptron"``), which
         :func:`perceptron_bounds.estimators.estimator_of` returns; None: none.
     former_names : tuple of str, default=()
         Names of earlier releases: still accepted wherever a name is taken,
