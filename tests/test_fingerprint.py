@@ -97,3 +97,19 @@ def test_a_warm_start_chain_takes_its_own_data_or_the_whole_stream():
         evaluate(warm, X[:50], Y[:50])
     estimator = Perceptron().partial_fit(X[:30], Y[:30]).partial_fit(X[30:], Y[30:])
     assert len(estimator.run_.data_fingerprint) == 2
+
+
+def test_a_large_x_is_sampled_and_another_data_set_still_refused(monkeypatch):
+    # Reading all of X doubled a one-pass run_online; the rows are sampled past SAMPLED_ROWS.
+    from perceptron_bounds import _fingerprint
+
+    monkeypatch.setattr(_fingerprint, "SAMPLED_ROWS", 7)
+    labels = (Y > 0).astype(np.int64)
+    step = -(-X.shape[0] // 7)
+    sampled = np.zeros_like(X)
+    sampled[::step] = X[::step]  # the rows outside the sample do not count
+    expected = reference_fingerprint(sampled, labels).split(":")[1]
+    assert x_part(X).split(":")[1] == expected
+    other = X.copy()
+    other[step] *= 2.0  # a sampled row differs
+    assert x_part(other) != x_part(X)
