@@ -38,13 +38,11 @@ Perceptron's primal loop (``benchmarks/bench_perceptron.py``).
 from __future__ import annotations
 
 import ctypes
-import os
-import secrets
 import signal
 import sys
 import threading
 import time
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 
 import llvmlite.binding as llvm
 import llvmlite.ir as ir
@@ -276,23 +274,3 @@ def _raising():
         raise
     if _SWITCH.value == _STOPPED:
         raise KeyboardInterrupt
-
-
-@contextmanager
-def replacing(path):
-    """Yield a temporary path beside ``path``; renamed over ``path`` only if the block ends well.
-
-    An interrupted or failed write leaves ``path`` as it was (absent, or the
-    old file whole) and no temporary file behind. The temporary name keeps
-    the extension of ``path``, for writers that choose a format by it.
-    """
-    path = os.fspath(path)
-    folder, name = os.path.split(path)
-    temp = os.path.join(folder, f".{secrets.token_hex(6)}.{name}")
-    try:
-        yield temp
-        os.replace(temp, path)
-    except BaseException:
-        with suppress(FileNotFoundError):
-            os.remove(temp)
-        raise

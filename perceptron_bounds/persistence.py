@@ -75,17 +75,16 @@ import json
 import math
 import os
 import re
-import secrets
 import types
 import zipfile
 import zlib
-from contextlib import suppress
 from dataclasses import fields
 from typing import Any, get_args, get_type_hints
 
 import numpy as np
 import scipy.sparse as sp
 
+from ._files import replacing
 from ._version import __version__
 from .hypothesis import OneVsRestHypothesis
 from .kernels import Kernel
@@ -415,22 +414,12 @@ def _where(path: tuple) -> str:
 def _write_atomically(target: str, arrays: dict) -> None:
     """Write the archive to a temporary file beside ``target``, then rename it over ``target``."""
     folder = os.path.dirname(target) or "."
-    temp = os.path.join(folder, f".{os.path.basename(target)}.{secrets.token_hex(6)}.tmp")
-    try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
-                     0o666)
-    except FileNotFoundError:
-        raise FileNotFoundError(f"cannot save to {target!r}: no folder {folder!r}") from None
-    try:
-        with os.fdopen(fd, "wb") as file:
-            np.savez_compressed(file, allow_pickle=False, **arrays)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temp, target)
-    except BaseException:
-        with suppress(FileNotFoundError):
-            os.remove(temp)
-        raise
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"cannot save to {target!r}: no folder {folder!r}")
+    with replacing(target) as temp, open(temp, "wb") as file:
+        np.savez_compressed(file, allow_pickle=False, **arrays)
+        file.flush()
+        os.fsync(file.fileno())
 
 
 def _read(file, make):

@@ -16,7 +16,8 @@ import time
 import numpy as np
 import pytest
 
-from perceptron_bounds._interrupt import interruptible, replacing
+from perceptron_bounds._files import replacing
+from perceptron_bounds._interrupt import interruptible
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._interrupt import replacing
+from .._files import replacing
 from .._progress import bar
 from .._sequence import check_seed
 from .._validation import check_bool, check_class_labels, check_int, check_labels, check_X

@@ -1,7 +1,7 @@
 """The one writer of the reproductions: PNG, PDF, CSV and the Markdown report.
 
 Each file is written under a temporary name and renamed when complete
-(:func:`perceptron_bounds._interrupt.replacing`), so an interrupted save leaves
+(:func:`perceptron_bounds._files.replacing`), so an interrupted save leaves
 no partial file.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from .._interrupt import replacing
+from .._files import replacing
 from ..experiments import write_csv
 
 
