@@ -205,7 +205,7 @@ def test_bad_parameters_are_named():
 def test_labels_are_mapped_back():
     X, y = noisy_separable(n_samples=200, n_features=4, noise=0.0, seed=9)
     labels = np.where(y > 0, 7, 3)
-    est = Perceptron(epochs=10).fit(X, labels)
+    est = Perceptron(epochs=10, random_state=0).fit(X, labels)
     np.testing.assert_array_equal(est.classes_, [3, 7])
     assert set(est.predict(X)) <= {3, 7}
     assert est.score(X, labels) == np.mean(est.predict(X) == labels) > 0.95
@@ -354,11 +354,17 @@ def test_a_multiclass_run_on_two_classes_scores_as_a_binary_one():
     assert binary.decision_function(X).shape == (60,) and binary.coef_.shape == (1, 4)
 
 
+# The papers' protocol (the rows in order): the default shuffles with random_state=None,
+# so the score of one held-out quarter varied from run to run (0.62 once under 0.7).
 @pytest.mark.parametrize("estimator", [
-    Perceptron(epochs=3), Perceptron(epochs=3, multiclass="native"),
-    VotedPerceptron(epochs=3, method="average"), Ballseptron(r=0.1, epochs=3),
-    SecondOrderPerceptron(epochs=2), HigherOrderPerceptron(epochs=3), PNormPerceptron(epochs=3),
-    KernelPerceptron(degree=2, epochs=2)], ids=repr)
+    Perceptron(protocol="paper", epochs=3),
+    Perceptron(protocol="paper", epochs=3, multiclass="native"),
+    VotedPerceptron(protocol="paper", epochs=3, method="average"),
+    Ballseptron(protocol="paper", r=0.1, epochs=3),
+    SecondOrderPerceptron(protocol="paper", epochs=2),
+    HigherOrderPerceptron(protocol="paper", epochs=3),
+    PNormPerceptron(protocol="paper", epochs=3),
+    KernelPerceptron(protocol="paper", degree=2, epochs=2)], ids=repr)
 def test_digits(estimator):
     """scikit-learn's handwritten digits, 10 classes, a held-out quarter."""
     from sklearn.datasets import load_digits
