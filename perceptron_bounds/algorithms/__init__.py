@@ -31,6 +31,7 @@ from ..registry import (
 from . import (
     ballseptron,  # noqa: F401  (registers "ballseptron")
     higher_order,  # noqa: F401  (registers "higher_order")
+    passive_aggressive,  # noqa: F401  (registers "passive_aggressive")
     perceptron,  # noqa: F401  (registers "perceptron")
     pnorm,  # noqa: F401  (registers "pnorm")
     second_order,  # noqa: F401  (registers "second_order")

@@ -5,7 +5,8 @@
   :func:`declared` to look one up; an algorithm lists its bounds in its registration;
 * closed forms and their declarations, one module per paper: :mod:`.first_order` (001),
   :mod:`.ballseptron` (004), :mod:`.second_order` (003), :mod:`.higher_order` (000),
-  :mod:`.pnorm` (the p-norm Perceptron: Grove-Littlestone-Schuurmans, Gentile);
+  :mod:`.pnorm` (the p-norm Perceptron: Grove-Littlestone-Schuurmans, Gentile),
+  :mod:`.passive_aggressive` (PA, PA-I, PA-II: Crammer et al. 2006);
 * :mod:`.quantities`: hinge losses, D1/D2/R over sets of trials, the HO transformed
   hinge loss and c_run, spectra, lambda*;
 * :mod:`.transformed`: the Higher-Order bound's transformed sequence (and its p-norms);
@@ -33,6 +34,7 @@ from .first_order import freund_schapire, novikoff
 from .higher_order import higher_order_bound, hop_alpha
 from .multiclass import multiclass_hinge_losses, multiclass_margins
 from .over_time import BoundCurves, bounds_over_time
+from .passive_aggressive import pa1_mistakes, pa2_mistakes, pa_general, pa_separable
 from .pnorm import pnorm_d1, pnorm_d2, pnorm_separable
 from .quantities import (
     HingeProfile,
@@ -82,6 +84,10 @@ __all__ = [
     "multiclass_hinge_losses",
     "multiclass_margins",
     "novikoff",
+    "pa1_mistakes",
+    "pa2_mistakes",
+    "pa_general",
+    "pa_separable",
     "pnorm_d1",
     "pnorm_d2",
     "pnorm_separable",

@@ -1,0 +1,303 @@
+"""The Passive-Aggressive algorithms PA, PA-I and PA-II (theory §2.7), primal and kernel forms.
+
+Crammer, Dekel, Keshet, Shalev-Shwartz and Singer, JMLR 2006, Fig. 1, with
+w_1 = 0 and an aggressiveness parameter C > 0. On trial t, with the score
+f_t = w_t . x_t and the loss l_t = max(0, 1 - y_t f_t):
+
+* if l_t = 0 nothing changes (passive);
+* else w_{t+1} = w_t + tau_t y_t x_t with
+
+  - PA:    tau_t = l_t / ||x_t||^2,
+  - PA-I:  tau_t = min(C, l_t / ||x_t||^2),
+  - PA-II: tau_t = l_t / (||x_t||^2 + 1/(2C)).
+
+A trial with an update is a **mistake** when y_t f_t <= 0 (theory §1.1; then
+l_t >= 1) and a **margin error** when y_t f_t > 0 (then 0 < l_t < 1); both are
+recorded (``mistake_trials``, ``margin_error_trials``), and the bounds' tightened
+variants run over these update trials (theory §4.6).
+
+**A zero instance** (x_t = 0, or K(x_t, x_t) = 0 in a kernel's feature space)
+has f_t = 0, so l_t = 1 and the trial is a mistake; the update tau_t y_t x_t is
+the zero vector whatever tau_t is (PA's l/0 included), so the state does not
+change and the kernel form adds no support. PA-I's and PA-II's bounds still
+hold (their proofs go through with tau_t = C, resp. 2C, on such a trial); PA's
+bounds need a positive norm on the trials they use (theory §4.6).
+
+**Scale.** The primal loops take ||x_t||^2 from the row as they compute the
+score; when it is not a normal float64 number (a row of norm below about
+1.5e-154 or above 1.3e154, or a zero row) the step is taken as
+(tau ||x||) (x / ||x||) with ||x|| = max_j |x_j| times the norm of the
+rescaled row, so that no square underflows or overflows and no state becomes
+NaN. The kernel form sees a row only through K: K(x, x) below the smallest
+normal float64 (an instance of norm below about 1.5e-154 with the linear
+kernel) is a zero instance there.
+
+Registered as ``"passive_aggressive"`` with ``variant`` (``"pa"``, ``"pa1"``,
+``"pa2"``; default ``"pa1"``, the rule of scikit-learn's and river's
+passive-aggressive classifiers), ``C`` (default 1.0, theirs too; PA ignores it), the
+kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0`` (theory §1.7) and
+``form``. ``OnlineRun.state`` holds, one entry per update trial, ``"loss"`` (l_t)
+and ``"tau"`` (tau_t; 0 for a zero instance). The native multiclass form is in
+:mod:`.passive_aggressive_native`.
+
+References
+----------
+K. Crammer, O. Dekel, J. Keshet, S. Shalev-Shwartz and Y. Singer, "Online
+Passive-Aggressive Algorithms", JMLR 7 (2006), 551-585, Fig. 1, eqs. (3), (8).
+
+Examples
+--------
+>>> import numpy as np
+>>> from perceptron_bounds import run_online
+>>> X = np.array([[2.0, 0.0], [1.0, 1.0], [-2.0, 0.0]])
+>>> run = run_online("passive_aggressive", X, [1, 1, -1], variant="pa")
+>>> run.mistake_trials.tolist(), run.margin_error_trials.tolist(), run.weights.tolist()
+([0], [1], [0.75, 0.25])
+>>> run.state["tau"].tolist()
+[0.25, 0.25]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._interrupt import EVERY, stop_requested
+from .._jit import jit
+from .._linalg import dot, grow_vector
+from .._validation import check_choice, check_real
+from ..hypothesis import KernelHypothesis, LinearHypothesis
+from ..kernel_engine import (
+    engine_append,
+    engine_diag,
+    engine_order,
+    engine_row,
+    engine_supports,
+    kernel_engine,
+)
+from ..kernels import KERNEL_DEFAULTS, kernel_of
+from ..registry import Algorithm, LegendEntry, LoopResult, register
+from ._cases import MARGIN_ERROR, MISTAKE
+from ._common import dual_buffer, resolve_kernel_form, support_set
+from .passive_aggressive_native import (
+    NORMAL_HIGH,
+    NORMAL_LOW,
+    VARIANTS,
+    fit_native_passive_aggressive,
+    pa_step,
+    pa_step_times_norm,
+    rescaled_norm,
+)
+
+@jit
+def case_of(signed_score):
+    """MISTAKE for y f <= 0, else MARGIN_ERROR (a trial with l > 0)."""
+    return MISTAKE if signed_score <= 0.0 else MARGIN_ERROR
+
+
+@jit
+def _pa_primal_loop(X, y, order, variant, C, w, margins, taus):
+    """Primal PA over dense rows; updates w in place, ``taus`` filled per update.
+
+    Returns (update trials, their cases, their losses).
+    """
+    n_trials = order.shape[0]
+    n = X.shape[1]
+    record = margins.shape[0] > 0
+    updates = np.empty(n_trials, dtype=np.int64)
+    cases = np.empty(n_trials, dtype=np.int64)
+    losses = np.empty(n_trials)
+    u = 0
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        s = 0.0
+        xx = 0.0
+        for j in range(n):
+            s += w[j] * X[i, j]
+            xx += X[i, j] * X[i, j]
+        if record:
+            margins[t] = s
+        yi = y[i]
+        loss = 1.0 - yi * s
+        if loss <= 0.0:
+            continue
+        updates[u] = t
+        cases[u] = case_of(yi * s)
+        losses[u] = loss
+        if NORMAL_LOW <= xx <= NORMAL_HIGH:
+            tau = pa_step(loss, xx, variant, C)
+            c = yi * tau
+            for j in range(n):
+                w[j] += c * X[i, j]
+        else:
+            norm = rescaled_norm(X[i])
+            tau = 0.0
+            if norm > 0.0:
+                tn = pa_step_times_norm(loss, norm, variant, C)
+                tau = tn / norm
+                c = yi * tn
+                for j in range(n):
+                    w[j] += c * (X[i, j] / norm)
+        taus[u] = tau
+        u += 1
+    return updates[:u].copy(), cases[:u].copy(), losses[:u].copy()
+
+
+@jit
+def _pa_primal_csr_loop(data, indices, indptr, y, order, variant, C, w, margins, taus):
+    """Primal PA over CSR rows; as :func:`_pa_primal_loop`."""
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    updates = np.empty(n_trials, dtype=np.int64)
+    cases = np.empty(n_trials, dtype=np.int64)
+    losses = np.empty(n_trials)
+    u = 0
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        start, end = indptr[i], indptr[i + 1]
+        s = 0.0
+        xx = 0.0
+        for p in range(start, end):
+            s += w[indices[p]] * data[p]
+            xx += data[p] * data[p]
+        if record:
+            margins[t] = s
+        yi = y[i]
+        loss = 1.0 - yi * s
+        if loss <= 0.0:
+            continue
+        updates[u] = t
+        cases[u] = case_of(yi * s)
+        losses[u] = loss
+        if NORMAL_LOW <= xx <= NORMAL_HIGH:
+            tau = pa_step(loss, xx, variant, C)
+            c = yi * tau
+            for p in range(start, end):
+                w[indices[p]] += c * data[p]
+        else:
+            norm = rescaled_norm(data[start:end])
+            tau = 0.0
+            if norm > 0.0:
+                tn = pa_step_times_norm(loss, norm, variant, C)
+                tau = tn / norm
+                c = yi * tn
+                for p in range(start, end):
+                    w[indices[p]] += c * (data[p] / norm)
+        taus[u] = tau
+        u += 1
+    return updates[:u].copy(), cases[:u].copy(), losses[:u].copy()
+
+
+@jit
+def _pa_dual_loop(src, st, k, y, variant, C, coef, margins, taus):
+    """Kernel PA: f = sum_{j<k} coef[j] K(s_j, .); an update appends x_t with y_t tau_t.
+
+    Kernel values come from the kernel-row engine (``src``, ``st``); a trial with
+    K(x_t, x_t) below the smallest normal float64 is a zero instance (no support).
+    Returns (update trials, their cases, their losses, engine state, coef, k),
+    the buffers possibly regrown.
+    """
+    order = engine_order(src)
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    updates = np.empty(n_trials, dtype=np.int64)
+    cases = np.empty(n_trials, dtype=np.int64)
+    losses = np.empty(n_trials)
+    row = np.empty(coef.shape[0])
+    u = 0
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        st = engine_row(src, st, t, k, row)
+        s = dot(coef, row, k)
+        if record:
+            margins[t] = s
+        yi = y[i]
+        loss = 1.0 - yi * s
+        if loss <= 0.0:
+            continue
+        updates[u] = t
+        cases[u] = case_of(yi * s)
+        losses[u] = loss
+        xx = engine_diag(src, i)
+        tau = 0.0
+        if xx >= NORMAL_LOW:
+            tau = pa_step(loss, xx, variant, C)
+            st = engine_append(src, st, t, k)
+            coef = grow_vector(coef, k)
+            row = grow_vector(row, k)
+            coef[k] = yi * tau
+            k += 1
+        taus[u] = tau
+        u += 1
+    return updates[:u].copy(), cases[:u].copy(), losses[:u].copy(), st, coef, k
+
+
+def variant_code(params: dict) -> int:
+    """The loops' code of the resolved ``params["variant"]``."""
+    return VARIANTS.index(params["variant"])
+
+
+def _resolve(params: dict, data) -> dict:
+    variant = check_choice("variant", params["variant"], VARIANTS)
+    C = check_real("C", params["C"], low=0.0, include_low=False)
+    return {**resolve_kernel_form(params, data), "variant": variant, "C": C}
+
+
+def _fit(data, order, params, margins, previous) -> LoopResult:
+    variant, C = variant_code(params), params["C"]
+    taus = np.empty(order.shape[0])
+    if params["form"] == "primal":
+        w = np.zeros(data.n_features) if previous is None else np.array(previous.weights)
+        if data.sparse:
+            X = data.X
+            updates, cases, losses = _pa_primal_csr_loop(
+                X.data, X.indices, X.indptr, data.y, order, variant, C, w, margins, taus)
+        else:
+            updates, cases, losses = _pa_primal_loop(data.X, data.y, order, variant, C, w,
+                                                     margins, taus)
+        hypothesis = LinearHypothesis(w)
+    else:
+        kernel = kernel_of(params)
+        src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
+        updates, cases, losses, st, coef, k = _pa_dual_loop(
+            src, st, k, data.y, variant, C, dual_buffer(previous), margins, taus)
+        hypothesis = KernelHypothesis(engine_supports(st, k), coef[:k].copy(), kernel)
+    return LoopResult(
+        updates[cases == MISTAKE],
+        hypothesis,
+        margin_error_trials=updates[cases == MARGIN_ERROR],
+        state={"loss": losses, "tau": taus[:updates.shape[0]].copy()},
+    )
+
+
+_DISPLAY = {"pa": "PA", "pa1": "PA-I", "pa2": "PA-II"}
+
+PASSIVE_AGGRESSIVE = register(
+    Algorithm(
+        name="passive_aggressive",
+        estimator="PassiveAggressive",
+        defaults={**KERNEL_DEFAULTS, "form": "auto", "variant": "pa1", "C": 1.0},
+        resolve=_resolve,
+        fit=_fit,
+        fit_native=fit_native_passive_aggressive,
+        summary="Passive-Aggressive PA, PA-I, PA-II (Crammer et al. 2006), primal or kernel form",
+        # each bound's applies() keeps those of the run's variant (theory §4.6)
+        bounds=("pa_separable", "pa_general", "pa1_mistakes", "pa2_mistakes"),
+        native_bounds=("pa_separable", "pa_general", "pa1_mistakes", "pa2_mistakes"),
+        display_name="Passive-Aggressive",
+        label_params=lambda params: ("variant",) if params["variant"] == "pa" else (
+            "variant", "C"),
+        legend=lambda params: LegendEntry(
+            f"Passive-Aggressive {_DISPLAY[params['variant']]}"
+            + ("" if params["variant"] == "pa" else f", C = {params['C']:g}")),
+        # an update on a correct prediction with loss 0 < l < 1: binary (theory §2.7),
+        # native (the multiclass loss, theory §2.7)
+        margin_error=(r"right sign, $y\,w \cdot x < 1$",
+                      r"right class, $w^y \cdot x - w^{\tilde y} \cdot x < 1$"),
+    )
+)
