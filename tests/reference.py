@@ -503,3 +503,105 @@ def native_ballseptron(X, y, order, r, kernel=None, n_classes=None):
     x_hat = x + r (w^{y~} - w^y) / ||w^{y~} - w^y||.
     """
     return _native(X, y, order, r, kernel, n_classes)
+
+
+# ---------------------------------------------------------------------------------------------
+# Passive-Aggressive: K. Crammer, O. Dekel, J. Keshet, S. Shalev-Shwartz, Y. Singer, "Online
+# Passive-Aggressive Algorithms", JMLR 7 (2006): Fig. 1 (binary), sec. 7 eqs. (36)-(38) with
+# the multi-prototype reduction (native multiclass); theory §2.7.
+# ---------------------------------------------------------------------------------------------
+
+
+def pa_tau(loss, norm_sq, variant, C):
+    """Fig. 1 / eq. (8): tau for the loss l > 0 and ||x||^2 > 0 of the instance stepped along."""
+    if variant == "pa":
+        return loss / norm_sq
+    if variant == "pa1":
+        return min(C, loss / norm_sq)
+    return loss / (norm_sq + 1.0 / (2.0 * C))
+
+
+def passive_aggressive(X, y, order, variant="pa1", C=1.0, kernel_name=None, **kernel_params):
+    """Fig. 1 literally: l_t = max(0, 1 - y_t f_t(x_t)); on l_t > 0, f += tau_t y_t k(x_t, .).
+
+    A zero instance (||x||^2 = 0) changes nothing (theory §2.7). Linear (``kernel_name``
+    None): w as a vector; else f = sum_s alpha_s K(x_s, .). Returns a dict: ``mistakes``
+    (y f <= 0), ``margin_errors`` (an update with y f > 0), ``loss`` and ``tau`` per update,
+    ``margins``, and ``weights`` or ``support`` (rows of X) with ``dual_coef``.
+    """
+    w = np.zeros(X.shape[1])
+    support, alpha = [], []
+    out = {name: [] for name in ("mistakes", "margin_errors", "loss", "tau", "margins")}
+    for t, i in enumerate(order):
+        x = X[i]
+        if kernel_name is None:
+            f = w @ x
+            norm_sq = x @ x
+        else:
+            f = sum(a * kernel(kernel_name, X[s], x, **kernel_params)
+                    for s, a in zip(support, alpha, strict=True))
+            norm_sq = kernel(kernel_name, x, x, **kernel_params)
+        out["margins"].append(f)
+        loss = max(0.0, 1.0 - y[i] * f)
+        if loss == 0.0:
+            continue
+        out["mistakes" if y[i] * f <= 0 else "margin_errors"].append(t)
+        out["loss"].append(loss)
+        tau = pa_tau(loss, norm_sq, variant, C) if norm_sq > 0 else 0.0
+        out["tau"].append(tau)
+        if norm_sq > 0:
+            if kernel_name is None:
+                w = w + tau * y[i] * x
+            else:
+                support.append(i)
+                alpha.append(tau * y[i])
+    result = {name: np.array(values, dtype=np.int64 if name in ("mistakes", "margin_errors")
+                             else float) for name, values in out.items()}
+    result["weights"] = w
+    result["support"] = np.array(support, dtype=np.int64)
+    result["dual_coef"] = np.array(alpha)
+    return result
+
+
+def native_passive_aggressive(X, y, order, variant="pa1", C=1.0, n_classes=None):
+    """Sec. 7, eqs. (36)-(38), multi-prototype, Y_t = {y_t}: r_t = y_t, s_t the highest-scoring
+    wrong label (the smallest index on ties), the virtual instance Phi(x, y) - Phi(x, s) of
+    squared norm 2 ||x||^2 as a block vector of the stacked prototypes W (K, n).
+
+    Returns a dict as :func:`passive_aggressive` with ``true_class``, ``runner_up``,
+    ``margins`` (T, K) and ``weights`` (K, n).
+    """
+    n_classes = int(np.max(y)) + 1 if n_classes is None else n_classes
+    n = X.shape[1]
+    W = np.zeros(n_classes * n)  # Kesler: the prototypes stacked into one vector
+
+    def phi(x, label):
+        v = np.zeros(n_classes * n)
+        v[label * n:(label + 1) * n] = x
+        return v
+
+    out = {name: [] for name in ("mistakes", "margin_errors", "loss", "tau", "margins",
+                                 "true_class", "runner_up")}
+    for t, i in enumerate(order):
+        x, label = X[i], y[i]
+        scores = np.array([W @ phi(x, q) for q in range(n_classes)])
+        out["margins"].append(scores)
+        others = [q for q in range(n_classes) if q != label]
+        s = others[int(np.argmax(scores[others]))]
+        loss = max(0.0, 1.0 - (scores[label] - scores[s]))  # eq. (33)
+        if loss == 0.0:
+            continue
+        out["mistakes" if scores[label] <= scores[s] else "margin_errors"].append(t)
+        z = phi(x, label) - phi(x, s)  # the virtual instance of eq. (37)
+        norm_sq = z @ z
+        tau = pa_tau(loss, norm_sq, variant, C) if norm_sq > 0 else 0.0
+        W = W + tau * z  # eq. (38)
+        for name, value in (("loss", loss), ("tau", tau), ("true_class", label),
+                            ("runner_up", s)):
+            out[name].append(value)
+    ints = ("mistakes", "margin_errors", "true_class", "runner_up")
+    result = {name: np.array(values, dtype=np.int64 if name in ints else float)
+              for name, values in out.items()}
+    result["margins"] = result["margins"].reshape(len(order), n_classes)
+    result["weights"] = W.reshape(n_classes, n)
+    return result

@@ -24,13 +24,13 @@ hold (their proofs go through with tau_t = C, resp. 2C, on such a trial); PA's
 bounds need a positive norm on the trials they use (theory §4.6).
 
 **Scale.** The primal loops take ||x_t||^2 from the row as they compute the
-score; when it is not a normal float64 number (a row of norm below about
-1.5e-154 or above 1.3e154, or a zero row) the step is taken as
-(tau ||x||) (x / ||x||) with ||x|| = max_j |x_j| times the norm of the
-rescaled row, so that no square underflows or overflows and no state becomes
-NaN. The kernel form sees a row only through K: K(x, x) below the smallest
-normal float64 (an instance of norm below about 1.5e-154 with the linear
-kernel) is a zero instance there.
+score (X is validated so that no sum of squares overflows); when it is below
+the smallest normal float64 (a row of norm below about 1.5e-154, whose
+square underflows, or a zero row) the step is taken as (tau ||x||) (x / ||x||)
+with ||x|| = max_j |x_j| times the norm of the rescaled row, so that no
+square underflows and no state becomes inf or NaN. The kernel form sees a
+row only through K: K(x, x) below the smallest normal float64 (an instance
+of norm below about 1.5e-154 with the linear kernel) is a zero instance there.
 
 Registered as ``"passive_aggressive"`` with ``variant`` (``"pa"``, ``"pa1"``,
 ``"pa2"``; default ``"pa1"``, the rule of scikit-learn's and river's
@@ -79,9 +79,9 @@ from ..registry import Algorithm, LegendEntry, LoopResult, register
 from ._cases import MARGIN_ERROR, MISTAKE
 from ._common import dual_buffer, resolve_kernel_form, support_set
 from .passive_aggressive_native import (
-    NORMAL_HIGH,
     NORMAL_LOW,
     VARIANTS,
+    check_overflow,
     fit_native_passive_aggressive,
     pa_step,
     pa_step_times_norm,
@@ -98,7 +98,7 @@ def case_of(signed_score):
 def _pa_primal_loop(X, y, order, variant, C, w, margins, taus):
     """Primal PA over dense rows; updates w in place, ``taus`` filled per update.
 
-    Returns (update trials, their cases, their losses).
+    Returns (update trials, their cases, their losses, the trial whose score overflowed or -1).
     """
     n_trials = order.shape[0]
     n = X.shape[1]
@@ -107,6 +107,7 @@ def _pa_primal_loop(X, y, order, variant, C, w, margins, taus):
     cases = np.empty(n_trials, dtype=np.int64)
     losses = np.empty(n_trials)
     u = 0
+    stop = -1
     for t in range(n_trials):
         if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
@@ -119,13 +120,16 @@ def _pa_primal_loop(X, y, order, variant, C, w, margins, taus):
         if record:
             margins[t] = s
         yi = y[i]
+        if not np.isfinite(s):  # overflowed: stop, the wrapper raises (overflow_error)
+            stop = t
+            break
         loss = 1.0 - yi * s
         if loss <= 0.0:
             continue
         updates[u] = t
         cases[u] = case_of(yi * s)
         losses[u] = loss
-        if NORMAL_LOW <= xx <= NORMAL_HIGH:
+        if xx >= NORMAL_LOW:
             tau = pa_step(loss, xx, variant, C)
             c = yi * tau
             for j in range(n):
@@ -141,7 +145,7 @@ def _pa_primal_loop(X, y, order, variant, C, w, margins, taus):
                     w[j] += c * (X[i, j] / norm)
         taus[u] = tau
         u += 1
-    return updates[:u].copy(), cases[:u].copy(), losses[:u].copy()
+    return updates[:u].copy(), cases[:u].copy(), losses[:u].copy(), stop
 
 
 @jit
@@ -153,6 +157,7 @@ def _pa_primal_csr_loop(data, indices, indptr, y, order, variant, C, w, margins,
     cases = np.empty(n_trials, dtype=np.int64)
     losses = np.empty(n_trials)
     u = 0
+    stop = -1
     for t in range(n_trials):
         if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
@@ -166,13 +171,16 @@ def _pa_primal_csr_loop(data, indices, indptr, y, order, variant, C, w, margins,
         if record:
             margins[t] = s
         yi = y[i]
+        if not np.isfinite(s):  # overflowed: stop, the wrapper raises (overflow_error)
+            stop = t
+            break
         loss = 1.0 - yi * s
         if loss <= 0.0:
             continue
         updates[u] = t
         cases[u] = case_of(yi * s)
         losses[u] = loss
-        if NORMAL_LOW <= xx <= NORMAL_HIGH:
+        if xx >= NORMAL_LOW:
             tau = pa_step(loss, xx, variant, C)
             c = yi * tau
             for p in range(start, end):
@@ -188,7 +196,7 @@ def _pa_primal_csr_loop(data, indices, indptr, y, order, variant, C, w, margins,
                     w[indices[p]] += c * (data[p] / norm)
         taus[u] = tau
         u += 1
-    return updates[:u].copy(), cases[:u].copy(), losses[:u].copy()
+    return updates[:u].copy(), cases[:u].copy(), losses[:u].copy(), stop
 
 
 @jit
@@ -197,8 +205,8 @@ def _pa_dual_loop(src, st, k, y, variant, C, coef, margins, taus):
 
     Kernel values come from the kernel-row engine (``src``, ``st``); a trial with
     K(x_t, x_t) below the smallest normal float64 is a zero instance (no support).
-    Returns (update trials, their cases, their losses, engine state, coef, k),
-    the buffers possibly regrown.
+    Returns (update trials, their cases, their losses, the trial whose score
+    overflowed or -1, engine state, coef, k), the buffers possibly regrown.
     """
     order = engine_order(src)
     n_trials = order.shape[0]
@@ -208,6 +216,7 @@ def _pa_dual_loop(src, st, k, y, variant, C, coef, margins, taus):
     losses = np.empty(n_trials)
     row = np.empty(coef.shape[0])
     u = 0
+    stop = -1
     for t in range(n_trials):
         if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
@@ -217,6 +226,9 @@ def _pa_dual_loop(src, st, k, y, variant, C, coef, margins, taus):
         if record:
             margins[t] = s
         yi = y[i]
+        if not np.isfinite(s):  # overflowed: stop, the wrapper raises (overflow_error)
+            stop = t
+            break
         loss = 1.0 - yi * s
         if loss <= 0.0:
             continue
@@ -234,7 +246,7 @@ def _pa_dual_loop(src, st, k, y, variant, C, coef, margins, taus):
             k += 1
         taus[u] = tau
         u += 1
-    return updates[:u].copy(), cases[:u].copy(), losses[:u].copy(), st, coef, k
+    return updates[:u].copy(), cases[:u].copy(), losses[:u].copy(), stop, st, coef, k
 
 
 def variant_code(params: dict) -> int:
@@ -255,18 +267,19 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
         w = np.zeros(data.n_features) if previous is None else np.array(previous.weights)
         if data.sparse:
             X = data.X
-            updates, cases, losses = _pa_primal_csr_loop(
+            updates, cases, losses, stop = _pa_primal_csr_loop(
                 X.data, X.indices, X.indptr, data.y, order, variant, C, w, margins, taus)
         else:
-            updates, cases, losses = _pa_primal_loop(data.X, data.y, order, variant, C, w,
+            updates, cases, losses, stop = _pa_primal_loop(data.X, data.y, order, variant, C, w,
                                                      margins, taus)
         hypothesis = LinearHypothesis(w)
     else:
         kernel = kernel_of(params)
         src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
-        updates, cases, losses, st, coef, k = _pa_dual_loop(
+        updates, cases, losses, stop, st, coef, k = _pa_dual_loop(
             src, st, k, data.y, variant, C, dual_buffer(previous), margins, taus)
         hypothesis = KernelHypothesis(engine_supports(st, k), coef[:k].copy(), kernel)
+    check_overflow(stop)
     return LoopResult(
         updates[cases == MISTAKE],
         hypothesis,

@@ -70,10 +70,9 @@ VARIANTS = ("pa", "pa1", "pa2")
 # The loops' codes of the variants, VARIANTS[code].
 PA, PA1, PA2 = 0, 1, 2
 
-# Squared norms outside [NORMAL_LOW, NORMAL_HIGH] (or 0) take the rescaled step
-# (tau ||x||) (x / ||x||), shared with the binary loops (:mod:`.passive_aggressive`).
+# Squared norms below NORMAL_LOW (underflowed, or 0) take the rescaled step
+# (tau ||x||) (x / ||x||), as in the binary loops (:mod:`.passive_aggressive`).
 NORMAL_LOW = float(np.finfo(np.float64).tiny)
-NORMAL_HIGH = float(np.finfo(np.float64).max)
 SQRT2 = float(np.sqrt(2.0))
 
 
@@ -116,6 +115,16 @@ def rescaled_norm(values):
     return top * np.sqrt(s)
 
 
+def check_overflow(stop: int) -> None:
+    """The one-line ``ValueError`` of a loop stopped at trial ``stop`` (-1: it did not) because
+    a score left float64: PA's steps l/||x||^2 on rows of very different norms (below about
+    1.5e-154 beside large ones) can drive the exact scores beyond 1.8e308."""
+    if stop >= 0:
+        raise ValueError(f"the score of trial {stop} overflows float64: the Passive-Aggressive "
+                         "steps l/||x||^2 on rows of very different norms drove it beyond "
+                         "1.8e308; scale the rows of X to closer norms")
+
+
 @jit
 def _runner_up(s, y):
     """argmax_{q != y} s_q, the smallest index on ties."""
@@ -130,7 +139,8 @@ def _runner_up(s, y):
 def _native_pa_primal_loop(X, data, indices, indptr, y, order, variant, C, W, margins, taus):
     """Native PA over dense or CSR rows; W updated in place, ``taus`` filled per update.
 
-    Returns the update log, rows (trial, case, true class, runner-up), and the losses.
+    Returns the update log, rows (trial, case, true class, runner-up), the losses and the
+    trial whose scores overflowed (-1: none).
     """
     n_trials = order.shape[0]
     n_classes, n = W.shape
@@ -140,6 +150,7 @@ def _native_pa_primal_loop(X, data, indices, indptr, y, order, variant, C, W, ma
     losses = np.empty(n_trials)
     s = np.empty(n_classes)
     u = 0
+    stop = -1
     for t in range(n_trials):
         if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
@@ -151,6 +162,9 @@ def _native_pa_primal_loop(X, data, indices, indptr, y, order, variant, C, W, ma
         a = y[i]
         b = _runner_up(s, a)
         gap = s[a] - s[b]
+        if not np.isfinite(gap):  # overflowed: stop, the wrapper raises (check_overflow)
+            stop = t
+            break
         loss = 1.0 - gap
         if loss <= 0.0:
             continue
@@ -163,10 +177,10 @@ def _native_pa_primal_loop(X, data, indices, indptr, y, order, variant, C, W, ma
         for v in row:
             xx += v * v
         vv = 2.0 * xx
-        if NORMAL_LOW <= vv <= NORMAL_HIGH:
+        if vv >= NORMAL_LOW:
             tau = pa_step(loss, vv, variant, C)
             c, norm = tau, 1.0
-        else:
+        else:  # ||x||^2 underflows (or x = 0)
             norm = SQRT2 * rescaled_norm(row)
             tau, c = 0.0, 0.0
             if norm > 0.0:
@@ -179,7 +193,7 @@ def _native_pa_primal_loop(X, data, indices, indptr, y, order, variant, C, W, ma
             W[b, j] -= step
         taus[u] = tau
         u += 1
-    return log[:u].copy(), losses[:u].copy()
+    return log[:u].copy(), losses[:u].copy(), stop
 
 
 @jit
@@ -188,8 +202,8 @@ def _native_pa_dual_loop(src, st, k, y, variant, C, A, margins, taus):
 
     Every update with K(x, x) at least the smallest normal float64 appends x_t
     with tau in row y and -tau in row y~ of A. Returns the update log (rows:
-    trial, case, true class, runner-up), the losses, the engine state, A
-    (possibly regrown) and k.
+    trial, case, true class, runner-up), the losses, the trial whose scores
+    overflowed (-1: none), the engine state, A (possibly regrown) and k.
     """
     order = engine_order(src)
     n_trials = order.shape[0]
@@ -200,6 +214,7 @@ def _native_pa_dual_loop(src, st, k, y, variant, C, A, margins, taus):
     s = np.empty(n_classes)
     row = np.empty(A.shape[1])
     u = 0
+    stop = -1
     for t in range(n_trials):
         if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
@@ -212,6 +227,9 @@ def _native_pa_dual_loop(src, st, k, y, variant, C, A, margins, taus):
         a = y[i]
         b = _runner_up(s, a)
         gap = s[a] - s[b]
+        if not np.isfinite(gap):  # overflowed: stop, the wrapper raises (check_overflow)
+            stop = t
+            break
         loss = 1.0 - gap
         if loss <= 0.0:
             continue
@@ -234,7 +252,7 @@ def _native_pa_dual_loop(src, st, k, y, variant, C, A, margins, taus):
             k += 1
         taus[u] = tau
         u += 1
-    return log[:u].copy(), losses[:u].copy(), st, A, k
+    return log[:u].copy(), losses[:u].copy(), stop, st, A, k
 
 
 def fit_native_passive_aggressive(data, order, params, margins, previous) -> LoopResult:
@@ -274,7 +292,7 @@ def fit_native_passive_aggressive(data, order, params, margins, previous) -> Loo
     if params["form"] == "primal":
         W = (np.zeros((n_classes, data.n_features)) if previous is None
              else np.array(previous.weights))
-        log, losses = _native_pa_primal_loop(*loop_arrays(data.X), data.y, order, variant, C,
+        log, losses, stop = _native_pa_primal_loop(*loop_arrays(data.X), data.y, order, variant, C,
                                              W, margins, taus)
         hypothesis = PrototypeHypothesis(W)
     else:
@@ -283,9 +301,10 @@ def fit_native_passive_aggressive(data, order, params, margins, previous) -> Loo
         A = np.empty((n_classes, capacity(k)))
         if previous is not None:
             A[:, :k] = previous.dual_coef
-        log, losses, st, A, k = _native_pa_dual_loop(src, st, k, data.y, variant, C, A,
+        log, losses, stop, st, A, k = _native_pa_dual_loop(src, st, k, data.y, variant, C, A,
                                                      margins, taus)
         hypothesis = PrototypeKernelHypothesis(engine_supports(st, k), A[:, :k].copy(), kernel)
+    check_overflow(stop)
     updates, cases, true_class, runner_up = (np.ascontiguousarray(col) for col in log.T)
     margin_error = cases == MARGIN_ERROR
     return LoopResult(
