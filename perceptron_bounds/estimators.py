@@ -1060,6 +1060,103 @@ class PNormPerceptron(_OnlineClassifier):
         self.multiclass = multiclass
 
 
+class PassiveAggressive(_OnlineClassifier):
+    """The Passive-Aggressive classifiers PA, PA-I and PA-II of Crammer et al., linear or
+    with a Mercer kernel.
+
+    From w = 0, on each trial (theory §2.7; Crammer et al. 2006, Fig. 1): with the loss
+    l_t = max(0, 1 - y_t w . x_t), nothing if l_t = 0, else
+    w <- w + tau_t y_t x_t with tau_t = l_t / ||x_t||^2 (PA),
+    min(C, l_t / ||x_t||^2) (PA-I) or l_t / (||x_t||^2 + 1/(2C)) (PA-II).
+    An update with y_t w . x_t > 0 is a margin error, not a mistake.
+
+    Parameters
+    ----------
+    variant : {"pa", "pa1", "pa2"}, default="pa1"
+        The step rule; ``"pa1"`` is scikit-learn's ``PassiveAggressiveClassifier``
+        default (``loss="hinge"``).
+    C : float, default=1.0
+        Aggressiveness C > 0 of PA-I and PA-II (PA ignores it).
+    kernel : {"linear", "poly", "rbf"}, default="linear"
+        K(x, z) (theory §1.7, scikit-learn's names); ``linear`` runs the primal
+        form.
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    gamma : float, "scale", "auto" or None, default="scale"
+        Kernel scale: ``"scale"`` is 1 / (n_features X.var()) on the data of
+        ``fit``, as scikit-learn's SVC; ``"auto"`` and None are 1 / n_features.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel.
+    protocol : {"sklearn", "paper"}, default="sklearn"
+        Where ``fit_intercept``, ``epochs`` and ``shuffle`` left at None take
+        their values (see ``_OnlineClassifier``).
+    fit_intercept : bool or None, default=None
+        Append a constant feature 1 to every instance; its weight is
+        ``intercept_``. None: from ``protocol``.
+    epochs : int or None, default=None
+        Passes over the training data in ``fit``; None: from ``protocol``.
+    shuffle : bool or None, default=None
+        Present each pass in a fresh random permutation; None: from ``protocol``.
+    random_state : None, int or numpy.random.RandomState, default=None
+        Source of the permutations (see ``_OnlineClassifier``).
+    multiclass : {None, "ovr", "native"}, default=None
+        None: binary for two classes, one-vs-rest for more; ``"ovr"``: one-vs-rest;
+        ``"native"``: one prototype per class, the paper's multi-prototype update
+        (sec. 7, theory §2.7).
+
+    Attributes
+    ----------
+    classes_, coef_, intercept_, run_, mistakes_, margin_errors_, n_features_in_
+        See ``_OnlineClassifier``; ``margin_errors_`` counts the updates on correct
+        predictions (0 < l_t < 1). ``coef_`` with a linear kernel only.
+
+    References
+    ----------
+    K. Crammer, O. Dekel, J. Keshet, S. Shalev-Shwartz and Y. Singer, "Online
+    Passive-Aggressive Algorithms", JMLR 7 (2006), Fig. 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds import PassiveAggressive
+    >>> X = np.array([[2.0, 0.0], [1.0, 1.0], [-2.0, 0.0]])
+    >>> clf = PassiveAggressive(protocol="paper", variant="pa").fit(X, [1, 1, -1])
+    >>> clf.mistakes_, clf.margin_errors_, clf.coef_.tolist()
+    (1, 1, [[0.75, 0.25]])
+    """
+
+    _algorithm = "passive_aggressive"
+
+    def __init__(
+        self,
+        *,
+        variant="pa1",
+        C=1.0,
+        kernel="linear",
+        degree=3,
+        gamma="scale",
+        coef0=1.0,
+        protocol="sklearn",
+        fit_intercept=None,
+        epochs=None,
+        shuffle=None,
+        random_state=None,
+        multiclass=None,
+    ):
+        self.variant = variant
+        self.C = C
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.protocol = protocol
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.multiclass = multiclass
+
+
 def estimator_of(algorithm: str) -> type:
     """The estimator class of a registered algorithm, as its registration names it.
 

@@ -40,6 +40,9 @@ SPECS = [
     ("second_order", {"kernel": "poly", "degree": 2, "gamma": 1.0}),
     ("higher_order", {"p": 2.0, "c": 0.4}),
     ("higher_order", {"p": 4.0, "c": 0.4}),
+    ("passive_aggressive", {"variant": "pa"}),
+    ("passive_aggressive", {"variant": "pa1", "C": 0.5}),
+    ("passive_aggressive", {"variant": "pa2", "kernel": "rbf", "gamma": 1.0}),
 ]
 
 

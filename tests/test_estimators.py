@@ -12,6 +12,7 @@ from perceptron_bounds import (
     Ballseptron,
     HigherOrderPerceptron,
     KernelPerceptron,
+    PassiveAggressive,
     Perceptron,
     PNormPerceptron,
     SecondOrderPerceptron,
@@ -31,6 +32,9 @@ ESTIMATORS = [
     Perceptron(multiclass="ovr"),
     Perceptron(multiclass="native"),
     Ballseptron(kernel="poly", r=0.05, multiclass="native"),
+    PassiveAggressive(),
+    PassiveAggressive(variant="pa2", kernel="rbf", C=0.5),
+    PassiveAggressive(variant="pa", multiclass="native"),
 ]
 
 # (estimator, the run_online call it makes) for the semantic tests below.
@@ -46,6 +50,8 @@ RUNS = [
     (Ballseptron(protocol="paper", r=0.2), ("ballseptron", {"r": 0.2})),
     (Ballseptron(protocol="paper", kernel="poly", degree=2, gamma="auto"),
      ("ballseptron", {"kernel": "poly", "degree": 2, "gamma": "auto"})),
+    (PassiveAggressive(protocol="paper", variant="pa2", C=0.3),
+     ("passive_aggressive", {"variant": "pa2", "C": 0.3})),
 ]
 
 

@@ -37,7 +37,8 @@ Registered as ``"passive_aggressive"`` with ``variant`` (``"pa"``, ``"pa1"``,
 passive-aggressive classifiers), ``C`` (default 1.0, theirs too; PA ignores it), the
 kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0`` (theory §1.7) and
 ``form``. ``OnlineRun.state`` holds, one entry per update trial, ``"loss"`` (l_t)
-and ``"tau"`` (tau_t; 0 for a zero instance). The native multiclass form is in
+and ``"tau"`` (tau_t; 0 for a zero instance), those of the runs a warm start
+continues first. The native multiclass form is in
 :mod:`.passive_aggressive_native`.
 
 References
@@ -83,6 +84,7 @@ from .passive_aggressive_native import (
     VARIANTS,
     check_overflow,
     fit_native_passive_aggressive,
+    update_records,
     pa_step,
     pa_step_times_norm,
     rescaled_norm,
@@ -284,7 +286,7 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
         updates[cases == MISTAKE],
         hypothesis,
         margin_error_trials=updates[cases == MARGIN_ERROR],
-        state={"loss": losses, "tau": taus[:updates.shape[0]].copy()},
+        state=update_records(previous, losses, taus[:updates.shape[0]]),
     )
 
 

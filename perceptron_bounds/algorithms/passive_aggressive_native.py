@@ -24,7 +24,8 @@ keeps a support list shared by the K prototypes, w^q = sum_j A[q, j] phi(s_j),
 each update appending x with tau in row y and -tau in row y~ of A.
 
 ``LoopResult.state`` holds, one entry per update trial: ``"true_class"``,
-``"runner_up"`` (int64), ``"margin_error"`` (bool), ``"loss"`` and ``"tau"``.
+``"runner_up"`` (int64), ``"margin_error"`` (bool) of this run, and ``"loss"`` and
+``"tau"``, after those of the runs a warm start continues.
 
 References
 ----------
@@ -113,6 +114,15 @@ def rescaled_norm(values):
         z = v / top
         s += z * z
     return top * np.sqrt(s)
+
+
+def update_records(previous, losses, taus) -> dict:
+    """``{"loss": ..., "tau": ...}`` per update trial, after those of ``previous`` (a warm
+    start's run, or None): a warm start's records are those of one run over the whole stream."""
+    if previous is None:
+        return {"loss": losses, "tau": taus.copy()}
+    return {"loss": np.concatenate((previous.state["loss"], losses)),
+            "tau": np.concatenate((previous.state["tau"], taus))}
 
 
 def check_overflow(stop: int) -> None:
@@ -312,5 +322,5 @@ def fit_native_passive_aggressive(data, order, params, margins, previous) -> Loo
         hypothesis,
         margin_error_trials=updates[margin_error],
         state={"true_class": true_class, "runner_up": runner_up, "margin_error": margin_error,
-               "loss": losses, "tau": taus[:updates.shape[0]].copy()},
+               **update_records(previous, losses, taus[:updates.shape[0]])},
     )
