@@ -4,7 +4,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot  # noqa: E402
-
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 import scipy.sparse as sp  # noqa: E402
@@ -236,7 +235,8 @@ def test_native_warm_start_is_one_run_over_the_concatenation():
     first = run_online("passive_aggressive", X[:40], y[:40], variant="pa2", multiclass="native")
     second = run_online("passive_aggressive", X[40:], y[40:], warm_start=first)
     ref = native_passive_aggressive(X, y, np.arange(70), "pa2", 1.0)
-    np.testing.assert_array_equal(second.mistake_trials + 40, ref["mistakes"][ref["mistakes"] >= 40])
+    mistakes = ref["mistakes"]
+    np.testing.assert_array_equal(second.mistake_trials + 40, mistakes[mistakes >= 40])
     np.testing.assert_allclose(second.weights, ref["weights"], rtol=0, atol=1e-10)
 
 

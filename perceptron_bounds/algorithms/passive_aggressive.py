@@ -84,11 +84,12 @@ from .passive_aggressive_native import (
     VARIANTS,
     check_overflow,
     fit_native_passive_aggressive,
-    update_records,
     pa_step,
     pa_step_times_norm,
     rescaled_norm,
+    update_records,
 )
+
 
 @jit
 def case_of(signed_score):
