@@ -64,6 +64,10 @@ def pa_separable(R, gamma):
 def pa_general(gamma, D2, R=1.0, R_min=1.0, *, exact=False):
     """PA's bound for unit instances ((1 + 2 D2)/gamma)^2, or its derived exact form.
 
+    The stated form is reported at least as large as the derived one, which it is
+    whenever every norm is exactly 1, so that rows whose norms round to within
+    ``UNIT_TOLERANCE`` of 1 keep a proved bound.
+
     Parameters
     ----------
     gamma : float or ndarray
@@ -97,12 +101,14 @@ def pa_general(gamma, D2, R=1.0, R_min=1.0, *, exact=False):
     """
     gamma = np.asarray(gamma, dtype=np.float64)
     D2 = np.asarray(D2, dtype=np.float64)
-    if not exact:
-        return ((1.0 + 2.0 * D2) / gamma) ** 2
     R = np.asarray(R, dtype=np.float64)
     R_min = np.asarray(R_min, dtype=np.float64)
     ratio = np.divide(R, R_min, out=np.zeros(np.broadcast(R, R_min).shape), where=R > 0.0)
-    return (ratio * (D2 + np.hypot(D2, R_min)) / gamma) ** 2
+    derived = (ratio * (D2 + np.hypot(D2, R_min)) / gamma) ** 2
+    if exact:
+        return derived
+    # norms within UNIT_TOLERANCE of 1: the derived form covers the rounding of unit rows
+    return np.fmax(((1.0 + 2.0 * D2) / gamma) ** 2, derived)
 
 
 def pa1_mistakes(R, gamma, D1, C):
