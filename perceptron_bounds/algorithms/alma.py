@@ -42,9 +42,9 @@ Examples
 >>> import numpy as np
 >>> from perceptron_bounds import run_online
 >>> X = np.array([[1.0, 0.0], [0.8, 0.6], [-1.0, 0.0], [0.0, -1.0]])
->>> run = run_online("alma", X, [1, 1, -1, -1], epochs=2)
+>>> run = run_online("alma", X, [1, 1, -1, -1], alpha=0.2, epochs=2)
 >>> run.mistakes, run.margin_errors, run.state["updates_total"]
-(1, 6, 7)
+(1, 7, 8)
 """
 
 from __future__ import annotations
