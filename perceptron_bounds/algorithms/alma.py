@@ -74,7 +74,9 @@ from .pnorm import link, link_into
 @jit
 def _alma_primal_loop(X, data, indices, indptr, y, order, p, alpha, B, C, k0, theta, w,
                       margins):
-    """ALMA_p over normalised dense or CSR rows; theta and w = g(theta) updated in place.
+    """ALMA_p, p > 2, over normalised dense or CSR rows; theta and w = g(theta) updated in place.
+
+    An update costs O(n): the link changes every coordinate of w.
 
     ``k0`` updates were made before. Returns (update trials, their cases).
     """
@@ -86,6 +88,9 @@ def _alma_primal_loop(X, data, indices, indptr, y, order, p, alpha, B, C, k0, th
     cases = np.empty(n_trials, dtype=np.int64)
     root = np.sqrt(p - 1.0)
     u = 0
+    sqrt_k = np.sqrt(k0 + 1.0)  # sqrt(k), k = 1 + the updates so far
+    margin = (1.0 - alpha) * B
+    threshold = margin * root / sqrt_k  # (1 - alpha) gamma_k
     for t in range(n_trials):
         if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
@@ -93,14 +98,15 @@ def _alma_primal_loop(X, data, indices, indptr, y, order, p, alpha, B, C, k0, th
         s = csr_dot(w, data, indices, indptr, i) if csr else dense_dot(w, X, i)
         if record:
             margins[t] = s
-        sqrt_k = np.sqrt(k0 + u + 1.0)
         ys = y[i] * s
-        if ys > (1.0 - alpha) * B * root / sqrt_k:
+        if ys > threshold:
             continue
         updates[u] = t
         cases[u] = MISTAKE if ys <= 0.0 else MARGIN_ERROR
         u += 1
-        row_axpy(y[i] * C / (root * sqrt_k), X, data, indices, indptr, i, csr, theta)
+        step_root, sqrt_k = sqrt_k, np.sqrt(k0 + u + 1.0)
+        threshold = margin * root / sqrt_k
+        row_axpy(y[i] * C / (root * step_root), X, data, indices, indptr, i, csr, theta)
         link_into(theta, p, w)
         norm = np.sqrt(dot(w, theta, n))  # g(theta) . theta = ||theta||_p^2
         if norm > 1.0:
@@ -108,6 +114,64 @@ def _alma_primal_loop(X, data, indices, indptr, y, order, p, alpha, B, C, k0, th
                 theta[j] /= norm
                 w[j] /= norm
     return updates[:u].copy(), cases[:u].copy()
+
+
+@jit
+def _alma2_primal_loop(X, data, indices, indptr, y, order, alpha, B, C, k0, v, norm_sq,
+                       margins):
+    """ALMA_2 over normalised dense or CSR rows with w = theta = scale * v; ends with v = w.
+
+    ||w||^2 is kept as ||w + eta y x||^2 = ||w||^2 + 2 eta y w.x + eta^2 ||x||^2 and the
+    projection divides ``scale``, so that an update costs one pass over x_t (O(nnz) on CSR).
+    Returns (update trials, their cases, ||w||^2).
+    """
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    csr = indptr.shape[0] > 0
+    updates = np.empty(n_trials, dtype=np.int64)
+    cases = np.empty(n_trials, dtype=np.int64)
+    u = 0
+    sqrt_k = np.sqrt(k0 + 1.0)  # sqrt(k), k = 1 + the updates so far
+    margin = (1.0 - alpha) * B
+    threshold = margin / sqrt_k  # (1 - alpha) gamma_k
+    scale = 1.0
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        s = scale * (csr_dot(v, data, indices, indptr, i) if csr else dense_dot(v, X, i))
+        if record:
+            margins[t] = s
+        ys = y[i] * s
+        if ys > threshold:
+            continue
+        updates[u] = t
+        cases[u] = MISTAKE if ys <= 0.0 else MARGIN_ERROR
+        u += 1
+        step_root, sqrt_k = sqrt_k, np.sqrt(k0 + u + 1.0)
+        threshold = margin / sqrt_k
+        eta = C / step_root
+        c = y[i] * eta / scale
+        xx = 0.0
+        if csr:
+            for q in range(indptr[i], indptr[i + 1]):
+                v[indices[q]] += c * data[q]
+                xx += data[q] * data[q]
+        else:
+            for j in range(v.shape[0]):
+                v[j] += c * X[i, j]
+                xx += X[i, j] * X[i, j]
+        norm_sq = max(norm_sq + 2.0 * eta * ys + eta * eta * xx, 0.0)
+        if norm_sq > 1.0:
+            scale /= np.sqrt(norm_sq)
+            norm_sq = 1.0
+        if not scale_in_range(scale):  # fold the scale into v
+            for j in range(v.shape[0]):
+                v[j] *= scale
+            scale = 1.0
+    for j in range(v.shape[0]):
+        v[j] *= scale
+    return updates[:u].copy(), cases[:u].copy(), norm_sq
 
 
 @jit
@@ -127,6 +191,9 @@ def _alma_dual_loop(src, st, k, y, alpha, B, C, k0, coef, norm_sq, margins):
     cases = np.empty(n_trials, dtype=np.int64)
     row = np.empty(coef.shape[0])
     u = 0
+    sqrt_k = np.sqrt(k0 + 1.0)  # sqrt(k), k = 1 + the updates so far
+    margin = (1.0 - alpha) * B
+    threshold = margin / sqrt_k  # (1 - alpha) gamma_k
     scale = 1.0
     for t in range(n_trials):
         if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
@@ -138,14 +205,15 @@ def _alma_dual_loop(src, st, k, y, alpha, B, C, k0, coef, norm_sq, margins):
         s = dot(coef, row, k) * scale / norm_x if norm_x > 0.0 else 0.0
         if record:
             margins[t] = s
-        sqrt_k = np.sqrt(k0 + u + 1.0)
         ys = y[i] * s
-        if ys > (1.0 - alpha) * B / sqrt_k:
+        if ys > threshold:
             continue
         updates[u] = t
         cases[u] = MISTAKE if ys <= 0.0 else MARGIN_ERROR
         u += 1
-        eta = C / sqrt_k
+        step_root, sqrt_k = sqrt_k, np.sqrt(k0 + u + 1.0)
+        threshold = margin / sqrt_k
+        eta = C / step_root
         st = engine_append(src, st, t, k)
         coef = grow_vector(coef, k)
         row = grow_vector(row, k)
@@ -192,9 +260,15 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     if params["form"] == "primal":
         theta = np.zeros(data.n_features) if previous is None else np.array(
             previous.state["theta"])
-        w = link(theta, p)
-        updates, cases = _alma_primal_loop(*loop_arrays(normalize_rows(data.X, p)), data.y,
-                                           order, p, alpha, B, C, k0, theta, w, margins)
+        rows = loop_arrays(normalize_rows(data.X, p))
+        if p == 2.0:
+            updates, cases, _ = _alma2_primal_loop(*rows, data.y, order, alpha, B, C, k0, theta,
+                                                   float(theta @ theta), margins)
+            w = theta.copy()
+        else:
+            w = link(theta, p)
+            updates, cases = _alma_primal_loop(*rows, data.y, order, p, alpha, B, C, k0, theta,
+                                               w, margins)
         hypothesis = HigherOrderHypothesis(w, p, True)
         state = {"theta": theta}
     else:
