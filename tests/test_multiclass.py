@@ -58,6 +58,9 @@ CASES = {
     "ho-sparse-csr": ("higher_order", {"sparse": True}, XS),
     "pnorm": ("pnorm", {"p": 4.0}, X),
     "pnorm-csr": ("pnorm", {}, XS),
+    "alma-p3": ("alma", {"p": 3.0, "alpha": 0.5}, X),
+    "alma-csr": ("alma", {}, XS),
+    "alma-rbf": ("alma", {"kernel": "rbf"}, X),
 }
 
 
