@@ -3,7 +3,7 @@
 Instances are normalised, x_hat_t = x_t / ||x_t||_p (a zero row stays zero);
 the algorithm keeps theta in the dual space and predicts with
 w = g(theta), the p-norm link of the p-norm Perceptron
-(:func:`~perceptron_bounds.algorithms.pnorm.link`), so ||w||_q = ||theta||_p
+(``pnorm.link``, theory §2.5), so ||w||_q = ||theta||_p
 with q = p / (p - 1). With k = 1 + the number of updates so far,
 
     gamma_k = B sqrt(p - 1) / sqrt(k),    eta_k = C / (sqrt(p - 1) sqrt(k)),
