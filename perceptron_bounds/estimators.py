@@ -1133,7 +1133,7 @@ class ALMA(_OnlineClassifier):
 
     _algorithm = "alma"
 
-    def __init__(self, *, p=2.0, alpha=0.9, B=None, C=float(np.sqrt(2.0)), kernel="linear",
+    def __init__(self, *, p=2.0, alpha=0.9, B=None, C=2.0**0.5, kernel="linear",
                  degree=3, gamma="scale", coef0=1.0, protocol="sklearn", fit_intercept=None,
                  epochs=None, shuffle=None, random_state=None, multiclass=None):
         self.p = p

@@ -510,7 +510,7 @@ def native_ballseptron(X, y, order, r, kernel=None, n_classes=None):
 # paper itself could not be read; theory §2.9).
 
 
-def alma(X, y, order, p=2.0, alpha=0.9, B=None, C=np.sqrt(2.0), theta=None, k=1):
+def alma(X, y, order, p=2.0, alpha=0.9, B=None, C=2.0**0.5, theta=None, k=1):
     """ALMA_p: x_hat = x / ||x||_p; w = g(theta); k-th update when
     y w.x_hat <= (1 - alpha) B sqrt(p-1)/sqrt(k): theta <- theta + C/(sqrt(p-1) sqrt(k)) y x_hat,
     theta <- theta / max(1, ||theta||_p).
@@ -536,7 +536,7 @@ def alma(X, y, order, p=2.0, alpha=0.9, B=None, C=np.sqrt(2.0), theta=None, k=1)
     return result
 
 
-def kernel_alma(X, y, order, alpha=0.9, B=None, C=np.sqrt(2.0), kernel_name="rbf",
+def kernel_alma(X, y, order, alpha=0.9, B=None, C=2.0**0.5, kernel_name="rbf",
                 **kernel_params):
     """ALMA_2 with a kernel, w = sum_j c_j phi(s_j), instances phi(x) / sqrt(K(x, x)).
 

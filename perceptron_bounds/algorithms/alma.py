@@ -295,7 +295,7 @@ ALMA = register(
     Algorithm(
         name="alma",
         estimator="ALMA",
-        defaults={"p": 2.0, "alpha": 0.9, "B": None, "C": float(np.sqrt(2.0)),
+        defaults={"p": 2.0, "alpha": 0.9, "B": None, "C": 2.0**0.5,
                   **KERNEL_DEFAULTS, "form": "auto"},
         resolve=_resolve,
         fit=_fit,
