@@ -1157,6 +1157,98 @@ class PassiveAggressive(_OnlineClassifier):
         self.multiclass = multiclass
 
 
+class ALMA(_OnlineClassifier):
+    """Gentile's ALMA_p, approximate large-margin classification with the p-norm link.
+
+    Instances scaled to unit p-norm (in feature space for a kernel); theta_1 = 0,
+    w = g(theta) the p-norm link; the k-th update happens on a trial with
+    y_t w . x_hat_t <= (1 - alpha) gamma_k, gamma_k = B sqrt(p - 1) / sqrt(k):
+    theta <- theta + eta_k y_t x_hat_t with eta_k = C / (sqrt(p - 1) sqrt(k)), then
+    theta <- theta / max(1, ||theta||_p) (theory §2.9). The rule follows the LIBOL
+    manual and DOGMA's ``k_alma2_train.m``; the paper could not be read here.
+
+    Parameters
+    ----------
+    p : float >= 2, default=2.0
+        Norm of the link; a kernel needs p = 2.
+    alpha : float in (0, 1], default=0.9
+        The update threshold's fraction (1 - alpha) of gamma_k; alpha = 1 updates
+        on mistakes only.
+    B : float > 0 or None, default=None
+        Scale of the margin schedule gamma_k; None: 1 / alpha (LIBOL's default).
+    C : float > 0, default=sqrt(2)
+        Scale of the step eta_k.
+    kernel : {"linear", "poly", "rbf"}, default="linear"
+        K(x, z) (theory §1.7, scikit-learn's names); ``linear`` runs the primal
+        form.
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    gamma : float, "scale", "auto" or None, default="scale"
+        Kernel scale: ``"scale"`` is 1 / (n_features X.var()) on the data of
+        ``fit``, as scikit-learn's SVC; ``"auto"`` and None are 1 / n_features.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel.
+    protocol : {"sklearn", "paper"}, default="sklearn"
+        Where ``fit_intercept``, ``epochs`` and ``shuffle`` left at None take
+        their values: ``"sklearn"`` fits an intercept (linear kernel only),
+        makes 10 passes and shuffles each, as scikit-learn's linear models do;
+        ``"paper"`` is the papers' protocol, one pass over the rows in the
+        given order without an intercept (see ``_OnlineClassifier``).
+    fit_intercept : bool or None, default=None
+        Append a constant feature 1 to every instance; its weight is
+        ``intercept_``. None: from ``protocol``.
+    epochs : int or None, default=None
+        Passes over the training data in ``fit``; None: from ``protocol``.
+    shuffle : bool or None, default=None
+        Present each pass in a fresh random permutation; None: from ``protocol``.
+    random_state : None, int or numpy.random.RandomState, default=None
+        Source of the permutations (see ``_OnlineClassifier``).
+    multiclass : {None, "ovr"}, default=None
+        None: binary for two classes, one-vs-rest for more; ``"ovr"``: one-vs-rest,
+        one binary run per class, also on two classes (theory §2.6).
+
+    Attributes
+    ----------
+    classes_, coef_, intercept_, run_, mistakes_, margin_errors_, n_features_in_
+        See ``_OnlineClassifier``; ``margin_errors_`` counts the updates with the
+        right sign; ``coef_`` (linear kernel) is g(theta).
+
+    References
+    ----------
+    C. Gentile, "A new approximate maximal margin classification algorithm",
+    JMLR 2 (2001); the LIBOL manual, sec. 2.1.2; DOGMA, ``k_alma2_train.m``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds import ALMA
+    >>> X = np.array([[1.0, 0.2], [0.3, 1.0], [-1.0, -0.1], [-0.2, -1.0]])
+    >>> clf = ALMA(protocol="paper", p=3.0, epochs=2).fit(X, [1, 1, 0, 0])
+    >>> clf.predict([[0.5, 0.5], [-0.5, 0.1]]).tolist()
+    [1, 0]
+    """
+
+    _algorithm = "alma"
+
+    def __init__(self, *, p=2.0, alpha=0.9, B=None, C=2.0**0.5, kernel="linear",
+                 degree=3, gamma="scale", coef0=1.0, protocol="sklearn", fit_intercept=None,
+                 epochs=None, shuffle=None, random_state=None, multiclass=None):
+        self.p = p
+        self.alpha = alpha
+        self.B = B
+        self.C = C
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.protocol = protocol
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.multiclass = multiclass
+
+
 def estimator_of(algorithm: str) -> type:
     """The estimator class of a registered algorithm, as its registration names it.
 

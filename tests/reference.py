@@ -605,3 +605,74 @@ def native_passive_aggressive(X, y, order, variant="pa1", C=1.0, n_classes=None)
     result["margins"] = result["margins"].reshape(len(order), n_classes)
     result["weights"] = W.reshape(n_classes, n)
     return result
+
+
+# --- ALMA_p: C. Gentile, "A new approximate maximal margin classification algorithm", JMLR 2
+# (2001), as described by the LIBOL manual (Algorithm 3) and DOGMA's k_alma2_train.m (the
+# paper itself could not be read; theory §2.9).
+
+
+def alma(X, y, order, p=2.0, alpha=0.9, B=None, C=2.0**0.5, theta=None, k=1):
+    """ALMA_p: x_hat = x / ||x||_p; w = g(theta); k-th update when
+    y w.x_hat <= (1 - alpha) B sqrt(p-1)/sqrt(k): theta <- theta + C/(sqrt(p-1) sqrt(k)) y x_hat,
+    theta <- theta / max(1, ||theta||_p).
+
+    Returns a dict: updates, mistakes, margin_errors (trials), margins, theta, w, k (the next k).
+    """
+    B = 1.0 / alpha if B is None else B
+    X = pnorm_normalize(X, p)
+    theta = np.zeros(X.shape[1]) if theta is None else np.array(theta, dtype=float)
+    out = {"updates": [], "mistakes": [], "margin_errors": [], "margins": []}
+    for t, i in enumerate(order):
+        margin = pnorm_link(theta, p) @ X[i]
+        out["margins"].append(margin)
+        if y[i] * margin <= (1 - alpha) * B * np.sqrt(p - 1) / np.sqrt(k):
+            out["updates"].append(t)
+            out["mistakes" if y[i] * margin <= 0 else "margin_errors"].append(t)
+            theta = theta + C / (np.sqrt(p - 1) * np.sqrt(k)) * y[i] * X[i]
+            theta = theta / max(1.0, np.sum(np.abs(theta) ** p) ** (1.0 / p))
+            k += 1
+    result = {key: np.array(val, dtype=np.int64 if key != "margins" else float)
+              for key, val in out.items()}
+    result.update(theta=theta, w=pnorm_link(theta, p), k=k)
+    return result
+
+
+def kernel_alma(X, y, order, alpha=0.9, B=None, C=2.0**0.5, kernel_name="rbf",
+                **kernel_params):
+    """ALMA_2 with a kernel, w = sum_j c_j phi(s_j), instances phi(x) / sqrt(K(x, x)).
+
+    Margins from the kernel values, ||w||^2 from the coefficients' Gram matrix
+    (not kept incrementally). Returns a dict: updates, mistakes, margin_errors,
+    supports (rows of X), coef (on the raw phi(s_j)), norm_sq.
+    """
+    B = 1.0 / alpha if B is None else B
+    supports, coef = [], []
+    out = {"updates": [], "mistakes": [], "margin_errors": []}
+    k = 1
+
+    def K(a, b):
+        return kernel(kernel_name, a, b, **kernel_params)
+
+    def norm_sq():
+        return sum(ci * cj * K(X[si], X[sj]) for si, ci in zip(supports, coef, strict=True)
+                   for sj, cj in zip(supports, coef, strict=True))
+
+    for t, i in enumerate(order):
+        kii = K(X[i], X[i])
+        nx = np.sqrt(kii) if kii > 0 else 0.0
+        f = sum(c * K(X[s], X[i]) for s, c in zip(supports, coef, strict=True))
+        margin = f / nx if nx > 0 else 0.0
+        if y[i] * margin <= (1 - alpha) * B / np.sqrt(k):
+            out["updates"].append(t)
+            out["mistakes" if y[i] * margin <= 0 else "margin_errors"].append(t)
+            supports.append(i)
+            coef.append(y[i] * C / np.sqrt(k) / nx if nx > 0 else 0.0)
+            n = np.sqrt(max(norm_sq(), 0.0))
+            if n > 1.0:
+                coef = [c / n for c in coef]
+            k += 1
+    result = {key: np.array(val, dtype=np.int64) for key, val in out.items()}
+    result.update(supports=np.array(supports, dtype=np.int64), coef=np.array(coef),
+                  norm_sq=norm_sq(), k=k)
+    return result

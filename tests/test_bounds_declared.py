@@ -26,6 +26,9 @@ from perceptron_bounds.bounds import (
 from perceptron_bounds.datasets import make_separable
 
 SPECS = [
+    ("alma", {"p": 2.0, "alpha": 0.5}),
+    ("alma", {"p": 3.0}),
+    ("alma", {"kernel": "rbf", "gamma": 1.0}),
     ("perceptron", {}),
     ("perceptron", {"kernel": "rbf", "gamma": 1.0}),
     ("voted_perceptron", {}),

@@ -9,6 +9,7 @@ from sklearn.linear_model import Perceptron as SkPerceptron
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from perceptron_bounds import (
+    ALMA,
     Ballseptron,
     HigherOrderPerceptron,
     KernelPerceptron,
@@ -35,6 +36,9 @@ ESTIMATORS = [
     PassiveAggressive(),
     PassiveAggressive(variant="pa2", kernel="rbf", C=0.5),
     PassiveAggressive(variant="pa", multiclass="native"),
+    ALMA(),
+    ALMA(p=3.0, alpha=0.5),
+    ALMA(kernel="rbf"),
 ]
 
 # (estimator, the run_online call it makes) for the semantic tests below.
@@ -294,6 +298,7 @@ MULTICLASS_RUNS = [
      ("second_order", {"variant": "adaptive"})),
     (HigherOrderPerceptron(protocol="paper", p=3.0), ("higher_order", {"p": 3.0})),
     (PNormPerceptron(protocol="paper", p=4.0), ("pnorm", {"p": 4.0})),
+    (ALMA(protocol="paper", p=3.0, alpha=0.5), ("alma", {"p": 3.0, "alpha": 0.5})),
 ]
 
 
@@ -370,6 +375,7 @@ def test_a_multiclass_run_on_two_classes_scores_as_a_binary_one():
     SecondOrderPerceptron(protocol="paper", epochs=2),
     HigherOrderPerceptron(protocol="paper", epochs=3),
     PNormPerceptron(protocol="paper", epochs=3),
+    ALMA(protocol="paper", epochs=3),
     KernelPerceptron(protocol="paper", degree=2, epochs=2)], ids=repr)
 def test_digits(estimator):
     """scikit-learn's handwritten digits, 10 classes, a held-out quarter."""

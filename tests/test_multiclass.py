@@ -58,6 +58,12 @@ CASES = {
     "ho-sparse-csr": ("higher_order", {"sparse": True}, XS),
     "pnorm": ("pnorm", {"p": 4.0}, X),
     "pnorm-csr": ("pnorm", {}, XS),
+    "alma-p3": ("alma", {"p": 3.0, "alpha": 0.5}, X),
+    "alma-csr": ("alma", {}, XS),
+    "alma-rbf": ("alma", {"kernel": "rbf"}, X),
+    "pa": ("passive_aggressive", {"variant": "pa"}, X),
+    "pa1-csr": ("passive_aggressive", {"C": 0.3}, XS),
+    "pa2-rbf": ("passive_aggressive", {"variant": "pa2", "kernel": "rbf"}, X),
 }
 
 
@@ -283,7 +289,8 @@ def test_bad_input():
         run_online("perceptron", X, Y, multiclass=True)
     with pytest.raises(ValueError, match=(
             r"^multiclass='native' needs a native multiclass form, which 'second_order' lacks "
-            r"\(only 'ballseptron', 'perceptron' have one\); use multiclass='ovr'$")):
+            r"\(only 'ballseptron', 'passive_aggressive', 'perceptron' have one\); "
+            r"use multiclass='ovr'$")):
         run_online("second_order", X, Y, multiclass="native")
     with pytest.raises(ValueError, match=r"single class \(2\); at least two classes"):
         run_online("perceptron", X, np.full(X.shape[0], 2), multiclass="ovr")

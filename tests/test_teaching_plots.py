@@ -29,6 +29,10 @@ from perceptron_bounds.plots import (  # noqa: E402
 # 2-D panel shows: the line w . x = 0 (linear) or the zero level of the score (kernel), the
 # Ballseptron's ball, and the matrix A_k as an ellipse (Second-/Higher-Order, primal).
 PANELS = {
+    "alma": ({"p": 3.0, "alpha": 0.5}, "line"),
+    "alma rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),
+    "passive_aggressive": ({"variant": "pa1", "C": 0.5}, "line"),
+    "passive_aggressive rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),
     "perceptron": ({}, "line"),
     "perceptron rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),
     "voted_perceptron": ({}, "line"),

@@ -29,6 +29,7 @@ from ..registry import (
     register_hypothesis,
 )
 from . import (
+    alma,  # noqa: F401  (registers "alma")
     ballseptron,  # noqa: F401  (registers "ballseptron")
     higher_order,  # noqa: F401  (registers "higher_order")
     passive_aggressive,  # noqa: F401  (registers "passive_aggressive")

@@ -6,7 +6,8 @@
 * closed forms and their declarations, one module per paper: :mod:`.first_order` (001),
   :mod:`.ballseptron` (004), :mod:`.second_order` (003), :mod:`.higher_order` (000),
   :mod:`.pnorm` (the p-norm Perceptron: Grove-Littlestone-Schuurmans, Gentile),
-  :mod:`.passive_aggressive` (PA, PA-I, PA-II: Crammer et al. 2006);
+  :mod:`.passive_aggressive` (PA, PA-I, PA-II: Crammer et al. 2006),
+  :mod:`.alma` (ALMA_p, derived on the theory page §4.8);
 * :mod:`.quantities`: hinge losses, D1/D2/R over sets of trials, the HO transformed
   hinge loss and c_run, spectra, lambda*;
 * :mod:`.transformed`: the Higher-Order bound's transformed sequence (and its p-norms);
@@ -18,6 +19,7 @@
 * :func:`bounds_over_time`: each bound on every prefix of a run (:mod:`.over_time`).
 """
 
+from .alma import alma_updates, step_sums
 from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
 from .declaration import (
     Bound,
@@ -69,6 +71,7 @@ __all__ = [
     "HingeProfile",
     "MulticlassBoundReport",
     "RunData",
+    "alma_updates",
     "ballseptron_beta",
     "ballseptron_corrected",
     "ballseptron_d1",
@@ -96,6 +99,7 @@ __all__ = [
     "second_order_bound",
     "second_order_pinv_bound",
     "span_spectrum",
+    "step_sums",
     "transformed_instances",
     "transformed_margins",
     "transformed_norms",

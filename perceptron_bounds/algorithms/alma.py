@@ -1,0 +1,311 @@
+"""ALMA_p, Gentile's Approximate Large Margin Algorithm (theory §2.9), primal and kernel forms.
+
+Instances are normalised, x_hat_t = x_t / ||x_t||_p (a zero row stays zero);
+the algorithm keeps theta in the dual space and predicts with
+w = g(theta), the p-norm link of the p-norm Perceptron
+(``pnorm.link``, theory §2.5), so ||w||_q = ||theta||_p
+with q = p / (p - 1). With k = 1 + the number of updates so far,
+
+    gamma_k = B sqrt(p - 1) / sqrt(k),    eta_k = C / (sqrt(p - 1) sqrt(k)),
+
+a trial with y_t w . x_hat_t <= (1 - alpha) gamma_k is an update:
+theta <- theta + eta_k y_t x_hat_t, then theta <- theta / max(1, ||theta||_p)
+(the projection of w onto the unit q-norm ball). An update with
+y_t w . x_hat_t > 0 is a margin error, the others are mistakes; ``alpha = 1``
+updates on mistakes only.
+
+The paper (Gentile, JMLR 2001) could not be read here: the rule follows the
+LIBOL manual's ALMA box (Algorithm 3: the schedules, the projection, the
+defaults alpha = 0.9, B = 1/alpha, C = sqrt(2)) and DOGMA's
+``k_alma2_train.m`` (the non-strict test <=, k counting updates from 1, the
+kernel form with ||w||^2 kept incrementally and a global rescaling). LIBOL
+updates only when the loss is > 0 (strict), which with alpha = 1 would never
+leave w = 0; we follow DOGMA (theory §2.9).
+
+Registered as ``"alma"`` with ``p >= 2`` (default 2), ``alpha`` in (0, 1]
+(default 0.9), ``B > 0`` (default None: 1/alpha), ``C > 0`` (default
+sqrt(2)), the kernel parameters ``kernel``, ``degree``, ``gamma``,
+``coef0`` (theory §1.7) and ``form``. The primal form runs every p on dense
+and CSR rows; the dual (kernel) form exists for p = 2, with instances
+normalised in feature space, x_hat = phi(x) / sqrt(K(x, x)).
+``run.state`` records ``updates_total`` (k - 1 at the end), and ``theta``
+(primal) or ``norm_sq`` = ||w||^2 (dual).
+
+References
+----------
+C. Gentile, "A new approximate maximal margin classification algorithm",
+JMLR 2 (2001) (not read here). S. C. H. Hoi, J. Wang and P. Zhao, LIBOL
+manual, sec. 2.1.2. F. Orabona, DOGMA, ``k_alma2_train.m``.
+
+Examples
+--------
+>>> import numpy as np
+>>> from perceptron_bounds import run_online
+>>> X = np.array([[1.0, 0.0], [0.8, 0.6], [-1.0, 0.0], [0.0, -1.0]])
+>>> run = run_online("alma", X, [1, 1, -1, -1], alpha=0.2, epochs=2)
+>>> run.mistakes, run.margin_errors, run.state["updates_total"]
+(1, 7, 8)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._interrupt import EVERY, stop_requested
+from .._jit import jit
+from .._linalg import csr_dot, dense_dot, dot, grow_vector, lift_tiny_rows, normalize_rows, row_axpy
+from .._validation import check_real, loop_arrays
+from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
+from ..kernel_engine import (
+    engine_append,
+    engine_diag,
+    engine_order,
+    engine_row,
+    engine_supports,
+    kernel_engine,
+)
+from ..kernels import KERNEL_DEFAULTS, kernel_of
+from ..registry import Algorithm, LoopResult, register
+from ._cases import MARGIN_ERROR, MISTAKE, scale_in_range
+from ._common import dual_buffer, resolve_kernel_form, support_set
+from .pnorm import link, link_into
+
+
+@jit
+def _alma_primal_loop(X, data, indices, indptr, y, order, p, alpha, B, C, k0, theta, w,
+                      margins):
+    """ALMA_p, p > 2, over normalised dense or CSR rows; theta and w = g(theta) updated in place.
+
+    An update costs O(n): the link changes every coordinate of w.
+
+    ``k0`` updates were made before. Returns (update trials, their cases).
+    """
+    n_trials = order.shape[0]
+    n = theta.shape[0]
+    record = margins.shape[0] > 0
+    csr = indptr.shape[0] > 0
+    updates = np.empty(n_trials, dtype=np.int64)
+    cases = np.empty(n_trials, dtype=np.int64)
+    root = np.sqrt(p - 1.0)
+    u = 0
+    sqrt_k = np.sqrt(k0 + 1.0)  # sqrt(k), k = 1 + the updates so far
+    margin = (1.0 - alpha) * B
+    threshold = margin * root / sqrt_k  # (1 - alpha) gamma_k
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        s = csr_dot(w, data, indices, indptr, i) if csr else dense_dot(w, X, i)
+        if record:
+            margins[t] = s
+        ys = y[i] * s
+        if ys > threshold:
+            continue
+        updates[u] = t
+        cases[u] = MISTAKE if ys <= 0.0 else MARGIN_ERROR
+        u += 1
+        step_root, sqrt_k = sqrt_k, np.sqrt(k0 + u + 1.0)
+        threshold = margin * root / sqrt_k
+        row_axpy(y[i] * C / (root * step_root), X, data, indices, indptr, i, csr, theta)
+        link_into(theta, p, w)
+        norm = np.sqrt(dot(w, theta, n))  # g(theta) . theta = ||theta||_p^2
+        if norm > 1.0:
+            for j in range(n):
+                theta[j] /= norm
+                w[j] /= norm
+    return updates[:u].copy(), cases[:u].copy()
+
+
+@jit
+def _alma2_primal_loop(X, data, indices, indptr, y, order, alpha, B, C, k0, v, norm_sq,
+                       margins):
+    """ALMA_2 over normalised dense or CSR rows with w = theta = scale * v; ends with v = w.
+
+    ||w||^2 is kept as ||w + eta y x||^2 = ||w||^2 + 2 eta y w.x + eta^2 ||x||^2 and the
+    projection divides ``scale``, so that an update costs one pass over x_t (O(nnz) on CSR).
+    Returns (update trials, their cases, ||w||^2).
+    """
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    csr = indptr.shape[0] > 0
+    updates = np.empty(n_trials, dtype=np.int64)
+    cases = np.empty(n_trials, dtype=np.int64)
+    u = 0
+    sqrt_k = np.sqrt(k0 + 1.0)  # sqrt(k), k = 1 + the updates so far
+    margin = (1.0 - alpha) * B
+    threshold = margin / sqrt_k  # (1 - alpha) gamma_k
+    scale = 1.0
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        s = scale * (csr_dot(v, data, indices, indptr, i) if csr else dense_dot(v, X, i))
+        if record:
+            margins[t] = s
+        ys = y[i] * s
+        if ys > threshold:
+            continue
+        updates[u] = t
+        cases[u] = MISTAKE if ys <= 0.0 else MARGIN_ERROR
+        u += 1
+        step_root, sqrt_k = sqrt_k, np.sqrt(k0 + u + 1.0)
+        threshold = margin / sqrt_k
+        eta = C / step_root
+        c = y[i] * eta / scale
+        xx = 0.0
+        if csr:
+            for q in range(indptr[i], indptr[i + 1]):
+                v[indices[q]] += c * data[q]
+                xx += data[q] * data[q]
+        else:
+            for j in range(v.shape[0]):
+                v[j] += c * X[i, j]
+                xx += X[i, j] * X[i, j]
+        norm_sq = max(norm_sq + 2.0 * eta * ys + eta * eta * xx, 0.0)
+        if norm_sq > 1.0:
+            scale /= np.sqrt(norm_sq)
+            norm_sq = 1.0
+        if not scale_in_range(scale):  # fold the scale into v
+            for j in range(v.shape[0]):
+                v[j] *= scale
+            scale = 1.0
+    for j in range(v.shape[0]):
+        v[j] *= scale
+    return updates[:u].copy(), cases[:u].copy(), norm_sq
+
+
+@jit
+def _alma_dual_loop(src, st, k, y, alpha, B, C, k0, coef, norm_sq, margins):
+    """ALMA_2 with a kernel: w = scale * sum_{j<k} coef[j] phi(s_j); every update appends x_t.
+
+    The instance is phi(x_t) / sqrt(K(x_t, x_t)) (0 when K(x_t, x_t) = 0), so
+    its coefficient is y eta_k / (scale sqrt(K(x_t, x_t))); ||w||^2 is kept as
+    ||w + eta y x_hat||^2 = ||w||^2 + 2 eta y w.x_hat + eta^2 ||x_hat||^2 and the
+    projection divides ``scale``. Returns (update trials, their cases, engine
+    state, coef, k, ||w||^2) with coef holding the effective coefficients.
+    """
+    order = engine_order(src)
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    updates = np.empty(n_trials, dtype=np.int64)
+    cases = np.empty(n_trials, dtype=np.int64)
+    row = np.empty(coef.shape[0])
+    u = 0
+    sqrt_k = np.sqrt(k0 + 1.0)  # sqrt(k), k = 1 + the updates so far
+    margin = (1.0 - alpha) * B
+    threshold = margin / sqrt_k  # (1 - alpha) gamma_k
+    scale = 1.0
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        st = engine_row(src, st, t, k, row)
+        kii = engine_diag(src, i)
+        norm_x = np.sqrt(kii) if kii > 0.0 else 0.0
+        s = dot(coef, row, k) * scale / norm_x if norm_x > 0.0 else 0.0
+        if record:
+            margins[t] = s
+        ys = y[i] * s
+        if ys > threshold:
+            continue
+        updates[u] = t
+        cases[u] = MISTAKE if ys <= 0.0 else MARGIN_ERROR
+        u += 1
+        step_root, sqrt_k = sqrt_k, np.sqrt(k0 + u + 1.0)
+        threshold = margin / sqrt_k
+        eta = C / step_root
+        st = engine_append(src, st, t, k)
+        coef = grow_vector(coef, k)
+        row = grow_vector(row, k)
+        if norm_x > 0.0:
+            norm_sq = max(norm_sq + 2.0 * eta * ys + eta * eta, 0.0)
+            coef[k] = y[i] * eta / (norm_x * scale)
+        else:
+            coef[k] = 0.0
+        k += 1
+        if norm_sq > 1.0:
+            scale /= np.sqrt(norm_sq)
+            norm_sq = 1.0
+        if not scale_in_range(scale):  # fold the scale into the coefficients
+            for j in range(k):
+                coef[j] *= scale
+            scale = 1.0
+    for j in range(k):
+        coef[j] *= scale
+    return updates[:u].copy(), cases[:u].copy(), st, coef, k, norm_sq
+
+
+def _resolve(params: dict, data) -> dict:
+    p = check_real("p", params["p"], low=2.0)
+    alpha = check_real("alpha", params["alpha"], low=0.0, high=1.0, include_low=False)
+    B = 1.0 / alpha if params["B"] is None else check_real("B", params["B"], low=0.0,
+                                                              include_low=False)
+    C = check_real("C", params["C"], low=0.0, include_low=False)
+    resolved = resolve_kernel_form(params, data)
+    if resolved["form"] == "dual" and p != 2.0:
+        raise ValueError(f"the dual (kernel) form of ALMA needs p=2, got p={p!r} with "
+                         f"kernel={resolved['kernel']!r}, form='dual'")
+    return {**resolved, "p": p, "alpha": alpha, "B": B, "C": C}
+
+
+def _instances(X, params):
+    """The rows as ALMA_p sees them: unit p-norm (linear kernel); a kernel's feature-space
+    normalisation is applied inside the dual loop and by the bounds' provider."""
+    return normalize_rows(X, params["p"]) if params["kernel"] == "linear" else X
+
+
+def _fit(data, order, params, margins, previous) -> LoopResult:
+    p, alpha, B, C = params["p"], params["alpha"], params["B"], params["C"]
+    k0 = 0 if previous is None else int(previous.state["updates_total"])
+    if params["form"] == "primal":
+        theta = np.zeros(data.n_features) if previous is None else np.array(
+            previous.state["theta"])
+        rows = loop_arrays(normalize_rows(data.X, p))
+        if p == 2.0:
+            updates, cases, _ = _alma2_primal_loop(*rows, data.y, order, alpha, B, C, k0, theta,
+                                                   float(theta @ theta), margins)
+            w = theta.copy()
+        else:
+            w = link(theta, p)
+            updates, cases = _alma_primal_loop(*rows, data.y, order, p, alpha, B, C, k0, theta,
+                                               w, margins)
+        hypothesis = HigherOrderHypothesis(w, p, True)
+        state = {"theta": theta}
+    else:
+        kernel = kernel_of(params)
+        X = lift_tiny_rows(data.X) if kernel.is_linear else data.X
+        diag = kernel.diagonal(X)
+        if np.any(diag < 0):
+            raise ValueError("ALMA normalises instances in feature space and needs "
+                             f"K(x, x) >= 0 for every row; this kernel gives "
+                             f"K(x, x) = {float(diag.min())!r}")
+        src, st, k = kernel_engine(X, order, kernel, support_set(previous))
+        norm_sq = 0.0 if previous is None else previous.state["norm_sq"]
+        updates, cases, st, coef, k, norm_sq = _alma_dual_loop(
+            src, st, k, data.y, alpha, B, C, k0, dual_buffer(previous), norm_sq, margins)
+        hypothesis = HigherOrderKernelHypothesis(engine_supports(st, k), coef[:k].copy(),
+                                                 kernel, True)
+        state = {"norm_sq": norm_sq}
+    state["updates_total"] = k0 + updates.shape[0]
+    return LoopResult(updates[cases == MISTAKE], hypothesis,
+                      margin_error_trials=updates[cases == MARGIN_ERROR], state=state)
+
+
+ALMA = register(
+    Algorithm(
+        name="alma",
+        estimator="ALMA",
+        defaults={"p": 2.0, "alpha": 0.9, "B": None, "C": 2.0**0.5,
+                  **KERNEL_DEFAULTS, "form": "auto"},
+        resolve=_resolve,
+        fit=_fit,
+        summary="Gentile's ALMA_p (approximate large margin, p-norm link, unit-ball projection)",
+        bounds=("alma_separable", "alma_d2"),
+        instance_map=_instances,
+        display_name="ALMA",
+        label_params=("p", "alpha"),
+        # an update with the right sign: y w.x_hat within (1 - alpha) gamma_k (theory §2.9)
+        margin_error=(r"right sign, $y\,w \cdot \hat x \leq (1 - \alpha)\gamma_k$",
+                      r"right sign, $y\,w \cdot \hat x \leq (1 - \alpha)\gamma_k$"),
+    )
+)
