@@ -33,6 +33,7 @@ from . import (
     higher_order,  # noqa: F401  (registers "higher_order")
     perceptron,  # noqa: F401  (registers "perceptron")
     pnorm,  # noqa: F401  (registers "pnorm")
+    romma,  # noqa: F401  (registers "romma")
     second_order,  # noqa: F401  (registers "second_order")
     voted,  # noqa: F401  (registers "voted_perceptron")
 )
