@@ -5,7 +5,8 @@
   :func:`declared` to look one up; an algorithm lists its bounds in its registration;
 * closed forms and their declarations, one module per paper: :mod:`.first_order` (001),
   :mod:`.ballseptron` (004), :mod:`.second_order` (003), :mod:`.higher_order` (000),
-  :mod:`.pnorm` (the p-norm Perceptron: Grove-Littlestone-Schuurmans, Gentile);
+  :mod:`.pnorm` (the p-norm Perceptron: Grove-Littlestone-Schuurmans, Gentile),
+  :mod:`.romma` (ROMMA: Li & Long);
 * :mod:`.quantities`: hinge losses, D1/D2/R over sets of trials, the HO transformed
   hinge loss and c_run, spectra, lambda*;
 * :mod:`.transformed`: the Higher-Order bound's transformed sequence (and its p-norms);
@@ -45,6 +46,7 @@ from .quantities import (
     span_spectrum,
 )
 from .report import BoundReport, BoundRow, MulticlassBoundReport
+from .romma import ROMMA_BOUND  # noqa: F401  (declares "romma")
 from .second_order import (
     second_order_adaptive_bound,
     second_order_bound,
