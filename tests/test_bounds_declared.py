@@ -40,6 +40,8 @@ SPECS = [
     ("second_order", {"kernel": "poly", "degree": 2, "gamma": 1.0}),
     ("higher_order", {"p": 2.0, "c": 0.4}),
     ("higher_order", {"p": 4.0, "c": 0.4}),
+    ("romma", {}),
+    ("romma", {"aggressive": True, "kernel": "rbf", "gamma": 1.0}),
 ]
 
 
@@ -67,6 +69,9 @@ def test_evaluate_and_the_curves_name_the_same_bounds(algorithm, params, variant
     assert set(curves) <= set(names)
     drawn = bounds_over_time(run, X, y, names, u=None, gamma=curves.gamma, variant=variant)
     assert list(drawn) == names
+    if curves.comparator is None:  # no bound applies: ROMMA's needs separation (theory §4.7)
+        assert not any(row.applies for row in report.rows if row.variant == variant)
+        return
     # where evaluate's row applies at the curves' comparator and gamma, the last point is its value
     at_gamma = evaluate(run, X, y, u=curves.comparator.u, gamma=curves.gamma)
     compared = 0

@@ -14,6 +14,7 @@ from perceptron_bounds import (
     KernelPerceptron,
     Perceptron,
     PNormPerceptron,
+    ROMMA,
     SecondOrderPerceptron,
     VotedPerceptron,
     run_online,
@@ -31,6 +32,8 @@ ESTIMATORS = [
     Perceptron(multiclass="ovr"),
     Perceptron(multiclass="native"),
     Ballseptron(kernel="poly", r=0.05, multiclass="native"),
+    ROMMA(),
+    ROMMA(aggressive=True, kernel="rbf"),
 ]
 
 # (estimator, the run_online call it makes) for the semantic tests below.
@@ -46,6 +49,7 @@ RUNS = [
     (Ballseptron(protocol="paper", r=0.2), ("ballseptron", {"r": 0.2})),
     (Ballseptron(protocol="paper", kernel="poly", degree=2, gamma="auto"),
      ("ballseptron", {"kernel": "poly", "degree": 2, "gamma": "auto"})),
+    (ROMMA(protocol="paper", aggressive=True), ("romma", {"aggressive": True})),
 ]
 
 
@@ -364,7 +368,8 @@ def test_a_multiclass_run_on_two_classes_scores_as_a_binary_one():
     SecondOrderPerceptron(protocol="paper", epochs=2),
     HigherOrderPerceptron(protocol="paper", epochs=3),
     PNormPerceptron(protocol="paper", epochs=3),
-    KernelPerceptron(protocol="paper", degree=2, epochs=2)], ids=repr)
+    KernelPerceptron(protocol="paper", degree=2, epochs=2),
+    ROMMA(protocol="paper", aggressive=True, epochs=3)], ids=repr)
 def test_digits(estimator):
     """scikit-learn's handwritten digits, 10 classes, a held-out quarter."""
     from sklearn.datasets import load_digits

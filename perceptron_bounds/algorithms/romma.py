@@ -47,12 +47,12 @@ Examples
 --------
 >>> import numpy as np
 >>> from perceptron_bounds import run_online
->>> X = np.array([[2.0, 0.0], [0.0, 1.0], [-1.0, 0.5]])
+>>> X = np.array([[2.0, 0.0], [0.0, 1.0], [-1.0, -0.2]])
 >>> run = run_online("romma", X, [1, 1, -1])
 >>> run.mistake_trials.tolist(), run.weights.tolist()
 ([0, 1], [0.5, 1.0])
 >>> run_online("romma", X, [1, 1, -1], aggressive=True, epochs=2).margin_error_trials.tolist()
-[2]
+[2, 4, 5]
 """
 
 from __future__ import annotations
