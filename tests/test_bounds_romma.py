@@ -110,3 +110,42 @@ def test_bound_not_applicable_without_separation():
     report = evaluate(run, X, y)
     stated = next(row for row in report.rows if row.name == "romma" and row.variant == "stated")
     assert not stated.applies and "separates" in stated.reason
+
+
+def test_tightened_radius_is_over_the_mistakes_and_separation_over_the_updates():
+    """Theory §4.7: the proof needs R on the mistaken trials only, y u.x >= gamma on the updates."""
+    rng = np.random.default_rng(0)
+    u = np.array([1.0, 0.0, 0.0])
+    X = rng.standard_normal((150, 3))
+    y = np.where(X @ u > 0, 1, -1)
+    X += np.outer(0.3 * y, u)
+    X[5::7] *= 3.0  # some long rows, met as margin errors
+    run = run_online("romma", X, y, aggressive=True, epochs=2)
+    rows = run.sample_index
+    report = evaluate(run, X, y, u=u, gamma=0.3)
+    tightened = report.row("romma", "tightened")
+    R_mistakes = np.linalg.norm(X[rows[run.mistake_trials]], axis=1).max()
+    assert np.linalg.norm(X[rows[run.update_trials]], axis=1).max() > R_mistakes
+    assert tightened.quantities["R"] == pytest.approx(R_mistakes)
+    assert tightened.value == pytest.approx((R_mistakes / 0.3) ** 2)
+    assert report.row("romma", "stated").value == pytest.approx(
+        (np.linalg.norm(X, axis=1).max() / 0.3) ** 2)
+
+
+def test_bounds_over_time_and_one_vs_rest():
+    from perceptron_bounds.bounds import bounds_over_time
+
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((150, 3))
+    X = X[np.abs(X[:, 0]) > 0.1]
+    binary = np.where(X[:, 0] > 0, 1, -1)
+    run = run_online("romma", X, binary, aggressive=True, epochs=2)
+    for variant in ("stated", "tightened"):
+        curves = bounds_over_time(run, X, binary, u=np.array([1.0, 0, 0]), gamma=0.1,
+                                  variant=variant)
+        mistakes_so_far = np.cumsum(np.isin(np.arange(run.n_trials), run.mistake_trials))
+        assert np.all(mistakes_so_far <= curves["romma"])
+    labels = np.digitize(X[:, 1], [-0.5, 0.5])
+    ovr = run_online("romma", X, labels, multiclass="ovr")
+    report = evaluate(ovr, X, labels)
+    assert {row.name for row in report.rows} >= {"romma"}

@@ -8,8 +8,8 @@ ROMMA's own only to cite Li & Long. For aggressive ROMMA the same bound on
 the mistakes follows from the proof of Theorem 3 (Theorem 5 at delta = 1
 counts only the trials with y_t w_t.x_t < 0; theory §4.7 proves the bound for
 y_t w_t.x_t <= 0). The proof uses the separation on the update trials only
-(the constraints ROMMA imposes) and R on the mistaken ones: the tightened
-variant takes both over the update trials (theory §4.2, §4.7).
+(the constraints ROMMA imposes) and R on the mistaken ones, which is the
+tightened variant (provider ``"mistake_radius"``, theory §4.2, §4.7).
 
 References
 ----------
@@ -19,8 +19,23 @@ Y. Li and P. M. Long, "The relaxed online maximum margin algorithm", NIPS 12
 
 from __future__ import annotations
 
-from .declaration import Bound, register_bound
+from .declaration import Bound, register_bound, register_provider
 from .first_order import SEPARATION, euclidean, novikoff
+from .providers import FirstOrderQuantities
+
+
+class MistakeRadiusQuantities(FirstOrderQuantities):
+    """The first-order quantities with R over the mistaken trials in the tightened variant
+    (the separation and the losses still over the update trials; theory §4.7)."""
+
+    scopes = {False: "all", True: "updates (R: mistakes)"}
+
+    @classmethod
+    def radius_trials(cls, run):
+        return run.mistake_trials
+
+
+register_provider("mistake_radius", MistakeRadiusQuantities)
 
 
 def _source(q) -> str:
@@ -32,4 +47,4 @@ def _source(q) -> str:
 ROMMA_BOUND = register_bound(Bound(
     name="romma", label=r"romma $(R/\gamma)^2$ (Li & Long)", source=_source,
     value=lambda q, gamma: novikoff(q.R, gamma), quantities=("R", "min_margin"),
-    conditions=(SEPARATION,), theory="§4.7", applies=euclidean))
+    conditions=(SEPARATION,), theory="§4.7", provider="mistake_radius", applies=euclidean))
