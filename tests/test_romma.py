@@ -249,3 +249,17 @@ def test_bad_input():
     first = run_online("romma", X, y)
     with pytest.raises(ValueError, match="aggressive=True differs from the warm start's"):
         run_online("romma", X, y, aggressive=True, warm_start=first)
+
+
+def test_teaching_panel_marks_the_margin_errors():
+    from perceptron_bounds.datasets import make_separable
+    from perceptron_bounds.plots import plot_run_2d
+
+    X, y, u = make_separable(30, 2, margin=0.1, seed=4)
+    run = run_online("romma", X, y, aggressive=True, epochs=2)
+    assert run.margin_errors > 0
+    ax = plot_run_2d(run, X, y, u=u, gamma=0.1)
+    marked = next(c for c in ax.collections if c.get_label() == "margin error so far")
+    expected = np.unique(run.sample_index[run.margin_error_trials])
+    np.testing.assert_allclose(np.sort(marked.get_offsets()[:, 0]), np.sort(X[expected, 0]))
+    assert "ROMMA" in ax.get_title() or "ROMMA" in str(ax.get_legend_handles_labels())

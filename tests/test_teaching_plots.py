@@ -39,6 +39,8 @@ PANELS = {
     "second_order rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),
     "higher_order": ({"c": 0.4}, "line ellipse"),
     "higher_order dual": ({"c": 0.4, "form": "dual"}, "line"),
+    "romma": ({"aggressive": True}, "line"),
+    "romma rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),
 }
 
 
@@ -84,7 +86,7 @@ def test_every_algorithm_draws_and_animates(name, data, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["perceptron", "ballseptron", "second_order", "higher_order",
-                                  "voted_perceptron"])
+                                  "voted_perceptron", "romma"])
 def test_the_line_at_step_k_is_the_hypothesis_after_k_updates(name, data):
     X, y, _ = data
     run = run_online(name, X, y, epochs=2)
