@@ -77,9 +77,9 @@ from ..registry import Algorithm, LoopResult, register
 from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, rescaled
 from ._common import dual_buffer, resolve_kernel_form, support_set
 
-# x_t and w_t count as parallel when the squared sine of their angle, g = 1 - cos^2, is at
-# most this: g then carries no correct digit (w.x has a rounding error of order n eps ||w|| ||x||)
-# and the update is left out (theory §2.8: every comparator then has gamma / R < 1e-6).
+#: x_t and w_t count as parallel when the squared sine of their angle, g = 1 - cos^2, is at
+#: most this: g then carries few correct digits (w.x has a rounding error up to n eps ||w|| ||x||)
+#: and the update is left out (theory §2.8: every comparator then has gamma / R < 1e-6).
 PARALLEL = 1e-12
 
 
