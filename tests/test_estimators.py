@@ -9,12 +9,12 @@ from sklearn.linear_model import Perceptron as SkPerceptron
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from perceptron_bounds import (
+    ROMMA,
     Ballseptron,
     HigherOrderPerceptron,
     KernelPerceptron,
     Perceptron,
     PNormPerceptron,
-    ROMMA,
     SecondOrderPerceptron,
     VotedPerceptron,
     run_online,

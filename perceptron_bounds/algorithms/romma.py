@@ -24,10 +24,10 @@ cos = y_t w_t.x_t / q (theory §2.8):
 The loops never form ||x||^2 ||w||^2 or its difference with (w.x)^2, which
 underflow, overflow or cancel for rows scaled 1e-150..1e150: they keep
 ||w|| (not its square, which overflows there) incrementally by the formula
-above (one extra kernel value K(x, x) per update) and work with q, cos and g. The CSR and kernel loops keep w as one
-scale factor times a vector (CSR) or the dual coefficients (kernel), as the
-Ballseptron's do, so that an update costs one pass over x_t (plus, in the kernel
-form, one appended support).
+above (one extra kernel value K(x, x) per update) and work with q, cos and g.
+The CSR and kernel loops keep w as one scale factor times a vector (CSR) or
+the dual coefficients (kernel), as the Ballseptron's do, so that an update
+costs one pass over x_t (plus, in the kernel form, one appended support).
 
 Registered as ``"romma"`` with ``aggressive`` (default False), the kernel
 parameters ``kernel``, ``degree``, ``gamma``, ``coef0`` (theory §1.7) and
@@ -85,7 +85,7 @@ PARALLEL = 1e-12
 
 @jit
 def romma_case(signed_margin, aggressive):
-    """The case of a trial with y_t w.x_t = ``signed_margin``: MISTAKE, MARGIN_ERROR or NO_UPDATE."""
+    """The case of a trial with y_t w.x_t = ``signed_margin``: MISTAKE, MARGIN_ERROR, NO_UPDATE."""
     if signed_margin <= 0.0:
         return MISTAKE
     if aggressive and signed_margin < 1.0:
