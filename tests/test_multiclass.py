@@ -58,6 +58,9 @@ CASES = {
     "ho-sparse-csr": ("higher_order", {"sparse": True}, XS),
     "pnorm": ("pnorm", {"p": 4.0}, X),
     "pnorm-csr": ("pnorm", {}, XS),
+    "romma-aggressive": ("romma", {"aggressive": True}, X),
+    "romma-csr": ("romma", {}, XS),
+    "romma-rbf": ("romma", {"kernel": "rbf"}, X),
 }
 
 
