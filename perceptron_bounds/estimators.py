@@ -1249,6 +1249,86 @@ class ALMA(_OnlineClassifier):
         self.multiclass = multiclass
 
 
+class ROMMA(_OnlineClassifier):
+    """Li & Long's Relaxed Online Maximum Margin Algorithm, linear or with a Mercer kernel.
+
+    From w = 0, on a mistake (y_t w . x_t <= 0; ``aggressive=True``: whenever
+    y_t w . x_t < 1) w becomes the minimum-norm vector with
+    w . w_t >= ||w_t||^2 and y_t w . x_t >= 1: y_t x_t / ||x_t||^2 on the first
+    update, else w <- c w + d x_t by eq. (5) of the paper (theory §2.8).
+
+    Parameters
+    ----------
+    aggressive : bool, default=False
+        Update also on right predictions with y_t w . x_t < 1 (margin errors).
+    kernel : {"linear", "poly", "rbf"}, default="linear"
+        K(x, z) (theory §1.7, scikit-learn's names); ``linear`` runs the primal
+        form.
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    gamma : float, "scale", "auto" or None, default="scale"
+        Kernel scale: ``"scale"`` is 1 / (n_features X.var()) on the data of
+        ``fit``, as scikit-learn's SVC; ``"auto"`` and None are 1 / n_features.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel.
+    protocol : {"sklearn", "paper"}, default="sklearn"
+        Where ``fit_intercept``, ``epochs`` and ``shuffle`` left at None take
+        their values: ``"sklearn"`` fits an intercept (linear kernel only),
+        makes 10 passes and shuffles each, as scikit-learn's linear models do;
+        ``"paper"`` is the papers' protocol, one pass over the rows in the
+        given order without an intercept (see ``_OnlineClassifier``).
+    fit_intercept : bool or None, default=None
+        Append a constant feature 1 to every instance; its weight is
+        ``intercept_``. None: from ``protocol``.
+    epochs : int or None, default=None
+        Passes over the training data in ``fit``; None: from ``protocol``.
+    shuffle : bool or None, default=None
+        Present each pass in a fresh random permutation; None: from ``protocol``.
+    random_state : None, int or numpy.random.RandomState, default=None
+        Source of the permutations (see ``_OnlineClassifier``).
+    multiclass : {None, "ovr"}, default=None
+        None: binary for two classes, one-vs-rest for more; ``"ovr"``: one-vs-rest,
+        one binary run per class, also on two classes (theory §2.6).
+
+    Attributes
+    ----------
+    classes_, coef_, intercept_, run_, mistakes_, margin_errors_, n_features_in_
+        See ``_OnlineClassifier``; ``margin_errors_`` counts the aggressive
+        updates that were not mistakes. ``coef_`` with a linear kernel only.
+
+    References
+    ----------
+    Y. Li and P. M. Long, "The relaxed online maximum margin algorithm",
+    NIPS 12 (1999), sec. 2.1 and eq. (5).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds import ROMMA
+    >>> X = np.array([[2.0, 0.0], [0.0, 1.0], [-1.0, -0.2], [0.3, 2.0]])
+    >>> clf = ROMMA(protocol="paper", aggressive=True, epochs=2).fit(X, [1, 1, 0, 1])
+    >>> clf.predict([[1.0, 0.5], [-2.0, 0.0]]).tolist()
+    [1, 0]
+    """
+
+    _algorithm = "romma"
+
+    def __init__(self, *, aggressive=False, kernel="linear", degree=3, gamma="scale", coef0=1.0,
+                 protocol="sklearn", fit_intercept=None, epochs=None, shuffle=None,
+                 random_state=None, multiclass=None):
+        self.aggressive = aggressive
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.protocol = protocol
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.multiclass = multiclass
+
+
 def estimator_of(algorithm: str) -> type:
     """The estimator class of a registered algorithm, as its registration names it.
 

@@ -676,3 +676,82 @@ def kernel_alma(X, y, order, alpha=0.9, B=None, C=2.0**0.5, kernel_name="rbf",
     result.update(supports=np.array(supports, dtype=np.int64), coef=np.array(coef),
                   norm_sq=norm_sq(), k=k)
     return result
+
+
+# Y. Li and P. M. Long, "The relaxed online maximum margin algorithm", NIPS 12 (1999), sec. 2.1
+# and 3 (theory §2.8): w_{t+1} = the minimum-norm w with w.w_t >= ||w_t||^2 and y_t w.x_t >= 1.
+ROMMA_PARALLEL = 1e-12  # sin^2 of the angle of x_t and w_t at or below which the update is left out
+
+
+def _romma_minimum_norm(norm_w, wx, norm_x, y_t):
+    """The minimum-norm element of {w : w.w_t >= ||w_t||^2} ∩ {w : y_t w.x_t >= 1}, by its KKT
+    cases, as (lambda, mu) of w = lambda w_t + mu x_t, from ||w_t||, w_t.x_t and ||x_t||; None
+    when the set is empty or x_t is parallel to w_t (w_t kept, theory §2.8).
+    """
+    if norm_x == 0:
+        return None  # the new constraint cannot be met
+    if norm_w == 0:
+        return 0.0, y_t / norm_x**2  # w_1 = 0: y x / ||x||^2
+    q, cos = norm_x * norm_w, wx / (norm_x * norm_w)
+    if y_t * cos >= q:  # y w.x >= ||x||^2 ||w||^2: y x / ||x||^2 meets the old constraint
+        return 0.0, y_t / norm_x**2
+    if 1 - cos**2 <= ROMMA_PARALLEL:
+        return None  # x_t parallel to w_t: both constraints bind on no line
+    # both constraints bind: w = A^T (A A^T)^{-1} b with A = (w_t; x_t), b = (||w_t||^2, y_t),
+    # solved with A's rows scaled to unit norm (D) so that no entry under- or overflows
+    D = 1 / np.array([norm_w, norm_x])
+    z = np.linalg.solve(np.array([[1.0, cos], [cos, 1.0]]), np.array([norm_w, y_t / norm_x]))
+    lam, mu = D * z
+    return lam, mu
+
+
+def romma(X, y, order, aggressive=False, w=None):
+    """Li & Long's ROMMA (aggressive: update when y w.x < 1), primal.
+
+    Returns (mistake_trials, margin_error_trials, w, margins).
+    """
+    w = np.zeros(X.shape[1]) if w is None else np.array(w, dtype=float)
+    mistakes, margin_errors, margins = [], [], []
+    for t, i in enumerate(order):
+        margin = w @ X[i]
+        margins.append(margin)
+        if y[i] * margin <= 0:
+            mistakes.append(t)
+        elif aggressive and y[i] * margin < 1:
+            margin_errors.append(t)
+        else:
+            continue
+        step = _romma_minimum_norm(np.linalg.norm(w), margin, np.linalg.norm(X[i]), y[i])
+        if step is not None:
+            w = step[0] * w + step[1] * X[i]
+    return (np.array(mistakes, dtype=np.int64), np.array(margin_errors, dtype=np.int64), w,
+            np.array(margins))
+
+
+def kernel_romma(X, y, order, aggressive=False, kernel_name="rbf", **kernel_params):
+    """Li & Long's ROMMA with w = sum_s alpha_s K(x_s, .) (sec. 3: inner products replaced by
+    kernel values), ||w||^2 = alpha^T G alpha from the Gram matrix G of the support rows.
+
+    Returns (mistake_trials, margin_error_trials, support_rows, alpha, margins).
+    """
+    support, alpha, mistakes, margin_errors, margins = [], np.zeros(0), [], [], []
+    G = np.zeros((0, 0))
+    for t, i in enumerate(order):
+        row = np.array([kernel(kernel_name, X[s], X[i], **kernel_params) for s in support])
+        margin = float(alpha @ row) if support else 0.0
+        margins.append(margin)
+        if y[i] * margin <= 0:
+            mistakes.append(t)
+        elif aggressive and y[i] * margin < 1:
+            margin_errors.append(t)
+        else:
+            continue
+        diag = kernel(kernel_name, X[i], X[i], **kernel_params)
+        step = _romma_minimum_norm(np.sqrt(alpha @ G @ alpha), margin, np.sqrt(diag), y[i])
+        if step is None:
+            continue
+        G = np.block([[G, row.reshape(-1, 1)], [row.reshape(1, -1), np.array([[diag]])]])
+        support.append(i)
+        alpha = np.append(step[0] * alpha, step[1])
+    return (np.array(mistakes, dtype=np.int64), np.array(margin_errors, dtype=np.int64),
+            np.array(support, dtype=np.int64), alpha, np.array(margins))

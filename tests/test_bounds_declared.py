@@ -46,6 +46,8 @@ SPECS = [
     ("passive_aggressive", {"variant": "pa"}),
     ("passive_aggressive", {"variant": "pa1", "C": 0.5}),
     ("passive_aggressive", {"variant": "pa2", "kernel": "rbf", "gamma": 1.0}),
+    ("romma", {}),
+    ("romma", {"aggressive": True, "kernel": "rbf", "gamma": 1.0}),
 ]
 
 
@@ -73,6 +75,9 @@ def test_evaluate_and_the_curves_name_the_same_bounds(algorithm, params, variant
     assert set(curves) <= set(names)
     drawn = bounds_over_time(run, X, y, names, u=None, gamma=curves.gamma, variant=variant)
     assert list(drawn) == names
+    if curves.comparator is None:  # no bound applies: ROMMA's needs separation (theory §4.7)
+        assert not any(row.applies for row in report.rows if row.variant == variant)
+        return
     # where evaluate's row applies at the curves' comparator and gamma, the last point is its value
     at_gamma = evaluate(run, X, y, u=curves.comparator.u, gamma=curves.gamma)
     compared = 0

@@ -16,12 +16,16 @@ from sklearn.datasets import dump_svmlight_file
 
 import perceptron_bounds
 from perceptron_bounds import run_online
+from perceptron_bounds.algorithms import available, get
 from perceptron_bounds.bounds import evaluate
 from perceptron_bounds.cli import COMMANDS, build_parser, main
 from perceptron_bounds.cli._common import BUILTIN_DATA
 from perceptron_bounds.datasets import make_separable
 
 PACKAGE = pathlib.Path(perceptron_bounds.__file__).parent
+# What the errors list: every registered algorithm, and their parameters in that order.
+ALGORITHMS = ", ".join(available())
+PARAMETERS = ", ".join(dict.fromkeys(key for name in available() for key in get(name).defaults))
 
 
 def error_of(argv, capsys):
@@ -89,8 +93,7 @@ def test_python_dash_m_runs_the_command_line():
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == (
         "perceptron-bounds run: error: argument --algorithm: unknown algorithm 'nope' (choose "
-        "from ballseptron, higher_order, perceptron, pnorm, second_order, "
-        "voted_perceptron) (see perceptron-bounds run --help)\n"
+        f"from {ALGORITHMS}) (see perceptron-bounds run --help)\n"
     )
 
 
@@ -338,8 +341,7 @@ def test_csv_option_errors(files, argv, message, capsys):
          "COMMAND (see perceptron-bounds --help)"),
         (["run", "--algorithm", "perceptorn"], "perceptron-bounds run: error: argument "
          "--algorithm: unknown algorithm 'perceptorn'; did you mean 'perceptron'? (choose from "
-         "ballseptron, higher_order, perceptron, pnorm, second_order, "
-         "voted_perceptron) (see perceptron-bounds run --help)"),
+         f"{ALGORITHMS}) (see perceptron-bounds run --help)"),
         (["run"], "perceptron-bounds run: error: the following arguments are required: "
          "--algorithm (see perceptron-bounds run --help)"),
         (["run", "--algorithm", "perceptron", "--param", "kernal=rbf"], "perceptron-bounds "
@@ -365,16 +367,13 @@ def test_csv_option_errors(files, argv, message, capsys):
          "perceptron-bounds run: error: --test-fraction 0.99999 of 2000 samples leaves no "
          "training rows"),
         (["compare", "--param", "q=1"], "perceptron-bounds compare: error: --param q: no "
-         "algorithm among ballseptron, higher_order, perceptron, pnorm, "
-         "second_order, voted_perceptron takes a parameter 'q' (known: kernel, degree, gamma, "
-         "coef0, form, r, c, rho, p, sparse, normalize, memory_budget, a, variant, span_tol)"),
+         f"algorithm among {ALGORITHMS} takes a parameter 'q' (known: {PARAMETERS})"),
         (["compare", "--algorithms", "perceptron", "--param", "r=0.1"], "perceptron-bounds "
          "compare: error: --param r: perceptron takes no parameter 'r' (known: kernel, degree, "
          "gamma, coef0, form)"),
         (["compare", "--algorithms", "perceptron,ballseptorn"], "perceptron-bounds compare: "
          "error: --algorithms: unknown ballseptorn; did you mean 'ballseptron'? (choose from "
-         "ballseptron, higher_order, perceptron, pnorm, second_order, "
-         "voted_perceptron)"),
+         f"{ALGORITHMS})"),
         (["compare", "--comparator", "svn"], "perceptron-bounds compare: error: argument "
          "--comparator: unknown comparator 'svn'; did you mean 'svm'? (choose from auto, "
          "target, svm) (see perceptron-bounds compare --help)"),

@@ -10,6 +10,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from perceptron_bounds import (
     ALMA,
+    ROMMA,
     Ballseptron,
     HigherOrderPerceptron,
     KernelPerceptron,
@@ -39,6 +40,8 @@ ESTIMATORS = [
     ALMA(),
     ALMA(p=3.0, alpha=0.5),
     ALMA(kernel="rbf"),
+    ROMMA(),
+    ROMMA(aggressive=True, kernel="rbf"),
 ]
 
 # (estimator, the run_online call it makes) for the semantic tests below.
@@ -56,6 +59,7 @@ RUNS = [
      ("ballseptron", {"kernel": "poly", "degree": 2, "gamma": "auto"})),
     (PassiveAggressive(protocol="paper", variant="pa2", C=0.3),
      ("passive_aggressive", {"variant": "pa2", "C": 0.3})),
+    (ROMMA(protocol="paper", aggressive=True), ("romma", {"aggressive": True})),
 ]
 
 
@@ -376,7 +380,8 @@ def test_a_multiclass_run_on_two_classes_scores_as_a_binary_one():
     HigherOrderPerceptron(protocol="paper", epochs=3),
     PNormPerceptron(protocol="paper", epochs=3),
     ALMA(protocol="paper", epochs=3),
-    KernelPerceptron(protocol="paper", degree=2, epochs=2)], ids=repr)
+    KernelPerceptron(protocol="paper", degree=2, epochs=2),
+    ROMMA(protocol="paper", aggressive=True, epochs=3)], ids=repr)
 def test_digits(estimator):
     """scikit-learn's handwritten digits, 10 classes, a held-out quarter."""
     from sklearn.datasets import load_digits

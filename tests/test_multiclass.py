@@ -64,6 +64,9 @@ CASES = {
     "pa": ("passive_aggressive", {"variant": "pa"}, X),
     "pa1-csr": ("passive_aggressive", {"C": 0.3}, XS),
     "pa2-rbf": ("passive_aggressive", {"variant": "pa2", "kernel": "rbf"}, X),
+    "romma-aggressive": ("romma", {"aggressive": True}, X),
+    "romma-csr": ("romma", {}, XS),
+    "romma-rbf": ("romma", {"kernel": "rbf"}, X),
 }
 
 

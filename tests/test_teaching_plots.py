@@ -43,6 +43,8 @@ PANELS = {
     "second_order rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),
     "higher_order": ({"c": 0.4}, "line ellipse"),
     "higher_order dual": ({"c": 0.4, "form": "dual"}, "line"),
+    "romma": ({"aggressive": True}, "line"),
+    "romma rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),
 }
 
 
@@ -88,7 +90,7 @@ def test_every_algorithm_draws_and_animates(name, data, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["perceptron", "ballseptron", "second_order", "higher_order",
-                                  "voted_perceptron"])
+                                  "voted_perceptron", "romma"])
 def test_the_line_at_step_k_is_the_hypothesis_after_k_updates(name, data):
     X, y, _ = data
     run = run_online(name, X, y, epochs=2)
@@ -100,10 +102,12 @@ def test_the_line_at_step_k_is_the_hypothesis_after_k_updates(name, data):
             assert len(points) == 0
             continue
         assert len(points) == 2 and np.linalg.norm(points[1] - points[0]) > 0.5
-        np.testing.assert_allclose(points @ snapshot.weights, 0.0, atol=1e-9)
+        unit = snapshot.weights / max(np.linalg.norm(snapshot.weights), 1.0)  # ROMMA's w: large
+        np.testing.assert_allclose(points @ unit, 0.0, atol=1e-9)
         if k:  # the line before the update is dashed
             before = np.column_stack(_artist(ax, "previous").get_data())
-            np.testing.assert_allclose(before @ run.hypothesis_at(k - 1, X, y).weights, 0.0,
+            w = run.hypothesis_at(k - 1, X, y).weights
+            np.testing.assert_allclose(before @ (w / max(np.linalg.norm(w), 1.0)), 0.0,
                                        atol=1e-9)
         assert f"(update {k} of {run.n_updates})" in ax.get_title()
         assert f"trial {snapshot.trial + 1} of {run.n_trials}" in ax.get_title()

@@ -3,7 +3,8 @@
 The binary loops (:mod:`.ballseptron`), the one-vs-rest loops (:mod:`.ovr`)
 and the native multiclass loops (:mod:`.native`) name a trial's case with
 these codes; the binary and one-vs-rest loops decide it with :func:`ball_case`
-and keep their scale factors within :func:`scale_in_range`.
+and keep their scale factors within :func:`scale_in_range` (:func:`rescaled`,
+also ROMMA's, :mod:`.romma`).
 """
 
 from __future__ import annotations
@@ -39,3 +40,14 @@ def ball_case(signed_margin, norm_sq, r):
 def scale_in_range(scale):
     """True when a scale factor may stay unfolded: TINY <= |scale| <= 1/TINY."""
     return TINY <= abs(scale) <= 1.0 / TINY
+
+
+@jit
+def rescaled(scale, a, coef, k):
+    """``scale * a``, or 1 after folding ``scale * a`` into coef[:k] when it is tiny or huge."""
+    scale *= a
+    if scale_in_range(scale):
+        return scale
+    for j in range(k):
+        coef[j] *= scale
+    return 1.0

@@ -57,21 +57,10 @@ from ..kernel_engine import (
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, register
-from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, ball_case, scale_in_range
+from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, ball_case, rescaled
 from ._common import dual_buffer, resolve_kernel_form, support_set
 from .native import fit_native_ballseptron
 from .ovr import fit_ovr_ballseptron
-
-
-@jit
-def _rescaled(scale, a, coef, k):
-    """``scale * a``, or 1 after folding ``scale * a`` into coef[:k] when it is tiny or huge."""
-    scale *= a
-    if scale_in_range(scale):
-        return scale
-    for j in range(k):
-        coef[j] *= scale
-    return 1.0
 
 
 @jit
@@ -143,7 +132,7 @@ def _ballseptron_primal_csr_loop(data, indices, indptr, y, order, r, v, norm_sq,
         updates[u] = t
         cases[u] = case
         u += 1
-        scale = _rescaled(scale, a, v, v.shape[0])
+        scale = rescaled(scale, a, v, v.shape[0])
         xx = 0.0
         for p in range(start, end):
             xx += data[p] * data[p]
@@ -186,7 +175,7 @@ def _ballseptron_dual_loop(src, st, k, y, r, coef, norm_sq, margins):
         updates[u] = t
         cases[u] = case
         u += 1
-        scale = _rescaled(scale, a, coef, k)
+        scale = rescaled(scale, a, coef, k)
         norm_sq = max(a * a * norm_sq + 2.0 * a * yi * s + engine_diag(src, i), 0.0)
         st = engine_append(src, st, t, k)
         coef = grow_vector(coef, k)

@@ -7,7 +7,8 @@
   :mod:`.ballseptron` (004), :mod:`.second_order` (003), :mod:`.higher_order` (000),
   :mod:`.pnorm` (the p-norm Perceptron: Grove-Littlestone-Schuurmans, Gentile),
   :mod:`.passive_aggressive` (PA, PA-I, PA-II: Crammer et al. 2006),
-  :mod:`.alma` (ALMA_p, derived on the theory page §4.8);
+  :mod:`.alma` (ALMA_p, derived on the theory page §4.8),
+  :mod:`.romma` (ROMMA: Li & Long);
 * :mod:`.quantities`: hinge losses, D1/D2/R over sets of trials, the HO transformed
   hinge loss and c_run, spectra, lambda*;
 * :mod:`.transformed`: the Higher-Order bound's transformed sequence (and its p-norms);
@@ -49,6 +50,7 @@ from .quantities import (
     span_spectrum,
 )
 from .report import BoundReport, BoundRow, MulticlassBoundReport
+from .romma import ROMMA_BOUND  # noqa: F401  (declares "romma")
 from .second_order import (
     second_order_adaptive_bound,
     second_order_bound,

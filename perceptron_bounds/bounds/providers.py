@@ -86,6 +86,11 @@ class FirstOrderQuantities(Quantities):
         return run.update_trials
 
     @classmethod
+    def radius_trials(cls, run):
+        """The trials R is taken over in the tightened variant (those of :meth:`used_trials`)."""
+        return cls.used_trials(run)
+
+    @classmethod
     def norms_of(cls, ctx) -> np.ndarray:
         return ctx.norms
 
@@ -115,7 +120,8 @@ class FirstOrderQuantities(Quantities):
         rows = cls._rows(ctx, tightened)
         profile = HingeProfile(cls.margins_of(ctx, comp)[rows])
         norms = cls.norms_of(ctx)
-        radius = float(norms[rows].max()) if rows.shape[0] else 0.0
+        within = ctx.run.sample_index[cls.radius_trials(run)] if tightened else rows
+        radius = float(norms[within].max()) if within.shape[0] else 0.0
         ball, r = cls._ball(run)
         return cls(tightened=tightened, params=run.params, ball=ball, r=r,
                    margin_errors=run.margin_errors,
@@ -136,7 +142,8 @@ class FirstOrderQuantities(Quantities):
         used = is_trial(run, cls.used_trials(run)) if tightened else np.ones(run.n_trials, bool)
         margins = cls.margins_of(ctx, comp)[ctx.rows_all]
         losses = np.where(used, hinge(margins, gamma), 0.0)
-        radius = np.maximum.accumulate(np.where(used, cls.norms_of(ctx)[ctx.rows_all], 0.0))
+        within = is_trial(run, cls.radius_trials(run)) if tightened else used
+        radius = np.maximum.accumulate(np.where(within, cls.norms_of(ctx)[ctx.rows_all], 0.0))
         ball, r = cls._ball(run)
         q = cls(tightened=tightened, params=run.params, ball=ball, r=r,
                 m=np.cumsum(is_trial(run, run.mistake_trials)),

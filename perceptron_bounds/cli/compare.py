@@ -145,6 +145,8 @@ def _label(report) -> str:
 def format_table(reports) -> str:
     """One aligned table of every applicable bound, then the inapplicable ones with reasons.
 
+    A run none of whose bounds applies still has its line, with its mistakes.
+
     A multiclass run's rows are labelled with its mode; its ``mistakes`` are what
     the bounds bound: the corrections of a one-vs-rest run (each bound summed over
     the classes, the margin chosen per class), the multiclass mistakes of a native
@@ -167,7 +169,7 @@ def format_table(reports) -> str:
                               "yes" if row.holds else "NO"))
             else:
                 missing.append(f"  {label} {row.name} ({row.variant}): {row.reason}")
-        if not report.rows:
+        if not any(row.applies for row in report.rows):  # e.g. ROMMA's bound on noisy data
             table.append((label, str(getattr(report, "corrections", report.mistakes)), "-", "-",
                           "-", "-", "-", "-"))
         for note in report.notes:

@@ -11,6 +11,8 @@ functions.
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -32,6 +34,9 @@ TOP_RATIO = 1000
 #: Above this many times the mistakes, the mistakes panel's y axis is logarithmic (symlog:
 #: linear from 0 to 1), so that the mistakes stay readable under a large bound.
 LOG_RATIO = 10
+
+#: Characters per line of the legend's note when no bound applies (the panel's width, size 7).
+NOTE_WIDTH = 90
 
 
 def plane(X):
@@ -421,8 +426,8 @@ def draw_mistakes(ax, run, curves):
     if lanes:
         handles.append(Patch(facecolor="0.7", hatch="///", edgecolor="0.4", linewidth=0))
         labels.append("hatched bar at the top: the bound does not apply on those trials")
-    if not curves:
-        labels[-1] += "; " + "; ".join(curves.notes)
+    if not curves:  # wrapped: the reasons of a bound that needs separation fill a line or two
+        labels[-1] += "\n" + textwrap.fill("; ".join(curves.notes), NOTE_WIDTH)
     ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=7,
               frameon=False)
     return ax

@@ -1,0 +1,294 @@
+"""ROMMA, the Relaxed Online Maximum Margin Algorithm of Li & Long (theory §2.8), primal and kernel.
+
+From w_1 = 0, ROMMA updates on a mistake (y_t w.x_t <= 0, theory §1.1),
+aggressive ROMMA (``aggressive=True``) whenever y_t w.x_t < 1 (an update with
+y_t w.x_t > 0 is a margin error). The update makes w the minimum-norm vector of
+
+    H_t ∩ {w : y_t w.x_t >= 1},   H_t = {w : w.w_t >= ||w_t||^2}
+
+(H_1 is the whole space), which is, with q = ||x_t|| ||w_t|| and
+cos = y_t w_t.x_t / q (theory §2.8):
+
+* y_t x_t / ||x_t||^2 when w_t = 0 or y_t w_t.x_t >= ||x_t||^2 ||w_t||^2 (the
+  old constraint holds there: always the first update; otherwise aggressive
+  updates only);
+* else eq. (5) of the paper, w <- c w_t + d x_t with
+  c = (||x||^2 ||w||^2 - y w.x) / (||x||^2 ||w||^2 - (w.x)^2) = (q - cos) / (q g),
+  d = ||w||^2 (y - w.x) / (||x||^2 ||w||^2 - (w.x)^2) = y (1 - y w.x) / (||x||^2 g),
+  g = 1 - cos^2 = (1 - |cos|)(1 + |cos|), and
+  ||w_{t+1}||^2 = ||w_t||^2 + (1 - y w.x)^2 / (||x||^2 g) (Pythagoras: w_t is
+  the normal of the plane w.w_t = ||w_t||^2 that holds w_{t+1});
+* w unchanged when x_t = 0 or g <= :data:`PARALLEL` (x_t parallel to w_t:
+  the set is empty, or the exact step is below float64 resolution; theory §2.8).
+
+The loops never form ||x||^2 ||w||^2 or its difference with (w.x)^2, which
+underflow, overflow or cancel for rows scaled 1e-150..1e150: they keep
+||w|| (not its square, which overflows there) incrementally by the formula
+above (one extra kernel value K(x, x) per update) and work with q, cos and g.
+The CSR and kernel loops keep w as one scale factor times a vector (CSR) or
+the dual coefficients (kernel), as the Ballseptron's do, so that an update
+costs one pass over x_t (plus, in the kernel form, one appended support).
+
+Registered as ``"romma"`` with ``aggressive`` (default False), the kernel
+parameters ``kernel``, ``degree``, ``gamma``, ``coef0`` (theory §1.7) and
+``form``. ``OnlineRun.state["norm"]`` is the final ||w||.
+
+On data that are not linearly separable ROMMA's ||w|| grows geometrically
+(each mistake multiplies ||w||^2 by at least 1/g) and its state becomes
+ill-conditioned: the forms then agree on the mistakes for a while, not on w
+to 1e-10 (theory §2.8).
+
+References
+----------
+Y. Li and P. M. Long, "The relaxed online maximum margin algorithm", NIPS 12
+(1999), sec. 2.1, 3 (eq. (5)); Machine Learning 46 (2002).
+
+Examples
+--------
+>>> import numpy as np
+>>> from perceptron_bounds import run_online
+>>> X = np.array([[2.0, 0.0], [0.0, 1.0], [-1.0, -0.2]])
+>>> run = run_online("romma", X, [1, 1, -1])
+>>> run.mistake_trials.tolist(), run.weights.tolist()
+([0, 1], [0.5, 1.0])
+>>> run_online("romma", X, [1, 1, -1], aggressive=True, epochs=2).margin_error_trials.tolist()
+[2, 4, 5]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._interrupt import EVERY, stop_requested
+from .._jit import jit
+from .._linalg import dot, grow_vector
+from .._validation import check_bool
+from ..hypothesis import KernelHypothesis, LinearHypothesis
+from ..kernel_engine import (
+    engine_append,
+    engine_diag,
+    engine_order,
+    engine_row,
+    engine_supports,
+    kernel_engine,
+)
+from ..kernels import KERNEL_DEFAULTS, kernel_of
+from ..registry import Algorithm, LoopResult, register
+from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, rescaled
+from ._common import dual_buffer, resolve_kernel_form, support_set
+
+#: x_t and w_t count as parallel when the squared sine of their angle, g = 1 - cos^2, is at
+#: most this: g then carries few correct digits (w.x has a rounding error up to n eps ||w|| ||x||)
+#: and the update is left out (theory §2.8: every comparator then has gamma / R < 1e-6).
+PARALLEL = 1e-12
+
+
+@jit
+def romma_case(signed_margin, aggressive):
+    """The case of a trial with y_t w.x_t = ``signed_margin``: MISTAKE, MARGIN_ERROR, NO_UPDATE."""
+    if signed_margin <= 0.0:
+        return MISTAKE
+    if aggressive and signed_margin < 1.0:
+        return MARGIN_ERROR
+    return NO_UPDATE
+
+
+@jit
+def romma_step(signed_margin, y, xx, norm):
+    """ROMMA's update w <- c w + d x of an update trial (theory §2.8), and ||w_{t+1}||.
+
+    ``signed_margin`` = y w.x, ``xx`` = ||x||^2, ``norm`` = ||w|| (not its square:
+    ||w||^2 overflows when rows of norm 1e-150 and 1e150 meet). Returns
+    (changed, c, d, new ||w||); ``changed`` is False (and w is kept) when x = 0 or
+    x is parallel to w (g <= PARALLEL).
+    """
+    if xx <= 0.0:  # no w has y w.0 >= 1
+        return False, 1.0, 0.0, norm
+    a = np.sqrt(xx)
+    if norm <= 0.0:
+        return True, 0.0, y / xx, 1.0 / a
+    q = a * norm
+    cos = signed_margin / q
+    if cos >= q:  # y w.x >= ||x||^2 ||w||^2: y x / ||x||^2 meets the old constraint
+        return True, 0.0, y / xx, 1.0 / a
+    g = (1.0 - abs(cos)) * (1.0 + abs(cos))
+    if g <= PARALLEL:
+        return False, 1.0, 0.0, norm
+    loss = 1.0 - signed_margin
+    c = (q - cos) / (q * g)
+    d = y * loss / (xx * g)
+    return True, c, d, np.hypot(norm, loss / (a * np.sqrt(g)))
+
+
+@jit
+def _romma_primal_loop(X, y, order, aggressive, w, norm, margins):
+    """Primal ROMMA over dense rows; updates w in place. Returns (update trials, cases, ||w||^2)."""
+    n_trials = order.shape[0]
+    n = X.shape[1]
+    record = margins.shape[0] > 0
+    updates = np.empty(n_trials, dtype=np.int64)
+    cases = np.empty(n_trials, dtype=np.int64)
+    u = 0
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        s = 0.0
+        for j in range(n):
+            s += w[j] * X[i, j]
+        if record:
+            margins[t] = s
+        yi = y[i]
+        case = romma_case(yi * s, aggressive)
+        if case == NO_UPDATE:
+            continue
+        updates[u] = t
+        cases[u] = case
+        u += 1
+        xx = 0.0
+        for j in range(n):
+            xx += X[i, j] * X[i, j]
+        changed, c, d, norm = romma_step(yi * s, yi, xx, norm)
+        if changed:
+            for j in range(n):
+                w[j] = c * w[j] + d * X[i, j]
+    return updates[:u].copy(), cases[:u].copy(), norm
+
+
+@jit
+def _romma_primal_csr_loop(data, indices, indptr, y, order, aggressive, v, norm, margins):
+    """Primal ROMMA over CSR rows with w = scale * v; ends with v = w.
+
+    Returns (update trials, their cases, ||w||^2).
+    """
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    updates = np.empty(n_trials, dtype=np.int64)
+    cases = np.empty(n_trials, dtype=np.int64)
+    u = 0
+    scale = 1.0
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        start, end = indptr[i], indptr[i + 1]
+        s = 0.0
+        for p in range(start, end):
+            s += v[indices[p]] * data[p]
+        s *= scale
+        if record:
+            margins[t] = s
+        yi = y[i]
+        case = romma_case(yi * s, aggressive)
+        if case == NO_UPDATE:
+            continue
+        updates[u] = t
+        cases[u] = case
+        u += 1
+        xx = 0.0
+        for p in range(start, end):
+            xx += data[p] * data[p]
+        changed, c, d, norm = romma_step(yi * s, yi, xx, norm)
+        if not changed:
+            continue
+        scale = rescaled(scale, c, v, v.shape[0])
+        e = d / scale
+        for p in range(start, end):
+            v[indices[p]] += e * data[p]
+    v *= scale
+    return updates[:u].copy(), cases[:u].copy(), norm
+
+
+@jit
+def _romma_dual_loop(src, st, k, y, aggressive, coef, norm, margins):
+    """Kernel ROMMA: w = scale * sum_{j<k} coef[j] K(s_j, .); every change appends x_t.
+
+    Kernel values come from the kernel-row engine (``src``, ``st``); ||w||^2 is
+    kept with K(x_t, x_t) alone. Returns (update trials, their cases, engine
+    state, coef, k, ||w||^2) with coef holding the effective coefficients.
+    """
+    order = engine_order(src)
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    updates = np.empty(n_trials, dtype=np.int64)
+    cases = np.empty(n_trials, dtype=np.int64)
+    row = np.empty(coef.shape[0])
+    u = 0
+    scale = 1.0
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        st = engine_row(src, st, t, k, row)
+        s = dot(coef, row, k) * scale
+        if record:
+            margins[t] = s
+        yi = y[i]
+        case = romma_case(yi * s, aggressive)
+        if case == NO_UPDATE:
+            continue
+        updates[u] = t
+        cases[u] = case
+        u += 1
+        changed, c, d, norm = romma_step(yi * s, yi, engine_diag(src, i), norm)
+        if not changed:
+            continue
+        scale = rescaled(scale, c, coef, k)
+        st = engine_append(src, st, t, k)
+        coef = grow_vector(coef, k)
+        row = grow_vector(row, k)
+        coef[k] = d / scale
+        k += 1
+    coef[:k] *= scale
+    return updates[:u].copy(), cases[:u].copy(), st, coef, k, norm
+
+
+def _resolve(params: dict, data) -> dict:
+    aggressive = check_bool("aggressive", params["aggressive"])
+    return {**resolve_kernel_form(params, data), "aggressive": aggressive}
+
+
+def _fit(data, order, params, margins, previous) -> LoopResult:
+    aggressive = params["aggressive"]
+    norm = 0.0 if previous is None else previous.state["norm"]
+    if params["form"] == "primal":
+        w = np.zeros(data.n_features) if previous is None else np.array(previous.weights)
+        if data.sparse:
+            X = data.X
+            updates, cases, norm = _romma_primal_csr_loop(
+                X.data, X.indices, X.indptr, data.y, order, aggressive, w, norm, margins
+            )
+        else:
+            updates, cases, norm = _romma_primal_loop(data.X, data.y, order, aggressive, w,
+                                                         norm, margins)
+        hypothesis = LinearHypothesis(w)
+    else:
+        kernel = kernel_of(params)
+        src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
+        updates, cases, st, coef, k, norm = _romma_dual_loop(
+            src, st, k, data.y, aggressive, dual_buffer(previous), norm, margins
+        )
+        hypothesis = KernelHypothesis(engine_supports(st, k), coef[:k].copy(), kernel)
+    return LoopResult(
+        updates[cases == MISTAKE],
+        hypothesis,
+        margin_error_trials=updates[cases == MARGIN_ERROR],
+        state={"norm": norm},
+    )
+
+
+ROMMA = register(
+    Algorithm(
+        name="romma",
+        estimator="ROMMA",
+        defaults={**KERNEL_DEFAULTS, "form": "auto", "aggressive": False},
+        resolve=_resolve,
+        fit=_fit,
+        summary="Li & Long's Relaxed Online Maximum Margin Algorithm (aggressive: y w.x < 1)",
+        bounds=("romma",),
+        display_name="ROMMA",
+        label_params=("aggressive",),
+        # aggressive ROMMA updates on a right prediction of margin below 1 (theory §2.8)
+        margin_error=(r"right sign, $y\,w \cdot x < 1$ (aggressive)", ""),
+    )
+)
