@@ -173,6 +173,48 @@ def symmetric_csr_matvec(A, data, indices, indptr, i, ax):
 
 
 @jit
+def rank_one_matvec(M, pending, sign, x, n, out):
+    """M[:n, :n] -= sign pending pending^T, then out = M x, in one sweep of the rows of M.
+
+    Fusing the rank-one change of one update with the matrix-vector product
+    of the next reads M once per update instead of twice (the Second-Order
+    and AROW loops, theory §2.4, §2.10). ``pending`` is zeroed. Rows shorter
+    than ``SHORT`` go to :func:`_rank_one_matvec_short`, so that the sum's
+    order never depends on where the arrays sit ("Determinism" above).
+    """
+    if n < SHORT:
+        _rank_one_matvec_short(M, pending, sign, x, n, out)
+        return
+    for i in range(n):
+        pi = sign * pending[i]
+        row = M[i]
+        s = 0.0
+        for j in range(n):
+            a = row[j] - pi * pending[j]
+            row[j] = a
+            s += a * x[j]
+        out[i] = s
+    for i in range(n):
+        pending[i] = 0.0
+
+
+@jit
+def _rank_one_matvec_short(M, pending, sign, x, n, out):
+    """:func:`rank_one_matvec` with the change and the sum in two loops (short rows)."""
+    for i in range(n):
+        pi = sign * pending[i]
+        row = M[i]
+        for j in range(n):
+            row[j] -= pi * pending[j]
+        s = 0.0
+        for j in range(n):
+            s += row[j] * x[j]
+        out[i] = s
+    for i in range(n):
+        pending[i] = 0.0
+
+
+@jit
 def rank_one_downdate(M, z, d, k):
     """M[:k, :k] -= z z^T / d, as (z_i / sqrt d)(z_j / sqrt d) so that M stays exactly symmetric."""
     r = 1.0 / np.sqrt(d)

@@ -29,6 +29,7 @@ from ..registry import (
     register_hypothesis,
 )
 from . import (
+    arow,  # noqa: F401  (registers "arow")
     ballseptron,  # noqa: F401  (registers "ballseptron")
     higher_order,  # noqa: F401  (registers "higher_order")
     perceptron,  # noqa: F401  (registers "perceptron")

@@ -5,7 +5,8 @@
   :func:`declared` to look one up; an algorithm lists its bounds in its registration;
 * closed forms and their declarations, one module per paper: :mod:`.first_order` (001),
   :mod:`.ballseptron` (004), :mod:`.second_order` (003), :mod:`.higher_order` (000),
-  :mod:`.pnorm` (the p-norm Perceptron: Grove-Littlestone-Schuurmans, Gentile);
+  :mod:`.pnorm` (the p-norm Perceptron: Grove-Littlestone-Schuurmans, Gentile),
+  :mod:`.arow` (AROW, derived);
 * :mod:`.quantities`: hinge losses, D1/D2/R over sets of trials, the HO transformed
   hinge loss and c_run, spectra, lambda*;
 * :mod:`.transformed`: the Higher-Order bound's transformed sequence (and its p-norms);
@@ -17,6 +18,7 @@
 * :func:`bounds_over_time`: each bound on every prefix of a run (:mod:`.over_time`).
 """
 
+from .arow import arow_bound, arow_q
 from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
 from .declaration import (
     Bound,
@@ -67,6 +69,8 @@ __all__ = [
     "HingeProfile",
     "MulticlassBoundReport",
     "RunData",
+    "arow_bound",
+    "arow_q",
     "ballseptron_beta",
     "ballseptron_corrected",
     "ballseptron_d1",
