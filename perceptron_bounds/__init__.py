@@ -10,7 +10,8 @@ from .online import run_online
 from .run import OnlineRun, load_run
 
 _ESTIMATORS = ("Perceptron", "KernelPerceptron", "VotedPerceptron", "Ballseptron",
-               "SecondOrderPerceptron", "HigherOrderPerceptron", "PNormPerceptron")
+               "SecondOrderPerceptron", "HigherOrderPerceptron", "PNormPerceptron",
+               "AROW")
 
 __all__ = ["OnlineRun", "load_run", "run_online", *_ESTIMATORS]
 
