@@ -245,6 +245,54 @@ def solve_lower_t(L, b, k, out):
 
 
 @jit
+def upper_solve_t(R, b, n, out):
+    """out[:n] = R^{-T} b for upper-triangular R (forward substitution by rows of R).
+
+    Row r of R is read once, contiguously: out[r] is final once the rows above
+    have been subtracted from b's copy.
+    """
+    for i in range(n):
+        out[i] = b[i]
+    for r in range(n):
+        o = out[r] / R[r, r]
+        out[r] = o
+        row, rest = R[r, r + 1:n], out[r + 1:n]
+        for j in range(n - r - 1):
+            rest[j] -= o * row[j]
+
+
+@jit
+def upper_solve(R, b, n, out):
+    """out[:n] = R^{-1} b for upper-triangular R (back substitution, each sum read-only)."""
+    for r in range(n - 1, -1, -1):
+        row, done = R[r, r + 1:n], out[r + 1:n]
+        s = 0.0
+        for j in range(n - r - 1):
+            s += row[j] * done[j]
+        out[r] = (b[r] - s) / R[r, r]
+
+
+@jit
+def cholesky_update(R, v, n):
+    """R <- the upper Cholesky factor of R^T R + v v^T, by Givens rotations; v is overwritten.
+
+    Orthogonal rotations (|c|, |s| <= 1): the factor of a matrix that only grows
+    stays accurate at any scale of v, with no subtraction of nearly equal
+    numbers (unlike a rank-one downdate of its inverse); O(n^2), reading the
+    rows of R in order.
+    """
+    for k in range(n):
+        h = np.hypot(R[k, k], v[k])
+        c, s = R[k, k] / h, v[k] / h  # the rotation that zeroes v[k] against R[k, k]
+        R[k, k] = h
+        row, rest = R[k, k + 1:n], v[k + 1:n]
+        for j in range(n - k - 1):
+            e = row[j]
+            row[j] = c * e + s * rest[j]
+            rest[j] = c * rest[j] - s * e
+
+
+@jit
 def shifted_cholesky(M, k, a):
     """Lower Cholesky factor of a I + M[:k, :k]."""
     A = np.empty((k, k))

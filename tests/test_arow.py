@@ -36,6 +36,12 @@ def assert_close(actual, desired, tol=1e-10):
                                atol=tol * max(np.abs(desired).max(initial=0.0), 1e-300))
 
 
+def sigma_of(run):
+    """Sigma = (R^T R)^{-1} from the factor of the precision a full primal run keeps."""
+    R = run.state["precision_factor"]
+    return np.linalg.inv(R.T @ R)
+
+
 def sparsified(X):
     X = X.copy()
     X[np.abs(X) < 0.7] = 0.0
@@ -69,8 +75,10 @@ def test_primal_matches_reference(r, diagonal, sparse, epochs, noise):
     found = arow(X, y, order, r, diagonal=diagonal)
     assert_run_is(run, found, order)
     assert rel_err(run.weights, found[2]) < 1e-10
-    state = run.state["precision"] if diagonal else run.state["sigma"]
-    assert rel_err(state, found[3]) < 1e-10
+    if diagonal:
+        assert rel_err(run.state["precision"], found[3]) < 1e-10
+    else:
+        assert rel_err(sigma_of(run), found[3]) < 1e-10
     assert run.params["form"] == "primal" and run.params["diagonal"] is diagonal
 
 
@@ -81,7 +89,10 @@ def test_the_covariance_and_mean_are_the_closed_forms(r):
     run = run_online("arow", X, y, r=r, epochs=3)
     XA, yA = X[run.sample_index[run.update_trials]], y[run.sample_index[run.update_trials]]
     A = np.eye(7) + XA.T @ XA / r
-    assert rel_err(run.state["sigma"], np.linalg.inv(A)) < 1e-9
+    assert rel_err(sigma_of(run), np.linalg.inv(A)) < 1e-9
+    R = run.state["precision_factor"]
+    np.testing.assert_array_equal(R, np.triu(R))
+    assert rel_err(R.T @ R, A) < 1e-12
     assert rel_err(run.weights, np.linalg.solve(r * np.eye(7) + XA.T @ XA, XA.T @ yA)) < 1e-9
     diag = run_online("arow", X, y, r=r, epochs=3, diagonal=True)
     XA = X[diag.sample_index[diag.update_trials]]

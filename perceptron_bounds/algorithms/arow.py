@@ -18,11 +18,14 @@ y_t s_t > 0 (a right prediction with margin below 1) is a margin error
 
 Forms (``form="primal" | "dual" | "auto"``, ``diagonal=False | True``):
 
-* primal, full covariance (dense or CSR X): keep the n x n matrix Sigma; a trial
-  costs one dot product, an update one product z = Sigma x_t and the rank-one
-  downdate Sigma -= beta z z^T, applied lazily in the same sweep of Sigma as the
-  next update's product (:func:`~perceptron_bounds._linalg.rank_one_matvec`, as
-  the Second-Order primal form does).
+* primal, full covariance (dense or CSR X): Sigma_{t+1}^{-1} = Sigma_t^{-1} +
+  x_t x_t^T / r (theory §2.10), so the n x n upper Cholesky factor R of the
+  precision Sigma^{-1} = R^T R is kept: a trial costs one dot product, an update
+  two triangular solves (w = R^{-T} x_t, chi_t = w . w, Sigma x_t = R^{-1} w) and a
+  rank-one update of R by rotations (:func:`~perceptron_bounds._linalg.cholesky_update`).
+  Downdating Sigma itself, as the LIBOL and DOGMA codes do, loses every digit of
+  its small eigenvalues when the rows' norms span many decades (chi_t then comes
+  out negative); the growing factor does not.
 * primal, diagonal (``diagonal=True``, dense or CSR X; DOGMA's
   ``arow_diag_train.m``): Sigma is kept diagonal through its inverse, the
   precision P = diag(p): chi = sum_i x_i^2 / p_i, mu_i += alpha y x_i / p_i and
@@ -34,14 +37,19 @@ Forms (``form="primal" | "dual" | "auto"``, ``diagonal=False | True``):
   M = (r I + K_A)^{-1} and alpha = M y_A are kept incrementally as the
   Second-Order dual form keeps (a I + G)^{-1}: an update borders M by the
   partitioned-inverse formula, whose Schur complement is chi + r. Kernel values
-  come from the kernel-row engine (:mod:`perceptron_bounds.kernel_engine`).
+  come from the kernel-row engine (:mod:`perceptron_bounds.kernel_engine`). Here
+  chi is a difference of kernel values, K(x, x) - g^T M g, accurate only to
+  about 1e-16 K(x, x): where it rounds below 0 it is taken as 0 (Sigma is
+  positive definite), and on rows whose norms span many decades the dual run is
+  not the exact algorithm; the primal form is (theory §2.10).
 
-Memory: the full primal form's n x n Sigma and the dual form's k x k M (k the
+Memory: the full primal form's n x n factor R and the dual form's k x k M (k the
 updates) obey ``memory_budget`` (:mod:`perceptron_bounds.algorithms._common`).
 
 Record (what the AROW bound reads, theory §3, §4.9): ``run.state["m"]`` and
 ``run.state["chi"]`` hold y_t mu_t . x_t and x_t^T Sigma_t x_t on each update
-trial of the run, in order; ``run.state["sigma"]`` (full primal),
+trial of the run, in order; ``run.state["precision_factor"]`` (full primal: R,
+upper triangular, Sigma^{-1} = R^T R),
 ``run.state["precision"]`` (diagonal: the p_i) or ``run.state["m_inv"]`` (dual:
 (r I + K_A)^{-1}) the final covariance a warm start continues from. The
 hypothesis is linear in mu (``run.weights``; dual: dual coefficients
@@ -72,12 +80,15 @@ import scipy.sparse
 from .._interrupt import EVERY, stop_requested
 from .._jit import jit
 from .._linalg import (
+    cholesky_update,
     dense_row,
     dot,
     grow_square_within,
     grow_vector,
     rank_one_matvec,
     square_buffer,
+    upper_solve,
+    upper_solve_t,
 )
 from .._validation import check_bool, check_real, loop_arrays
 from ..hypothesis import KernelHypothesis, LinearHypothesis
@@ -104,23 +115,28 @@ from ._common import (
     support_set,
 )
 
-# The dense matrices a full-covariance form keeps: Sigma (primal, n x n), (r I + K_A)^{-1}
-# (dual, k x k).
+# The dense matrices a full-covariance form keeps: the factor R of Sigma^{-1} (primal,
+# n x n), (r I + K_A)^{-1} (dual, k x k).
 _MATRICES = 1
 
 
 @jit
-def _arow_full_loop(X, data, indices, indptr, y, order, r, sigma, mu, margins):
-    """Primal AROW with a full covariance; updates ``sigma`` and ``mu`` in place.
+def _arow_full_loop(X, data, indices, indptr, y, order, r, factor, mu, margins):
+    """Primal AROW with a full covariance; updates ``factor`` and ``mu`` in place.
 
-    Returns (update trials, y_t mu_t . x_t and chi_t = x_t^T Sigma_t x_t on each).
+    ``factor`` is the upper Cholesky factor R of the precision Sigma^{-1} = R^T R. An
+    update computes w = R^{-T} x (chi = w . w >= 0) and z = R^{-1} w = Sigma x, then
+    adds x x^T / r to R^T R by rotations. Returns (update trials, y_t mu_t . x_t and
+    chi_t = x_t^T Sigma_t x_t on each).
     """
     n_trials = order.shape[0]
     n = mu.shape[0]
     record = margins.shape[0] > 0
     scratch = np.zeros(n)
+    w = np.empty(n)
     z = np.empty(n)
-    pending = np.zeros(n)  # the last update's sqrt(beta) Sigma x, not yet subtracted from sigma
+    v = np.empty(n)
+    root_r = np.sqrt(r)
     updates = np.empty(n_trials, dtype=np.int64)
     ms = np.empty(n_trials)
     chis = np.empty(n_trials)
@@ -135,19 +151,18 @@ def _arow_full_loop(X, data, indices, indptr, y, order, r, sigma, mu, margins):
             margins[t] = s
         ys = y[i] * s
         if ys < 1.0:
-            rank_one_matvec(sigma, pending, 1.0, x, n, z)
-            chi = dot(x, z, n)
-            beta = 1.0 / (chi + r)
-            c = (y[i] - s) * beta  # alpha y = l beta y, and l y = y - s
-            root = np.sqrt(beta)
+            upper_solve_t(factor, x, n, w)
+            chi = dot(w, w, n)
+            upper_solve(factor, w, n, z)
+            c = (y[i] - s) / (chi + r)  # alpha y = l beta y, and l y = y - s
             for j in range(n):
                 mu[j] += c * z[j]
-                pending[j] = z[j] * root
+                v[j] = x[j] / root_r
+            cholesky_update(factor, v, n)
             updates[u] = t
             ms[u] = ys
             chis[u] = chi
             u += 1
-    rank_one_matvec(sigma, pending, 1.0, scratch, n, z)
     return updates[:u].copy(), ms[:u].copy(), chis[:u].copy()
 
 
@@ -265,7 +280,8 @@ def _arow_dual_loop(src, st, k, y, r, alpha, m_inv, max_k, margins):
                 stop = t
                 break
             rank_one_matvec(m_inv, pending, -1.0, g, k, u)
-            chi = engine_diag(src, i) - dot(g, u, k)
+            # x^T Sigma x >= 0; the difference of kernel values may round below it
+            chi = max(engine_diag(src, i) - dot(g, u, k), 0.0)
             schur = r + chi
             # Partitioned inverse of [[r I + K_A, g], [g^T, r + K(x, x)]]: border now, the
             # leading block's + u u^T / schur with the next product.
@@ -305,9 +321,9 @@ def _fit_primal(data, params, order, margins, previous):
         else:
             found = _arow_diagonal_loop(data.X, data.y, order, r, precision, mu, margins)
         return (*found, LinearHypothesis(mu), {"precision": precision})
-    sigma = np.eye(n) if previous is None else np.array(previous.state["sigma"])
-    found = _arow_full_loop(*loop_arrays(data.X), data.y, order, r, sigma, mu, margins)
-    return (*found, LinearHypothesis(mu), {"sigma": sigma})
+    factor = np.eye(n) if previous is None else np.array(previous.state["precision_factor"])
+    found = _arow_full_loop(*loop_arrays(data.X), data.y, order, r, factor, mu, margins)
+    return (*found, LinearHypothesis(mu), {"precision_factor": factor})
 
 
 def _fit_dual(data, params, order, margins, previous):
