@@ -26,6 +26,8 @@ from perceptron_bounds.bounds import (
 from perceptron_bounds.datasets import make_separable
 
 SPECS = [
+    ("arow", {"r": 0.5}),
+    ("arow", {"kernel": "rbf", "gamma": 1.0}),
     ("perceptron", {}),
     ("perceptron", {"kernel": "rbf", "gamma": 1.0}),
     ("voted_perceptron", {}),

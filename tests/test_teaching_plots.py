@@ -29,6 +29,9 @@ from perceptron_bounds.plots import (  # noqa: E402
 # 2-D panel shows: the line w . x = 0 (linear) or the zero level of the score (kernel), the
 # Ballseptron's ball, and the matrix A_k as an ellipse (Second-/Higher-Order, primal).
 PANELS = {
+    "arow": ({"r": 0.5}, "line ellipse"),
+    "arow diagonal": ({"diagonal": True}, "line ellipse"),
+    "arow rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),
     "perceptron": ({}, "line"),
     "perceptron rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),
     "voted_perceptron": ({}, "line"),
@@ -84,7 +87,7 @@ def test_every_algorithm_draws_and_animates(name, data, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["perceptron", "ballseptron", "second_order", "higher_order",
-                                  "voted_perceptron"])
+                                  "voted_perceptron", "arow"])
 def test_the_line_at_step_k_is_the_hypothesis_after_k_updates(name, data):
     X, y, _ = data
     run = run_online(name, X, y, epochs=2)

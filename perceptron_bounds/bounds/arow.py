@@ -26,7 +26,7 @@ import numpy as np
 
 from .declaration import Bound, Requirement, register_bound, register_provider
 from .quantities import mistake_spectrum
-from .second_order import SpectrumQuantities, _a_log_term, _combine
+from .second_order import SpectrumQuantities, a_log_term, combine_root
 
 
 def arow_q(m, chi, r) -> float:
@@ -99,8 +99,8 @@ def arow_bound(eigenvalues, r, u_energy, Q, U, D, gamma):
     2.0
     """
     # (r + E)(L + Q) = (1 + E/r)(r L + r Q): no underflow of lambda/r
-    log_term = _a_log_term(eigenvalues, r) + r * Q
-    return _combine(D, gamma, (1.0 + u_energy / r) * log_term) - U
+    log_term = a_log_term(eigenvalues, r) + r * Q
+    return combine_root(D, gamma, (1.0 + u_energy / r) * log_term) - U
 
 
 class UpdateSpectrumQuantities(SpectrumQuantities):

@@ -30,7 +30,7 @@ from .providers import at_gamma, hinge, is_trial, top_margin
 from .quantities import HingeProfile, mistake_spectrum, span_spectrum
 
 
-def _a_log_term(eigenvalues, a):
+def a_log_term(eigenvalues, a):
     """a sum_i ln(1 + lambda_i / a), as sum_i lambda_i h(lambda_i / a) with h(x) = ln(1 + x) / x.
 
     h(0) = 1 is its limit, so an eigenvalue far below a (lambda_i / a underflows to 0)
@@ -43,7 +43,8 @@ def _a_log_term(eigenvalues, a):
     return float(np.sum(lam * h))
 
 
-def _combine(D, gamma, energy_times_log):
+def combine_root(D, gamma, energy_times_log):
+    """D/gamma + sqrt(energy_times_log)/gamma: the shape of the second-order bounds (and AROW's)."""
     D = np.asarray(D, dtype=np.float64)
     gamma = np.asarray(gamma, dtype=np.float64)
     return D / gamma + np.sqrt(energy_times_log) / gamma
@@ -84,7 +85,7 @@ def second_order_bound(eigenvalues, a, u_energy, D, gamma):
     2.0
     """
     # (a + E) sum ln(1 + lambda/a) = (1 + E/a) a sum ln(1 + lambda/a): no underflow of lambda/a
-    return _combine(D, gamma, (1.0 + u_energy / a) * _a_log_term(eigenvalues, a))
+    return combine_root(D, gamma, (1.0 + u_energy / a) * a_log_term(eigenvalues, a))
 
 
 def second_order_adaptive_bound(eigenvalues, c, R, m, u_energy, D, gamma):
@@ -128,8 +129,8 @@ def second_order_adaptive_bound(eigenvalues, c, R, m, u_energy, D, gamma):
     """
     a_m = c * R * R * m
     extra = (1.0 + np.log(m)) / c
-    return _combine(D, gamma,
-                    (1.0 + u_energy / a_m) * (_a_log_term(eigenvalues, a_m) + a_m * extra))
+    return combine_root(D, gamma,
+                    (1.0 + u_energy / a_m) * (a_log_term(eigenvalues, a_m) + a_m * extra))
 
 
 def second_order_pinv_bound(eigenvalues, lambda_star, u_energy, D, gamma):
@@ -171,7 +172,7 @@ def second_order_pinv_bound(eigenvalues, lambda_star, u_energy, D, gamma):
     """
     lam = np.asarray(eigenvalues, dtype=np.float64).ravel()
     spectral = lam.shape[0] + float(np.sum(np.log(lam / lambda_star)))
-    return _combine(D, gamma, u_energy * spectral)
+    return combine_root(D, gamma, u_energy * spectral)
 
 
 class SpectrumQuantities(Quantities):
