@@ -30,7 +30,8 @@ Forms (``form="primal" | "dual" | "auto"``, ``diagonal=False | True``):
   ``arow_diag_train.m``): Sigma is kept diagonal through its inverse, the
   precision P = diag(p): chi = sum_i x_i^2 / p_i, mu_i += alpha y x_i / p_i and
   p_i += x_i^2 / r, the diagonal of the full rule's precision update
-  Sigma_{t+1}^{-1} = Sigma_t^{-1} + x x^T / r. O(nnz(x_t)) per trial.
+  Sigma_{t+1}^{-1} = Sigma_t^{-1} + x x^T / r. O(nnz(x_t)) per trial; the score and
+  chi are summed in one read of the row (with the variances 1 / p_i kept beside p).
 * dual (full covariance, any kernel): with A the update trials so far, K_A their
   kernel Gram and y_A their labels, mu_t . x = y_A^T (r I + K_A)^{-1} k_A(x) and
   chi = K(x, x) - k_A(x)^T (r I + K_A)^{-1} k_A(x) (theory §2.10). The inverse
@@ -170,11 +171,14 @@ def _arow_full_loop(X, data, indices, indptr, y, order, r, factor, mu, margins):
 def _arow_diagonal_loop(X, y, order, r, precision, mu, margins):
     """Primal diagonal AROW over dense rows; updates ``precision`` (1 / Sigma_ii) and ``mu``.
 
-    Returns (update trials, y_t mu_t . x_t and chi_t on each).
+    The score and chi are summed in one read of the row (chi with the variances
+    1 / p_i kept beside p), so an update reads the row once more. Returns (update
+    trials, y_t mu_t . x_t and chi_t on each).
     """
     n_trials = order.shape[0]
     n = mu.shape[0]
     record = margins.shape[0] > 0
+    variance = 1.0 / precision
     updates = np.empty(n_trials, dtype=np.int64)
     ms = np.empty(n_trials)
     chis = np.empty(n_trials)
@@ -184,20 +188,21 @@ def _arow_diagonal_loop(X, y, order, r, precision, mu, margins):
             break
         i = order[t]
         s = 0.0
+        chi = 0.0
         for j in range(n):
-            s += mu[j] * X[i, j]
+            xj = X[i, j]
+            s += mu[j] * xj
+            chi += xj * xj * variance[j]
         if record:
             margins[t] = s
         ys = y[i] * s
         if ys < 1.0:
-            chi = 0.0
-            for j in range(n):
-                chi += X[i, j] * X[i, j] / precision[j]
             c = (y[i] - s) / (chi + r)
             for j in range(n):  # apart from the sums: see perceptron_bounds._linalg, "Determinism"
                 xj = X[i, j]
-                mu[j] += c * xj / precision[j]
+                mu[j] += c * xj * variance[j]
                 precision[j] += xj * xj / r
+                variance[j] = 1.0 / precision[j]
             updates[u] = t
             ms[u] = ys
             chis[u] = chi
@@ -210,6 +215,7 @@ def _arow_diagonal_csr_loop(data, indices, indptr, y, order, r, precision, mu, m
     """:func:`_arow_diagonal_loop` over CSR rows, O(nnz(x_t)) per trial."""
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
+    variance = 1.0 / precision
     updates = np.empty(n_trials, dtype=np.int64)
     ms = np.empty(n_trials)
     chis = np.empty(n_trials)
@@ -220,21 +226,23 @@ def _arow_diagonal_csr_loop(data, indices, indptr, y, order, r, precision, mu, m
         i = order[t]
         start, end = indptr[i], indptr[i + 1]
         s = 0.0
+        chi = 0.0
         for p in range(start, end):
-            s += mu[indices[p]] * data[p]
+            j = indices[p]
+            xj = data[p]
+            s += mu[j] * xj
+            chi += xj * xj * variance[j]
         if record:
             margins[t] = s
         ys = y[i] * s
         if ys < 1.0:
-            chi = 0.0
-            for p in range(start, end):
-                chi += data[p] * data[p] / precision[indices[p]]
             c = (y[i] - s) / (chi + r)
             for p in range(start, end):
                 j = indices[p]
                 xj = data[p]
-                mu[j] += c * xj / precision[j]
+                mu[j] += c * xj * variance[j]
                 precision[j] += xj * xj / r
+                variance[j] = 1.0 / precision[j]
             updates[u] = t
             ms[u] = ys
             chis[u] = chi
