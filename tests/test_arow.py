@@ -251,3 +251,17 @@ def test_estimator_fit_and_partial_fit_are_runs(options):
     whole = run_online("arow", X, y, r=0.3, **options)
     assert streamed.mistakes_ == whole.mistakes
     assert_close(streamed.decision_function(X), whole.decision_function(X), 1e-9)
+
+
+def test_a_saved_run_keeps_what_the_bound_reads(tmp_path):
+    from perceptron_bounds import load_run
+    from perceptron_bounds.bounds import evaluate
+
+    X, y = noisy_separable(n_samples=60, n_features=4, noise=0.1, seed=2)
+    for options in ({}, {"form": "dual"}, {"diagonal": True}):
+        run = run_online("arow", X, y, epochs=2, **options)
+        back = load_run(run.save(tmp_path / "run"))
+        for key in run.state:
+            np.testing.assert_array_equal(back.state[key], run.state[key])
+        assert [row.value for row in evaluate(back, X, y, u=np.ones(4), gamma=0.2).rows] == [
+            row.value for row in evaluate(run, X, y, u=np.ones(4), gamma=0.2).rows]

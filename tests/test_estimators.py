@@ -9,6 +9,7 @@ from sklearn.linear_model import Perceptron as SkPerceptron
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from perceptron_bounds import (
+    AROW,
     Ballseptron,
     HigherOrderPerceptron,
     KernelPerceptron,
@@ -288,6 +289,7 @@ MULTICLASS_RUNS = [
      ("second_order", {"variant": "adaptive"})),
     (HigherOrderPerceptron(protocol="paper", p=3.0), ("higher_order", {"p": 3.0})),
     (PNormPerceptron(protocol="paper", p=4.0), ("pnorm", {"p": 4.0})),
+    (AROW(protocol="paper", r=0.5), ("arow", {"r": 0.5})),
 ]
 
 
@@ -364,7 +366,8 @@ def test_a_multiclass_run_on_two_classes_scores_as_a_binary_one():
     SecondOrderPerceptron(protocol="paper", epochs=2),
     HigherOrderPerceptron(protocol="paper", epochs=3),
     PNormPerceptron(protocol="paper", epochs=3),
-    KernelPerceptron(protocol="paper", degree=2, epochs=2)], ids=repr)
+    KernelPerceptron(protocol="paper", degree=2, epochs=2),
+    AROW(protocol="paper", epochs=2)], ids=repr)
 def test_digits(estimator):
     """scikit-learn's handwritten digits, 10 classes, a held-out quarter."""
     from sklearn.datasets import load_digits
