@@ -15,7 +15,7 @@ m_t = y_t mu_t.x_t and chi_t = x_t^T Sigma_t x_t as the run recorded them
 (``run.state["m"]``, ``run.state["chi"]``). Stated (theory §4.1): D over all
 trials and Q replaced by U; tightened (theory §4.2): D over the update trials and
 the run's own Q. The quantities are the Second-Order bound's
-(:class:`~.second_order.SpectrumQuantities`, with a = r) over the update trials
+(``SpectrumQuantities`` of the ``second_order`` module, with a = r) over the update trials
 instead of the mistakes. No bound is proved for the diagonal variant: it is
 reported not applicable.
 """
