@@ -173,6 +173,48 @@ def symmetric_csr_matvec(A, data, indices, indptr, i, ax):
 
 
 @jit
+def rank_one_matvec(M, pending, sign, x, n, out):
+    """M[:n, :n] -= sign pending pending^T, then out = M x, in one sweep of the rows of M.
+
+    Fusing the rank-one change of one update with the matrix-vector product
+    of the next reads M once per update instead of twice (the Second-Order
+    and AROW loops, theory §2.4, §2.10). ``pending`` is zeroed. Rows shorter
+    than ``SHORT`` go to :func:`_rank_one_matvec_short`, so that the sum's
+    order never depends on where the arrays sit ("Determinism" above).
+    """
+    if n < SHORT:
+        _rank_one_matvec_short(M, pending, sign, x, n, out)
+        return
+    for i in range(n):
+        pi = sign * pending[i]
+        row = M[i]
+        s = 0.0
+        for j in range(n):
+            a = row[j] - pi * pending[j]
+            row[j] = a
+            s += a * x[j]
+        out[i] = s
+    for i in range(n):
+        pending[i] = 0.0
+
+
+@jit
+def _rank_one_matvec_short(M, pending, sign, x, n, out):
+    """:func:`rank_one_matvec` with the change and the sum in two loops (short rows)."""
+    for i in range(n):
+        pi = sign * pending[i]
+        row = M[i]
+        for j in range(n):
+            row[j] -= pi * pending[j]
+        s = 0.0
+        for j in range(n):
+            s += row[j] * x[j]
+        out[i] = s
+    for i in range(n):
+        pending[i] = 0.0
+
+
+@jit
 def rank_one_downdate(M, z, d, k):
     """M[:k, :k] -= z z^T / d, as (z_i / sqrt d)(z_j / sqrt d) so that M stays exactly symmetric."""
     r = 1.0 / np.sqrt(d)
@@ -200,6 +242,54 @@ def solve_lower_t(L, b, k, out):
         for j in range(i + 1, k):
             s -= L[j, i] * out[j]
         out[i] = s / L[i, i]
+
+
+@jit
+def upper_solve_t(R, b, n, out):
+    """out[:n] = R^{-T} b for upper-triangular R (forward substitution by rows of R).
+
+    Row r of R is read once, contiguously: out[r] is final once the rows above
+    have been subtracted from b's copy.
+    """
+    for i in range(n):
+        out[i] = b[i]
+    for r in range(n):
+        o = out[r] / R[r, r]
+        out[r] = o
+        row, rest = R[r, r + 1:n], out[r + 1:n]
+        for j in range(n - r - 1):
+            rest[j] -= o * row[j]
+
+
+@jit
+def upper_solve(R, b, n, out):
+    """out[:n] = R^{-1} b for upper-triangular R (back substitution, each sum read-only)."""
+    for r in range(n - 1, -1, -1):
+        row, done = R[r, r + 1:n], out[r + 1:n]
+        s = 0.0
+        for j in range(n - r - 1):
+            s += row[j] * done[j]
+        out[r] = (b[r] - s) / R[r, r]
+
+
+@jit
+def cholesky_update(R, v, n):
+    """R <- the upper Cholesky factor of R^T R + v v^T, by Givens rotations; v is overwritten.
+
+    Orthogonal rotations (|c|, |s| <= 1): the factor of a matrix that only grows
+    stays accurate at any scale of v, with no subtraction of nearly equal
+    numbers (unlike a rank-one downdate of its inverse); O(n^2), reading the
+    rows of R in order.
+    """
+    for k in range(n):
+        h = np.hypot(R[k, k], v[k])
+        c, s = R[k, k] / h, v[k] / h  # the rotation that zeroes v[k] against R[k, k]
+        R[k, k] = h
+        row, rest = R[k, k + 1:n], v[k + 1:n]
+        for j in range(n - k - 1):
+            e = row[j]
+            row[j] = c * e + s * rest[j]
+            rest[j] = c * rest[j] - s * e
 
 
 @jit

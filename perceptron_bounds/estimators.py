@@ -1329,6 +1329,120 @@ class ROMMA(_OnlineClassifier):
         self.multiclass = multiclass
 
 
+class AROW(_OnlineClassifier):
+    """AROW, adaptive regularization of weight vectors (Crammer, Kulesza & Dredze), with a kernel.
+
+    From mu = 0 and Sigma = I, on each trial with l = max(0, 1 - y_t mu . x_t)
+    (theory §2.10; the LIBOL manual's Algorithm 10, DOGMA's ``arow_train.m``):
+    if l > 0, beta = 1 / (x^T Sigma x + r), mu <- mu + l beta y_t Sigma x_t and
+    Sigma <- Sigma - beta (Sigma x_t)(Sigma x_t)^T. A trial with
+    y_t mu . x_t <= 0 is a mistake; an update on a right prediction is a margin
+    error. ``diagonal=True`` keeps Sigma diagonal (DOGMA's ``arow_diag_train.m``).
+
+    Parameters
+    ----------
+    r : float, default=1.0
+        r > 0: the larger, the smaller the steps and the slower Sigma shrinks.
+    diagonal : bool, default=False
+        Keep only the diagonal of Sigma (its inverse grows by x_i^2 / r): O(nnz)
+        per trial, primal form and linear kernel only; no bound is proved for it.
+    kernel : {"linear", "poly", "rbf"}, default="linear"
+        K(x, z) (theory §1.7, scikit-learn's names).
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    gamma : float, "scale", "auto" or None, default="scale"
+        Kernel scale: ``"scale"`` is 1 / (n_features X.var()) on the data of
+        ``fit``, as scikit-learn's SVC; ``"auto"`` and None are 1 / n_features.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel.
+    form : {"auto", "primal", "dual"}, default="auto"
+        ``primal`` keeps the n_features x n_features Sigma (O(n^2) per update,
+        sparse X accepted), ``dual`` the inverse of r I plus the updates' Gram
+        (needed by a non-linear kernel); ``auto`` picks one from the kernel and
+        the data's shape, and ``run_.params["form"]`` says which.
+    memory_budget : float, default=2 * 1024**3
+        Bytes the full covariance may take (n x n primal, k x k dual): ``auto``
+        never picks a primal form over it, an explicit one is an error before
+        anything is allocated, and the dual form stops with one before it passes.
+    protocol : {"sklearn", "paper"}, default="sklearn"
+        Where ``fit_intercept``, ``epochs`` and ``shuffle`` left at None take
+        their values: ``"sklearn"`` fits an intercept (linear kernel only),
+        makes 10 passes and shuffles each, as scikit-learn's linear models do;
+        ``"paper"`` is the papers' protocol, one pass over the rows in the
+        given order without an intercept (see ``_OnlineClassifier``).
+    fit_intercept : bool or None, default=None
+        Append a constant feature 1 to every instance; its weight is
+        ``intercept_``. None: from ``protocol``.
+    epochs : int or None, default=None
+        Passes over the training data in ``fit``; None: from ``protocol``.
+    shuffle : bool or None, default=None
+        Present each pass in a fresh random permutation; None: from ``protocol``.
+    random_state : None, int or numpy.random.RandomState, default=None
+        Source of the permutations (see ``_OnlineClassifier``).
+    multiclass : {None, "ovr"}, default=None
+        None: binary for two classes, one-vs-rest for more; ``"ovr"``: one-vs-rest,
+        one binary run per class, also on two classes (theory §2.6).
+
+    Attributes
+    ----------
+    classes_, coef_, intercept_, run_, mistakes_, margin_errors_, n_features_in_
+        See ``_OnlineClassifier``. ``coef_`` (linear kernel) is mu;
+        ``run_.state`` holds y_t mu_t . x_t (``"m"``) and x_t^T Sigma_t x_t
+        (``"chi"``) on each update, which the AROW bound reads (theory §4.9).
+
+    References
+    ----------
+    K. Crammer, A. Kulesza and M. Dredze, "Adaptive regularization of weight
+    vectors", NIPS 22 (2009); the LIBOL manual, sec. 2.2.4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds import AROW
+    >>> X = np.array([[1.0, 0.1], [0.2, 1.0], [-1.0, -0.1], [-0.1, -1.0]])
+    >>> clf = AROW(protocol="paper", r=1.0, epochs=2).fit(X, [1, 1, 0, 0])
+    >>> clf.mistakes_, clf.margin_errors_, clf.run_.params["form"]
+    (1, 7, 'primal')
+    >>> clf.predict([[0.5, 0.5], [-0.3, -0.2]]).tolist()
+    [1, 0]
+    """
+
+    _algorithm = "arow"
+
+    def __init__(
+        self,
+        *,
+        r=1.0,
+        diagonal=False,
+        kernel="linear",
+        degree=3,
+        gamma="scale",
+        coef0=1.0,
+        form="auto",
+        memory_budget=2 * 1024**3,
+        protocol="sklearn",
+        fit_intercept=None,
+        epochs=None,
+        shuffle=None,
+        random_state=None,
+        multiclass=None,
+    ):
+        self.r = r
+        self.diagonal = diagonal
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.form = form
+        self.memory_budget = memory_budget
+        self.protocol = protocol
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.multiclass = multiclass
+
+
 def estimator_of(algorithm: str) -> type:
     """The estimator class of a registered algorithm, as its registration names it.
 

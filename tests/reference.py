@@ -755,3 +755,80 @@ def kernel_romma(X, y, order, aggressive=False, kernel_name="rbf", **kernel_para
         alpha = np.append(step[0] * alpha, step[1])
     return (np.array(mistakes, dtype=np.int64), np.array(margin_errors, dtype=np.int64),
             np.array(support, dtype=np.int64), alpha, np.array(margins))
+
+
+# ---------------------------------------------------------------- AROW
+# K. Crammer, A. Kulesza, M. Dredze, "Adaptive regularization of weight vectors", NIPS 2009
+# (not readable here): the LIBOL manual's Algorithm 10 with Sigma_1 = I, DOGMA's
+# arow_train.m; the diagonal variant as DOGMA's arow_diag_train.m (theory §2.10).
+
+
+def arow(X, y, order, r, diagonal=False):
+    """theory §2.10: mu_1 = 0, Sigma_1 = I; l = max(0, 1 - y mu.x); if l > 0:
+    beta = 1/(x^T Sigma x + r), alpha = l beta, mu += alpha y Sigma x,
+    Sigma -= beta (Sigma x)(Sigma x)^T. Diagonal: Sigma = diag(1/p),
+    p_i += x_i^2 / r (the diagonal of Sigma^{-1} += x x^T / r).
+
+    Returns (mistake_trials, margin_error_trials, mu, Sigma (diagonal: the vector p),
+    margins, m, chi) with m = y mu.x and chi = x^T Sigma x on each update.
+    """
+    n = X.shape[1]
+    mu = np.zeros(n)
+    sigma = np.ones(n) if diagonal else np.eye(n)  # diagonal: the precision p = 1/Sigma_ii
+    mistakes, errors, margins, ms, chis = [], [], [], [], []
+    for t, i in enumerate(order):
+        x = X[i]
+        margin = mu @ x
+        margins.append(margin)
+        loss = max(0.0, 1.0 - y[i] * margin)
+        if loss > 0:
+            sx = x / sigma if diagonal else sigma @ x
+            chi = x @ sx
+            beta = 1.0 / (chi + r)
+            alpha = loss * beta
+            mu = mu + alpha * y[i] * sx
+            if diagonal:
+                sigma = sigma + x * x / r
+            else:
+                sigma = sigma - beta * np.outer(sx, sx)
+            (mistakes if y[i] * margin <= 0 else errors).append(t)
+            ms.append(y[i] * margin)
+            chis.append(chi)
+    return (np.array(mistakes, dtype=np.int64), np.array(errors, dtype=np.int64), mu, sigma,
+            np.array(margins), np.array(ms), np.array(chis))
+
+
+def arow_gram(X, y, order, r, kernel_name="rbf", **kernel_params):
+    """theory §2.10, kernel form: with A the update trials so far, mu.x =
+    y_A^T (r I + K_A)^{-1} k_A(x), chi = K(x, x) - k_A^T (r I + K_A)^{-1} k_A; update
+    when y mu.x < 1 (each solve made afresh).
+
+    Returns (mistake_trials, margin_error_trials, support rows, alpha =
+    (r I + K_A)^{-1} y_A, margins, m, chi).
+    """
+    support, labels = [], []
+    mistakes, errors, margins, ms, chis = [], [], [], [], []
+    for t, i in enumerate(order):
+        k = np.array([kernel(kernel_name, X[j], X[i], **kernel_params) for j in support])
+        kxx = kernel(kernel_name, X[i], X[i], **kernel_params)
+        if support:
+            K = np.array([[kernel(kernel_name, X[a], X[b], **kernel_params) for b in support]
+                          for a in support])
+            M = r * np.eye(len(support)) + K
+            margin = float(np.array(labels) @ np.linalg.solve(M, k))
+            chi = kxx - float(k @ np.linalg.solve(M, k))
+        else:
+            margin, chi = 0.0, kxx
+        margins.append(margin)
+        if y[i] * margin < 1:
+            (mistakes if y[i] * margin <= 0 else errors).append(t)
+            ms.append(y[i] * margin)
+            chis.append(chi)
+            support.append(i)
+            labels.append(y[i])
+    K = np.array([[kernel(kernel_name, X[a], X[b], **kernel_params) for b in support]
+                  for a in support]).reshape(len(support), len(support))
+    alpha = np.linalg.solve(r * np.eye(len(support)) + K, np.array(labels, dtype=float))
+    return (np.array(mistakes, dtype=np.int64), np.array(errors, dtype=np.int64),
+            np.array(support, dtype=np.int64), alpha, np.array(margins), np.array(ms),
+            np.array(chis))

@@ -29,6 +29,8 @@ SPECS = [
     ("alma", {"p": 2.0, "alpha": 0.5}),
     ("alma", {"p": 3.0}),
     ("alma", {"kernel": "rbf", "gamma": 1.0}),
+    ("arow", {"r": 0.5}),
+    ("arow", {"kernel": "rbf", "gamma": 1.0}),
     ("perceptron", {}),
     ("perceptron", {"kernel": "rbf", "gamma": 1.0}),
     ("voted_perceptron", {}),

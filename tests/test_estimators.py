@@ -11,6 +11,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from perceptron_bounds import (
     ALMA,
     ROMMA,
+    AROW,
     Ballseptron,
     HigherOrderPerceptron,
     KernelPerceptron,
@@ -303,6 +304,7 @@ MULTICLASS_RUNS = [
     (HigherOrderPerceptron(protocol="paper", p=3.0), ("higher_order", {"p": 3.0})),
     (PNormPerceptron(protocol="paper", p=4.0), ("pnorm", {"p": 4.0})),
     (ALMA(protocol="paper", p=3.0, alpha=0.5), ("alma", {"p": 3.0, "alpha": 0.5})),
+    (AROW(protocol="paper", r=0.5), ("arow", {"r": 0.5})),
 ]
 
 
@@ -381,7 +383,8 @@ def test_a_multiclass_run_on_two_classes_scores_as_a_binary_one():
     PNormPerceptron(protocol="paper", epochs=3),
     ALMA(protocol="paper", epochs=3),
     KernelPerceptron(protocol="paper", degree=2, epochs=2),
-    ROMMA(protocol="paper", aggressive=True, epochs=3)], ids=repr)
+    ROMMA(protocol="paper", aggressive=True, epochs=3),
+    AROW(protocol="paper", epochs=2)], ids=repr)
 def test_digits(estimator):
     """scikit-learn's handwritten digits, 10 classes, a held-out quarter."""
     from sklearn.datasets import load_digits

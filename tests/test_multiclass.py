@@ -67,6 +67,9 @@ CASES = {
     "romma-aggressive": ("romma", {"aggressive": True}, X),
     "romma-csr": ("romma", {}, XS),
     "romma-rbf": ("romma", {"kernel": "rbf"}, X),
+    "arow": ("arow", {"r": 0.5}, X),
+    "arow-diagonal-csr": ("arow", {"diagonal": True}, XS),
+    "arow-rbf": ("arow", {"kernel": "rbf"}, X),
 }
 
 

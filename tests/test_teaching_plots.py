@@ -33,6 +33,9 @@ PANELS = {
     "alma rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),
     "passive_aggressive": ({"variant": "pa1", "C": 0.5}, "line"),
     "passive_aggressive rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),
+    "arow": ({"r": 0.5}, "line ellipse"),
+    "arow diagonal": ({"diagonal": True}, "line ellipse"),
+    "arow rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),
     "perceptron": ({}, "line"),
     "perceptron rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),
     "voted_perceptron": ({}, "line"),
@@ -90,7 +93,7 @@ def test_every_algorithm_draws_and_animates(name, data, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["perceptron", "ballseptron", "second_order", "higher_order",
-                                  "voted_perceptron", "romma"])
+                                  "voted_perceptron", "romma", "arow"])
 def test_the_line_at_step_k_is_the_hypothesis_after_k_updates(name, data):
     X, y, _ = data
     run = run_online(name, X, y, epochs=2)

@@ -30,6 +30,7 @@ from ..registry import (
 )
 from . import (
     alma,  # noqa: F401  (registers "alma")
+    arow,  # noqa: F401  (registers "arow")
     ballseptron,  # noqa: F401  (registers "ballseptron")
     higher_order,  # noqa: F401  (registers "higher_order")
     passive_aggressive,  # noqa: F401  (registers "passive_aggressive")

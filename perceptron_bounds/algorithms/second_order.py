@@ -75,12 +75,12 @@ import scipy.sparse
 from .._interrupt import stop_requested
 from .._jit import jit
 from .._linalg import (
-    SHORT,
     cholesky_solve,
     dense_row,
     dot,
     grow_square_within,
     grow_vector,
+    rank_one_matvec,
     rows_buffer,
     shifted_cholesky,
     solve_lower,
@@ -119,52 +119,7 @@ VARIANTS = ("inverse", "adaptive", "pinv")
 
 
 
-# ---------------------------------------------------------------- shared loop helpers
-
-
 # ---------------------------------------------------------------- fixed a (Fig. 3)
-
-
-@jit
-def _rank_one_matvec(M, pending, sign, x, n, out):
-    """M[:n, :n] -= sign pending pending^T, then out = M x, in one sweep of the rows of M.
-
-    Fusing the rank-one change of one mistake with the matrix-vector product
-    of the next reads M once per mistake instead of twice. ``pending`` is zeroed.
-    Rows shorter than ``SHORT`` go to :func:`_rank_one_matvec_short`, so that
-    the sum's order never depends on where the arrays sit (see
-    :mod:`perceptron_bounds._linalg`, "Determinism").
-    """
-    if n < SHORT:
-        _rank_one_matvec_short(M, pending, sign, x, n, out)
-        return
-    for i in range(n):
-        pi = sign * pending[i]
-        row = M[i]
-        s = 0.0
-        for j in range(n):
-            a = row[j] - pi * pending[j]
-            row[j] = a
-            s += a * x[j]
-        out[i] = s
-    for i in range(n):
-        pending[i] = 0.0
-
-
-@jit
-def _rank_one_matvec_short(M, pending, sign, x, n, out):
-    """:func:`_rank_one_matvec` with the change and the sum in two loops (short rows)."""
-    for i in range(n):
-        pi = sign * pending[i]
-        row = M[i]
-        for j in range(n):
-            row[j] -= pi * pending[j]
-        s = 0.0
-        for j in range(n):
-            s += row[j] * x[j]
-        out[i] = s
-    for i in range(n):
-        pending[i] = 0.0
 
 
 @jit
@@ -186,7 +141,7 @@ def _so_inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margin
         s = dot(w, x, n)
         mistake = y[i] * s <= 0.0
         if record or mistake:
-            _rank_one_matvec(a_inv, pending, 1.0, x, n, z)
+            rank_one_matvec(a_inv, pending, 1.0, x, n, z)
             d = 1.0 + dot(x, z, n)
             if record:
                 margins[t] = s / d
@@ -198,7 +153,7 @@ def _so_inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margin
                     pending[j] = z[j] * r
                 mistakes[m] = t
                 m += 1
-    _rank_one_matvec(a_inv, pending, 1.0, scratch, n, z)
+    rank_one_matvec(a_inv, pending, 1.0, scratch, n, z)
     return mistakes[:m].copy()
 
 
@@ -234,7 +189,7 @@ def _so_inverse_dual_loop(src, st, k, y, a, alpha, m_inv, max_k, margins):
             stop = t
             break
         if record or mistake:
-            _rank_one_matvec(m_inv, pending, -1.0, g, k, u)
+            rank_one_matvec(m_inv, pending, -1.0, g, k, u)
             schur = a + engine_diag(src, i) - dot(g, u, k)
             if record:
                 margins[t] = a * s / schur
@@ -257,7 +212,7 @@ def _so_inverse_dual_loop(src, st, k, y, a, alpha, m_inv, max_k, margins):
                 k += 1
                 mistakes[m] = t
                 m += 1
-    _rank_one_matvec(m_inv, pending, -1.0, g, k, u)
+    rank_one_matvec(m_inv, pending, -1.0, g, k, u)
     return mistakes[:m].copy(), st, alpha, m_inv, k, stop
 
 

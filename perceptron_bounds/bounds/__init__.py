@@ -8,7 +8,8 @@
   :mod:`.pnorm` (the p-norm Perceptron: Grove-Littlestone-Schuurmans, Gentile),
   :mod:`.passive_aggressive` (PA, PA-I, PA-II: Crammer et al. 2006),
   :mod:`.alma` (ALMA_p, derived on the theory page §4.8),
-  :mod:`.romma` (ROMMA: Li & Long);
+  :mod:`.romma` (ROMMA: Li & Long),
+  :mod:`.arow` (AROW, derived);
 * :mod:`.quantities`: hinge losses, D1/D2/R over sets of trials, the HO transformed
   hinge loss and c_run, spectra, lambda*;
 * :mod:`.transformed`: the Higher-Order bound's transformed sequence (and its p-norms);
@@ -21,6 +22,7 @@
 """
 
 from .alma import alma_updates, step_sums
+from .arow import arow_bound, arow_q
 from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
 from .declaration import (
     Bound,
@@ -74,6 +76,8 @@ __all__ = [
     "MulticlassBoundReport",
     "RunData",
     "alma_updates",
+    "arow_bound",
+    "arow_q",
     "ballseptron_beta",
     "ballseptron_corrected",
     "ballseptron_d1",

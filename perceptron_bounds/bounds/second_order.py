@@ -30,7 +30,7 @@ from .providers import at_gamma, hinge, is_trial, top_margin
 from .quantities import HingeProfile, mistake_spectrum, span_spectrum
 
 
-def _a_log_term(eigenvalues, a):
+def a_log_term(eigenvalues, a):
     """a sum_i ln(1 + lambda_i / a), as sum_i lambda_i h(lambda_i / a) with h(x) = ln(1 + x) / x.
 
     h(0) = 1 is its limit, so an eigenvalue far below a (lambda_i / a underflows to 0)
@@ -43,7 +43,8 @@ def _a_log_term(eigenvalues, a):
     return float(np.sum(lam * h))
 
 
-def _combine(D, gamma, energy_times_log):
+def combine_root(D, gamma, energy_times_log):
+    """D/gamma + sqrt(energy_times_log)/gamma: the shape of the second-order bounds (and AROW's)."""
     D = np.asarray(D, dtype=np.float64)
     gamma = np.asarray(gamma, dtype=np.float64)
     return D / gamma + np.sqrt(energy_times_log) / gamma
@@ -84,7 +85,7 @@ def second_order_bound(eigenvalues, a, u_energy, D, gamma):
     2.0
     """
     # (a + E) sum ln(1 + lambda/a) = (1 + E/a) a sum ln(1 + lambda/a): no underflow of lambda/a
-    return _combine(D, gamma, (1.0 + u_energy / a) * _a_log_term(eigenvalues, a))
+    return combine_root(D, gamma, (1.0 + u_energy / a) * a_log_term(eigenvalues, a))
 
 
 def second_order_adaptive_bound(eigenvalues, c, R, m, u_energy, D, gamma):
@@ -128,8 +129,8 @@ def second_order_adaptive_bound(eigenvalues, c, R, m, u_energy, D, gamma):
     """
     a_m = c * R * R * m
     extra = (1.0 + np.log(m)) / c
-    return _combine(D, gamma,
-                    (1.0 + u_energy / a_m) * (_a_log_term(eigenvalues, a_m) + a_m * extra))
+    return combine_root(D, gamma,
+                    (1.0 + u_energy / a_m) * (a_log_term(eigenvalues, a_m) + a_m * extra))
 
 
 def second_order_pinv_bound(eigenvalues, lambda_star, u_energy, D, gamma):
@@ -171,18 +172,26 @@ def second_order_pinv_bound(eigenvalues, lambda_star, u_energy, D, gamma):
     """
     lam = np.asarray(eigenvalues, dtype=np.float64).ravel()
     spectral = lam.shape[0] + float(np.sum(np.log(lam / lambda_star)))
-    return _combine(D, gamma, u_energy * spectral)
+    return combine_root(D, gamma, u_energy * spectral)
 
 
 class SpectrumQuantities(Quantities):
     """D (a function of gamma), the eigenvalues of X_m X_m^T, u_energy, a, c, R, a_m, m.
 
-    D runs over all trials (stated) or the mistaken ones (tightened, theory §4.2);
-    ``failure`` is set when LAPACK cannot decompose the Gram matrix of the mistakes.
+    X_m holds the instances of the trials that built the algorithm's matrix
+    (:meth:`trials`: the mistakes here; AROW's provider, a subclass, takes its
+    update trials, theory §4.9). D runs over all trials (stated) or those
+    (tightened, theory §4.2); ``failure`` is set when LAPACK cannot decompose
+    their Gram matrix.
     """
 
     leading = ("D",)
     scopes = {False: "all", True: "mistakes"}
+
+    @classmethod
+    def trials(cls, run) -> np.ndarray:
+        """The trials whose instances make X_m, in order: the mistakes."""
+        return run.mistake_trials
 
     @classmethod
     def scores(cls, ctx, comp) -> np.ndarray:
@@ -195,7 +204,7 @@ class SpectrumQuantities(Quantities):
 
     @classmethod
     def spectrum_at(cls, ctx, Xk, k) -> dict:
-        """The spectral quantities of the first k mistakes, the rows ``Xk``."""
+        """The spectral quantities of the first k of :meth:`trials`, the rows ``Xk``."""
         return {"eigenvalues": mistake_spectrum(Xk, ctx.kernel)}
 
     @classmethod
@@ -205,18 +214,24 @@ class SpectrumQuantities(Quantities):
         return {"a": float(params["a"]), "c": c, "R": R, "a_m": c * R**2 * run.mistakes}
 
     @classmethod
+    def parameters_at(cls, run, k) -> dict:
+        """The run's parameters on the prefixes with k of :meth:`trials` (as on the whole run)."""
+        return cls.parameters(run)
+
+    @classmethod
     def whole(cls, ctx, comp, tightened):
         run = ctx.run
+        used = cls.trials(run)
         scores = cls.scores(ctx, comp)
         margins = ctx.y[ctx.rows_all] * scores
-        energy = float(np.sum(scores[run.mistake_trials] ** 2))
+        energy = float(np.sum(scores[used] ** 2))
         failure = None
         try:  # LAPACK's symmetric eigensolver can stop ("Internal Error.") on ill-conditioned input
             spectral = cls.spectrum(ctx)
         except np.linalg.LinAlgError as exc:
             failure = f"the eigenvalues of the mistakes' Gram matrix could not be computed ({exc})"
             spectral = {"eigenvalues": np.zeros(0), "lambda_star": np.inf, "rank": 0}
-        profile = HingeProfile(margins[run.mistake_trials if tightened else slice(None)])
+        profile = HingeProfile(margins[used if tightened else slice(None)])
         return cls(tightened=tightened, failure=failure, D=profile.d1, u_energy=energy,
                    m=ctx.m, kernel_linear=ctx.kernel.is_linear, margins=profile.margins,
                    scale=max(ctx.radius(ctx.rows_all), top_margin(profile)),
@@ -226,24 +241,28 @@ class SpectrumQuantities(Quantities):
     @classmethod
     def prefixes(cls, ctx, comp, gamma, tightened):
         run = ctx.run
-        is_mistake = is_trial(run, run.mistake_trials)
-        used = is_mistake if tightened else np.ones(run.n_trials, dtype=bool)
+        trials = cls.trials(run)
+        is_used = is_trial(run, trials)
+        summed = is_used if tightened else np.ones(run.n_trials, dtype=bool)
         scores = cls.scores(ctx, comp)
-        D = np.cumsum(np.where(used, hinge(ctx.y[ctx.rows_all] * scores, gamma), 0.0))
-        energy = np.concatenate(([0.0], np.cumsum(scores[run.mistake_trials] ** 2)))
-        k_of_t = np.cumsum(is_mistake)
+        D = np.cumsum(np.where(summed, hinge(ctx.y[ctx.rows_all] * scores, gamma), 0.0))
+        energy = np.concatenate(([0.0], np.cumsum(scores[trials] ** 2)))
+        k_of_t = np.cumsum(is_used)
+        m_of_t = np.cumsum(is_trial(run, run.mistake_trials))
+        rows = run.sample_index[trials]
         pieces = []
-        for k in range(ctx.m + 1):
+        for k in range(trials.shape[0] + 1):
             at = k_of_t == k
             if at.any():
-                spectral = cls.spectrum_at(ctx, ctx.X[ctx.rows_mistakes[:k]], k)
+                spectral = cls.spectrum_at(ctx, ctx.X[rows[:k]], k)
                 pieces.append((cls(tightened=tightened, D=at_gamma(D[at]), u_energy=energy[k],
-                                   m=k, **spectral, **cls.parameters(run)), at, None))
+                                   m=int(m_of_t[at][0]), **spectral, **cls.parameters_at(run, k)),
+                               at, None))
         return pieces
 
     @classmethod
     def memory(cls, run, sparse) -> list:
-        m, n = run.mistakes, run.n_features
+        m, n = cls.trials(run).shape[0], run.n_features
         width = min(m, n) if run.params.get("kernel", "linear") == "linear" else m
         shapes = [(2, cls.gram_rows(m, width), width,
                    "the Gram matrix of the mistakes and its eigendecomposition")]
