@@ -177,6 +177,12 @@ class Algorithm:
         The name of its scikit-learn estimator class in
         ``perceptron_bounds.estimators`` (``"SecondOrderPerceptron"``), which
         :func:`perceptron_bounds.estimators.estimator_of` returns; None: none.
+    randomized : bool, default=False
+        The algorithm draws at random (a budget's removals, a label query): its
+        ``fit`` reads ``data.draws``, one uniform in [0, 1) per trial of ``order``,
+        from a stream of the run's seed of its own (theory §1.2). ``run_online``
+        draws a seed when none is given and records it, so the run replays exactly;
+        every class run of a one-vs-rest run reads the same draws.
     former_names : tuple of str, default=()
         Names of earlier releases: still accepted wherever a name is taken,
         with a ``DeprecationWarning`` naming ``name`` (``current_name``),
@@ -203,6 +209,7 @@ class Algorithm:
     former_names: tuple[str, ...] = ()
     ball: str | None = None
     estimator: str | None = None
+    randomized: bool = False
 
 
 _REGISTRY: dict[str, Algorithm] = {}

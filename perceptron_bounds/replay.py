@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ._interrupt import interruptible
+from ._sequence import trial_draws
 from ._validation import Data, check_int, check_labels
 from .hypothesis import ScoredRecord
 from .registry import get
@@ -169,7 +170,8 @@ def _replayer(run, X, y):
             "every row): pass the run's X"
         )
     y_pm, classes = check_labels(y, X.shape[0], run.classes)
-    data = Data(X, y_pm, classes)
+    draws = trial_draws(run.seed, run.n_trials) if algorithm.randomized else None
+    data = Data(X, y_pm, classes, draws)
     algorithm.resolve(dict(run.params), data)  # X suits the run's form and kernel
     updates = run.update_trials
     radius = run.params.get("r")
