@@ -174,7 +174,7 @@ def _replayer(run, X, y):
     data = Data(X, y_pm, classes, draws)
     algorithm.resolve(dict(run.params), data)  # X suits the run's form and kernel
     updates = run.update_trials
-    radius = run.params.get("r")
+    radius = None if algorithm.ball is None else run.params[algorithm.ball]
 
     @interruptible()
     def replay(k: int) -> Snapshot:
