@@ -45,8 +45,12 @@ from .._linalg import (
     square_buffer,
 )
 from .._validation import check_real, loop_arrays
-from ..hypothesis import KernelHypothesis, LinearHypothesis, SecondOrderHypothesis
-from ..hypothesis import SecondOrderKernelHypothesis
+from ..hypothesis import (
+    KernelHypothesis,
+    LinearHypothesis,
+    SecondOrderHypothesis,
+    SecondOrderKernelHypothesis,
+)
 from ..kernel_engine import (
     engine_append,
     engine_diag,
