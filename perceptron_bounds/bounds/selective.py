@@ -151,7 +151,7 @@ register_provider("selective_spectrum", SelectiveSpectrumQuantities)
 SELECTIVE_PERCEPTRON = register_bound(Bound(
     name="selective_perceptron", label="selective_perceptron (E[m], sel. sampling)",
     provider="selective_first_order", theory="§4.13", expectation=True,
-    source="CBGZ06 selective Perceptron (derived, theory §4.13)",
+    source="CGZ06 selective Perceptron (derived, theory §4.13)",
     value=lambda q, gamma: selective_perceptron_bound(q.R, float(q.params["b"]), q.D1(gamma),
                                                       gamma),
     quantities=("R", "D1")))
@@ -159,7 +159,7 @@ SELECTIVE_PERCEPTRON = register_bound(Bound(
 SELECTIVE_SECOND_ORDER = register_bound(Bound(
     name="selective_second_order", label="selective_second_order (E[m], sel. sampling)",
     provider="selective_spectrum", theory="§4.13", expectation=True,
-    source="CBGZ06 selective Second-Order (derived, theory §4.13)",
+    source="CGZ06 selective Second-Order (derived, theory §4.13)",
     value=lambda q, gamma: selective_second_order_bound(q.eigenvalues, q.a, q.b, q.u_energy,
                                                         q.D(gamma), gamma),
     quantities=("D", "u_energy", "a", "b")))
