@@ -1547,7 +1547,9 @@ class SelectiveSecondOrderPerceptron(SelectivePerceptron):
         a > 0, the Second-Order Perceptron's parameter (theory §2.4).
     b : float, default=1.0
         b > 0: the larger, the more labels are asked for.
-    kernel, degree, gamma, coef0, form, protocol, fit_intercept, epochs, shuffle, random_state, multiclass
+    kernel, degree, gamma, coef0, form
+        As :class:`SelectivePerceptron`.
+    protocol, fit_intercept, epochs, shuffle, random_state, multiclass
         As :class:`SelectivePerceptron`.
     memory_budget : float, default=2 * 1024**3
         Bytes the n x n (primal) or k x k (dual) inverse may take, as for

@@ -97,3 +97,14 @@ def test_the_command_runs_on_a_data_file(tmp_path):
     assert main(["figure", "selective-sampling", "--quick", "--data", str(path), "--seeds", "1",
                  "--out", str(tmp_path)]) == 0
     assert (tmp_path / "selective-sampling.png").stat().st_size > 0
+
+
+def test_the_run_command_prints_the_labels_asked_for(capsys):
+    assert main(["run", "--algorithm", "selective_perceptron", "--param", "b=0.5",
+                 "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "labels asked:  " in out and "per trial)" in out.split("labels asked:")[1]
+    assert main(["run", "--algorithm", "selective_perceptron", "--seed", "3", "--json"]) == 0
+    assert '"queried": ' in capsys.readouterr().out
+    assert main(["run", "--algorithm", "perceptron"]) == 0
+    assert "labels asked" not in capsys.readouterr().out
