@@ -9,8 +9,8 @@ on a queried mistake. Left: its state after its last update: the mistakes so far
 last time they were shown (dotted grey squares), the line w . x = 0 before and after
 the update. Right: the mistakes of trials 1..t against the expected-mistake bound
 (tightened) of theory §4.13 for u and gamma = 0.1 (it bounds the mean over the
-draws, which one run may exceed); printed: the mean over 50 seeds against the bound at the best gamma.
-Writes OUT_DIR/selective_teaching.png and the run trial by trial as an animation,
+draws, which one run may exceed); printed: the mean over 50 seeds against the bound
+at the best gamma. Writes OUT_DIR/selective_teaching.png and the run trial by trial as an animation,
 OUT_DIR/selective_teaching.gif (``--quick``: its first 60 trials).
 
 Usage: python examples/selective_teaching.py [OUT_DIR] [--quick]   (default: ./figures)
