@@ -59,11 +59,12 @@ def selective_curve(b_values, data, *, test=None, u=None, a=1.0, epochs=1, seeds
         One record per run: ``experiment``, ``algorithm``, ``pair`` (the selective
         algorithm of its pair), ``label`` (its display name), ``supervised`` (bool),
         ``b`` (None when supervised), ``seed``, ``params``, ``n_trials``, ``queried``,
-        ``query_rate`` (queried / T; 1 when supervised), ``mistakes``, ``mistake_rate``,
-        ``test_error`` (None without ``test``), and, the same for every seed of a cell, ``bound`` (the smallest
-        applicable bound on the mean mistakes, in expectation over the draws for a
-        selective algorithm; None without ``u`` or when none applies), ``bound_name``,
-        ``bound_rate`` (bound / T).
+        ``query_rate`` (queried / T; 1 when supervised), ``mistakes``,
+        ``mistake_rate``, ``test_error`` (None without ``test``), and, the same for
+        every seed of a cell, ``bound`` (the smallest applicable bound on the mean
+        mistakes, in expectation over the draws for a selective algorithm; None
+        without ``u`` or when none applies), ``bound_name``, ``bound_rate``
+        (bound / T).
 
     Examples
     --------
