@@ -147,7 +147,7 @@ def test_a_saved_run_loads_back_identical(name, tmp_path):
 def test_older_saved_formats_load_with_no_queried_trials():
     folder = os.path.join(os.path.dirname(__file__), "data")
     for name in sorted(os.listdir(folder)):
-        if name.endswith(".npz"):
+        if name.endswith(".npz") and name[:2] in ("v2", "v3"):  # before format 4
             run = load_run(os.path.join(folder, name))
             assert run.queried_trials is None and run.queried == run.n_trials
             np.testing.assert_array_equal(
