@@ -144,7 +144,10 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
     for kernels), ``second_order_adaptive`` (Thm 3) or ``second_order_pinv``
     (Thm 4) by its variant; the Higher-Order Perceptron: ``higher_order``
     (000 Thm 1 for p = 2; for p > 2 the derived form with ||u||_q = 1 and the
-    p-norm radius of the transformed mistakes, theory §4.1).
+    p-norm radius of the transformed mistakes, theory §4.1); the selective-sampling
+    Perceptron and Second-Order Perceptron: ``selective_perceptron`` and
+    ``selective_second_order`` (derived, on the expected mistakes over the draws,
+    theory §4.13).
 
     Multiclass (theory §4.5): one-vs-rest, every binary bound per class and
     their sums; the native Perceptron and Ballseptron, the same first-order
