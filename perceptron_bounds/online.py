@@ -198,6 +198,7 @@ def run_online(
         state=result.state,
         multiclass=multiclass,
         data_fingerprint=_chain(warm_start, hx, y_fit if multiclass else y_fit > 0),
+        queried_trials=result.queried_trials,
     )
 
 
@@ -278,9 +279,11 @@ def _one_vs_rest(spec, data: Data, order, record: dict, record_margins: bool,
             hypothesis=result.hypothesis,
             state=result.state,
             data_fingerprint=_chain(previous[k], hx, data.y == k),
+            queried_trials=result.queried_trials,
         )
         for k, result in enumerate(results)
     )
+    queried = [run.queried_trials for run in class_runs if run.queried_trials is not None]
     return OnlineRun(
         **record,
         classes=data.classes,
@@ -290,6 +293,8 @@ def _one_vs_rest(spec, data: Data, order, record: dict, record_margins: bool,
         multiclass="ovr",
         class_runs=class_runs,
         data_fingerprint=_chain(warm_start, hx, data.y),
+        # a label some class run asked for (theory §2.14)
+        queried_trials=np.unique(np.concatenate(queried)) if queried else None,
     )
 
 

@@ -182,7 +182,7 @@ def _replayer(run, X, y):
         stop = int(updates[k]) if k < updates.shape[0] else run.n_trials
         order = np.array(run.sample_index[:stop])
         result = algorithm.fit(data, order, run.params, np.empty(0), None)
-        replayed = np.union1d(result.mistake_trials, result.margin_error_trials)
+        replayed = result.update_trials
         if not np.array_equal(replayed, updates[:k]):
             first = int(np.setxor1d(replayed, updates[:k])[0])
             did, does = ("did", "not") if first in updates else ("did not", "")

@@ -64,7 +64,9 @@ def make_run(case):
 def prefix_run(run, data, stop):
     """run_online on the trials before ``stop`` of the run's sequence, with its resolved params."""
     rows = run.sample_index[:stop]
-    return run_online(run.algorithm, data[rows], Y[rows], classes=run.classes, **run.params)
+    # the run's seed: a randomized algorithm's first draws are the prefix's (theory §1.2)
+    return run_online(run.algorithm, data[rows], Y[rows], classes=run.classes, seed=run.seed,
+                      **run.params)
 
 
 def score_options(h):

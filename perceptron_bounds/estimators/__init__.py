@@ -28,11 +28,13 @@ from .base import OnlineClassifier
 from .first_order import Ballseptron, KernelPerceptron, Perceptron, PNormPerceptron, VotedPerceptron
 from .large_margin import ALMA, AROW, ROMMA, PassiveAggressive
 from .second_order import HigherOrderPerceptron, SecondOrderPerceptron
+from .selective import SelectivePerceptron, SelectiveSecondOrderPerceptron
 
 __all__ = [
     "ALMA", "AROW", "Ballseptron", "HigherOrderPerceptron", "KernelPerceptron",
     "OnlineClassifier", "PNormPerceptron", "PassiveAggressive", "Perceptron", "ROMMA",
-    "SecondOrderPerceptron", "VotedPerceptron", "estimator_of",
+    "SecondOrderPerceptron", "SelectivePerceptron", "SelectiveSecondOrderPerceptron",
+    "VotedPerceptron", "estimator_of",
 ]
 
 

@@ -14,6 +14,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_int
 from ..online import run_online
+from ..registry import get
 
 _COMMON_PARAMS = ("protocol", "fit_intercept", "epochs", "shuffle", "random_state")
 
@@ -32,7 +33,8 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
     ``protocol``, ``fit_intercept`` (append a constant feature 1), ``epochs``
     (passes of ``fit``), ``shuffle`` (a fresh permutation of the rows every
     pass) and ``random_state`` (None, an int or a ``numpy.random.RandomState``;
-    with ``shuffle=True`` an int is the ``run_online`` seed, and None or a
+    with ``shuffle=True`` or a randomized algorithm (whose draws come from the seed,
+    e.g. selective sampling) an int is the ``run_online`` seed, and None or a
     RandomState gives a seed drawn from that generator, None meaning NumPy's
     global one). Every other ``__init__`` parameter is passed to
     ``run_online`` under its own name, except those listed in ``_predict_params``;
@@ -305,7 +307,8 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
             y,
             epochs=epochs,
             shuffle=shuffle,
-            seed=self._random_seed() if shuffle else None,
+            # a randomized algorithm's draws come from the seed too (theory §1.2)
+            seed=self._random_seed() if shuffle or get(self._algorithm).randomized else None,
             classes=self.classes_,
             warm_start=warm_start,
             **self._run_params(),
