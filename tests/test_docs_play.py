@@ -245,7 +245,11 @@ def test_preset_screenshots(play, preset, tmp_path):
     for _ in range(4):
         page.click("#pb-next")
     path = folder / f"play_{preset}.png"
-    page.locator("#pb-play").screenshot(path=str(path))
+    box = page.locator("#pb-play").bounding_box()
+    scroll = page.evaluate("() => [window.scrollX, window.scrollY]")
+    page.screenshot(path=str(path), full_page=True, clip={  # the whole widget, no sticky header
+        "x": box["x"] + scroll[0], "y": box["y"] + scroll[1] - 8, "width": box["width"],
+        "height": box["height"] + 16})
     import matplotlib.image as mpimg
 
     pixels = mpimg.imread(path)[..., :3]

@@ -68,8 +68,8 @@
       make: function (n, margin, noise, r) { return linear(n, margin, 0, noise, r, 0.5); }
     },
     ball: {
-      title: "Ballseptron's circle", noise: "label flip rate", size: 40, margin: 0.15,
-      noiseValue: 0, algorithm: "ballseptron", params: { r: 0.05 },
+      title: "Ballseptron's circle", noise: "label flip rate", size: 40, margin: 0.3,
+      noiseValue: 0, algorithm: "ballseptron", params: { r: 0.1 },
       text: "Points on the unit circle (‖x‖ = 1 = R). The Ballseptron also updates on a right " +
             "prediction within r of its line (a margin error, ringed dashed); its bounds ask " +
             "r < (√2 − 1) γ.",
@@ -344,7 +344,7 @@
   function rerun(toStart) {
     fitView();
     state.gridKey = null; state.sgrid = null;
-    state.error = null;
+    state.error = null; state.bestText = "";
     if (!state.X.length) {
       state.result = null; state.t = -1;
     } else {
@@ -547,9 +547,12 @@
       ctx.beginPath(); ctx.arc(c[0], c[1], 11, 0, 2 * Math.PI); ctx.stroke();
       if (state.algorithm === "ballseptron") {  // the ball of radius r around x_t
         var rad = r.params.r * ui.plane.width / (2 * state.view);
-        ctx.strokeStyle = "rgba(230, 167, 0, 0.9)"; ctx.lineWidth = 1.5; ctx.setLineDash([4, 3]);
-        ctx.beginPath(); ctx.arc(c[0], c[1], rad, 0, 2 * Math.PI); ctx.stroke();
+        ctx.fillStyle = "rgba(230, 167, 0, 0.25)"; ctx.strokeStyle = "rgba(170, 120, 0, 0.9)";
+        ctx.lineWidth = 1.5; ctx.setLineDash([4, 3]);
+        ctx.beginPath(); ctx.arc(c[0], c[1], rad, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
         ctx.setLineDash([]);
+        ctx.fillStyle = "#333"; ctx.font = "12px sans-serif";
+        ctx.fillText("dashed disc: the ball of radius r = " + r.params.r + " around xₜ", 8, 16);
       }
     }
   }
@@ -895,16 +898,24 @@
   function measureStepping(n) {
     pause();
     go(-1);
-    var times = [];
+    var times = [], parts = { plane: 0, chart: 0, text: 0 };
     for (var i = 0; i < n && state.t < T() - 1; i++) {
       var t0 = performance.now();
-      go(state.t + 1);
-      times.push(performance.now() - t0);
+      state.t += 1;
+      drawPlane();
+      var t1 = performance.now();
+      drawChart();
+      var t2 = performance.now();
+      drawText();
+      var t3 = performance.now();
+      times.push(t3 - t0);
+      parts.plane += t1 - t0; parts.chart += t2 - t1; parts.text += t3 - t2;
     }
     times.sort(function (a, b) { return a - b; });
+    Object.keys(parts).forEach(function (k) { parts[k] /= times.length; });
     return { frames: times.length, max: times[times.length - 1],
              mean: times.reduce(function (a, b) { return a + b; }, 0) / times.length,
-             p95: times[Math.floor(0.95 * (times.length - 1))] };
+             p95: times[Math.floor(0.95 * (times.length - 1))], parts: parts };
   }
 
   build();
