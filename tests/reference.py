@@ -879,7 +879,8 @@ def projectron(X, y, order, eta, plus=False, kernel_name="rbf", dependent=1e-12,
             added.append(grow)
         else:
             loss = 1.0 - m
-            slack = loss if delta == 0.0 else (loss - delta / eta if eta > 0.0 else -1.0)
+            in_span = delta**2 <= dependent * kxx
+            slack = loss - delta / eta if eta > 0.0 else (loss if in_span else -1.0)
             if slack <= 0.0 or projected_sq <= 0.0:
                 continue
             tau = min(loss / projected_sq, 1.0, 2.0 * slack / projected_sq)

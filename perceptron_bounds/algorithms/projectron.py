@@ -15,8 +15,8 @@ and the projection error delta_t = ||phi_t - P phi_t||:
 * ``plus=True`` (Projectron++), a margin error (0 < y_t f_t(x_t) < 1) with
   l_t = 1 - y_t f_t(x_t) > delta_t / eta: f_{t+1} = f_t + tau_t y_t P phi_t with
   tau_t = min(l_t / ||P phi_t||^2, 1, 2 (l_t - delta_t / eta) / ||P phi_t||^2)
-  (delta_t / eta is read as 0 when delta_t = 0, so eta = 0 updates only on
-  instances in the span); otherwise nothing changes.
+  (for eta = 0, delta_t / eta is read as 0 on an instance in the span, see
+  :data:`DEPENDENT`, and as inf otherwise); otherwise nothing changes.
 
 With k_t = (K(s_j, x_t))_j and the inverse Gram matrix K_S^{-1} of the supports,
 P phi_t = sum_j c_j phi(s_j) with c = K_S^{-1} k_t and
@@ -100,16 +100,17 @@ _MATRICES = 1
 
 
 @jit
-def margin_step(loss, delta, norm_sq, eta):
+def margin_step(loss, delta, in_span, norm_sq, eta):
     """Projectron++'s step tau on a margin error, or 0 for no update (theory §2.13).
 
     tau = min(l / ||P phi||^2, 1, 2 (l - delta / eta) / ||P phi||^2) when
-    l > delta / eta (delta / eta read as 0 for delta = 0) and ||P phi||^2 > 0.
+    l > delta / eta and ||P phi||^2 > 0; for eta = 0, delta / eta is read as 0 on an
+    instance ``in_span`` (delta^2 <= DEPENDENT K(x, x)) and as inf otherwise.
     """
-    if delta == 0.0:
-        slack = loss
-    elif eta > 0.0:
+    if eta > 0.0:
         slack = loss - delta / eta
+    elif in_span:
+        slack = loss
     else:
         return 0.0
     if slack <= 0.0 or norm_sq <= 0.0:
@@ -159,9 +160,10 @@ def _projectron_loop(src, st, k, y, eta, plus, beta, k_inv, max_k, margins):
         projected_sq = dot(g, c, k)
         delta_sq = max(kxx - projected_sq, 0.0)
         delta = np.sqrt(delta_sq)
+        in_span = delta_sq <= DEPENDENT * kxx
         if ys <= 0.0:
             tau = 1.0
-            if delta > eta and delta_sq > DEPENDENT * kxx:
+            if delta > eta and not in_span:
                 if k >= max_k:
                     stop = t
                     break
@@ -184,7 +186,7 @@ def _projectron_loop(src, st, k, y, eta, plus, beta, k_inv, max_k, margins):
                     beta[p] += yi * c[p]
                 kind = PROJECTED
         else:
-            tau = margin_step(1.0 - ys, delta, max(projected_sq, 0.0), eta)
+            tau = margin_step(1.0 - ys, delta, in_span, max(projected_sq, 0.0), eta)
             if tau <= 0.0:
                 continue
             for p in range(k):
