@@ -50,6 +50,8 @@ SPECS = [
     ("passive_aggressive", {"variant": "pa2", "kernel": "rbf", "gamma": 1.0}),
     ("romma", {}),
     ("romma", {"aggressive": True, "kernel": "rbf", "gamma": 1.0}),
+    ("projectron", {"eta": 0.1}),
+    ("projectron", {"eta": 0.2, "plus": True, "kernel": "rbf", "gamma": 1.0}),
 ]
 
 

@@ -18,6 +18,7 @@ from perceptron_bounds import (
     PassiveAggressive,
     Perceptron,
     PNormPerceptron,
+    Projectron,
     SecondOrderPerceptron,
     VotedPerceptron,
     run_online,
@@ -305,6 +306,7 @@ MULTICLASS_RUNS = [
     (PNormPerceptron(protocol="paper", p=4.0), ("pnorm", {"p": 4.0})),
     (ALMA(protocol="paper", p=3.0, alpha=0.5), ("alma", {"p": 3.0, "alpha": 0.5})),
     (AROW(protocol="paper", r=0.5), ("arow", {"r": 0.5})),
+    (Projectron(protocol="paper", eta=0.2, plus=True), ("projectron", {"eta": 0.2, "plus": True})),
 ]
 
 
@@ -384,7 +386,8 @@ def test_a_multiclass_run_on_two_classes_scores_as_a_binary_one():
     ALMA(protocol="paper", epochs=3),
     KernelPerceptron(protocol="paper", degree=2, epochs=2),
     ROMMA(protocol="paper", aggressive=True, epochs=3),
-    AROW(protocol="paper", epochs=2)], ids=repr)
+    AROW(protocol="paper", epochs=2),
+    Projectron(protocol="paper", kernel="poly", degree=2, epochs=2)], ids=repr)
 def test_digits(estimator):
     """scikit-learn's handwritten digits, 10 classes, a held-out quarter."""
     from sklearn.datasets import load_digits

@@ -70,6 +70,8 @@ CASES = {
     "arow": ("arow", {"r": 0.5}, X),
     "arow-diagonal-csr": ("arow", {"diagonal": True}, XS),
     "arow-rbf": ("arow", {"kernel": "rbf"}, X),
+    "projectron-csr": ("projectron", {"eta": 0.2}, XS),
+    "projectron-plus-rbf": ("projectron", {"eta": 0.1, "plus": True, "kernel": "rbf"}, X),
 }
 
 

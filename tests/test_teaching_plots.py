@@ -48,6 +48,8 @@ PANELS = {
     "higher_order dual": ({"c": 0.4, "form": "dual"}, "line"),
     "romma": ({"aggressive": True}, "line"),
     "romma rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),
+    "projectron": ({"eta": 0.05}, "line"),
+    "projectron plus rbf": ({"eta": 0.3, "plus": True, "kernel": "rbf", "gamma": 2.0}, "contour"),
 }
 
 
@@ -93,7 +95,7 @@ def test_every_algorithm_draws_and_animates(name, data, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["perceptron", "ballseptron", "second_order", "higher_order",
-                                  "voted_perceptron", "romma", "arow"])
+                                  "voted_perceptron", "romma", "arow", "projectron"])
 def test_the_line_at_step_k_is_the_hypothesis_after_k_updates(name, data):
     X, y, _ = data
     run = run_online(name, X, y, epochs=2)
