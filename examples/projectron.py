@@ -7,8 +7,9 @@ The Projectron (theory §2.13) adds a mistaken instance as a support only when
 its distance delta to the span of the supports exceeds eta; otherwise it
 moves the coefficients by the projection, so that the supports stay. Left:
 the Projectron with eta = 0.3 after its last update (the zero level of f,
-its mistakes so far, its supports as black crosses); middle: the Projectron++ with the same eta, which also
-updates on some margin errors (diamonds); right: the supports (solid) and the
+its mistakes so far, its supports as black crosses); middle: the
+Projectron++ with the same eta, which also updates on some margin errors
+(diamonds); right: the supports (solid) and the
 mistakes (dashed) over the trials for eta = 0 (the kernel Perceptron while
 the instances are new), 0.3 and 0.6. Writes OUT_DIR/projectron.png and the
 Projectron++ run as an animation, OUT_DIR/projectron.gif, and prints the runs

@@ -61,7 +61,8 @@ def test_loop_matches_reference(kernel, options, eta, plus, sparse):
     np.testing.assert_array_equal(supports, X[support])
     assert_close(run.margins, margins)
     assert_close(run.dual_coef, beta)
-    assert_close(run.state["delta"] ** 2, deltas**2)  # delta of an instance in the span: sqrt(rounding)
+    # squared: the delta of an instance in the span is the root of a rounding error
+    assert_close(run.state["delta"] ** 2, deltas**2)
     assert_close(run.state["tau"], taus)
     gram = run.hypothesis.kernel.gram(X[support], X[support])
     assert_close(run.state["k_inv"] @ gram, np.eye(len(support)), 1e-7)
@@ -70,7 +71,7 @@ def test_loop_matches_reference(kernel, options, eta, plus, sparse):
 
 def test_eta_zero_with_independent_supports_is_the_kernel_perceptron_at_every_step():
     """Every mistaken instance is outside the supports' span (distinct rbf rows): each is added
-    with coefficient y_t, as the kernel Perceptron adds it; the same hypothesis after each update."""
+    with coefficient y_t, as the kernel Perceptron adds it; the same hypothesis at every step."""
     X, y = noisy_separable(n_samples=120, n_features=3, noise=0.1, seed=4)
     options = {"kernel": "rbf", "gamma": 0.8}
     run = run_online("projectron", X, y, eta=0.0, record_margins=True, **options)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from .declaration import Bound, GammaInterval, register_bound, register_provider
-from .providers import FirstOrderQuantities, is_trial
+from .providers import FirstOrderQuantities
 
 
 def _root(a, b, c):
