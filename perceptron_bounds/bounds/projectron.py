@@ -78,7 +78,9 @@ def projectron_bound(R, gamma, D, Delta=0.0, low=0.0, high=np.inf):
     --------
     >>> float(projectron_bound(1.0, 0.5, 0.0))
     4.0
-    >>> round(float(projectron_bound(1.0, 0.5, 0.0, low=1.0, high=1.5)), 12)
+    >>> float(projectron_bound(1.0, 0.5, 0.0, low=1.0, high=1.5))  # lambda* = 2, clipped
+    4.5
+    >>> float(projectron_bound(1.0, 0.5, 0.0, low=0.5, high=0.9))  # no 2 lambda gamma > R^2
     inf
     """
     R, gamma, D, Delta, low, high = np.broadcast_arrays(*(
