@@ -89,7 +89,9 @@ from ._common import (
     support_set,
 )
 
-# delta_t^2 <= DEPENDENT K(x_t, x_t): x_t is in the span of the supports up to rounding.
+#: An instance with delta_t^2 <= DEPENDENT K(x_t, x_t) is in the span of the supports up to
+#: rounding (delta_t^2 carries about 1e-16 K(x_t, x_t) of error, times the conditioning of the
+#: supports' Gram matrix): it is projected, never added (theory §2.13).
 DEPENDENT = 1e-12
 
 # What the loop did on an update trial.
