@@ -121,6 +121,27 @@ def test_projected_updates_keep_the_supports_and_replay():
     np.testing.assert_array_equal(last.decision_function(X), run.decision_function(X))
 
 
+def test_the_teaching_panel_tells_added_from_projected_updates():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from perceptron_bounds.plots import plot_run_2d
+
+    X, y = noisy_separable(n_samples=60, n_features=2, noise=0.1, seed=3)
+    run = run_online("projectron", X, y, eta=0.4, plus=True, kernel="rbf", gamma=1.0, epochs=2)
+    added = run.state["added"]
+    assert added.any() and (~added).any()
+    steps = [*np.flatnonzero(added)[:3] + 1, *np.flatnonzero(~added)[:3] + 1]
+    for k in steps:
+        ax = plot_run_2d(run, X, y, step=k)
+        title = ax.get_title()
+        assert (", added as a support" in title) == bool(added[k - 1])
+        assert (", projected onto the supports' span" in title) == (not added[k - 1])
+        assert f"(update {k} of {run.n_updates})" in title
+        snapshot = run.hypothesis_at(k, X, y)
+        assert snapshot.support_vectors.shape[0] == int(added[:k].sum())
+
+
 def test_dependent_instances_are_projected_never_added():
     """eta = 0 on duplicated rows: the copies lie in the span (delta^2 rounds near 0) and are
     projected, so the inverse Gram matrix stays that of independent supports."""

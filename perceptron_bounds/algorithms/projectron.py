@@ -77,7 +77,7 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LegendEntry, LoopResult, register
+from ..registry import Algorithm, LegendEntry, LoopResult, Teaching, register
 from ._common import (
     MEMORY_BUDGET,
     check_dual_stop,
@@ -224,6 +224,12 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     )
 
 
+def _update_note(run, trial) -> str:
+    """The teaching panel's note on the update at ``trial``: added, or projected."""
+    added = run.state["added"][np.searchsorted(run.update_trials, trial)]
+    return "added as a support" if added else "projected onto the supports' span"
+
+
 def _resolve(params: dict, data) -> dict:
     """Validate eta, plus, memory_budget, the kernel and ``form`` (``"dual"`` only)."""
     eta = check_real("eta", params["eta"], low=0.0)
@@ -250,6 +256,7 @@ PROJECTRON = register(
         legend=lambda params: LegendEntry(
             f"Projectron{'++' if params['plus'] else ''}, eta = {params['eta']:g}"),
         # Projectron++ only: a right prediction with margin below 1 that passes the step's test
+        teaching=Teaching(update_note=_update_note),
         margin_error=(r"right sign, $y\,f(x) < 1$, $1 - y\,f(x) > \delta / \eta$",
                       r"right sign, $y\,f(x) < 1$"),
     )

@@ -323,6 +323,9 @@ class RunPanel:
             what = "a margin error"
         else:
             what = "correct, no update"
+        note = self.algorithm.teaching.update_note
+        if note is not None and np.isin(trial, run.update_trials):
+            what = f"{what}, {note(run, trial)}"
         return (f"{head}\ntrial {trial + 1} of {run.n_trials}: {what} "
                 f"(update {snapshot.k} of {run.n_updates})")
 
