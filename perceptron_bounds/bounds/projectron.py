@@ -141,6 +141,7 @@ class ProjectronQuantities(FirstOrderQuantities):
 
     @classmethod
     def radius_trials(cls, run):
+        """The mistakes: R enters the proof through the mistakes' update vectors only."""
         return run.mistake_trials
 
     @classmethod
