@@ -1,7 +1,7 @@
 """Selective sampling: labels asked for against mistakes, test error and the expected bound.
 
 The selective-sampling Perceptron and Second-Order Perceptron (theory §2.14) ask
-for the label of trial t with probability b / (b + |p_t|), p_t their margin, and
+for the label of trial t with probability ``b / (b + |p_t|)``, p_t their margin, and
 update only on the queried mistakes; every mistake counts. For b from 0.01 to 10
 (``--quick``: 0.03, 0.3, 3) each runs one pass in a random order per seed on a
 synthetic task (``make_separable``: unit-norm instances in 20 dimensions, margin

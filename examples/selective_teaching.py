@@ -3,7 +3,7 @@
 Data: 80 points of the plane separated by a known unit u with margin 0.1, 5% of
 the labels flipped (``make_separable(80, 2, margin=0.1, label_noise=0.05,
 seed=7)``), shown twice in order. The selective-sampling Perceptron (b = 0.3,
-theory §2.14) asks for a label with probability b / (b + |w . x|) and updates only
+theory §2.14) asks for a label with probability ``b / (b + |w . x|)`` and updates only
 on a queried mistake. Left: its state after its last update: the mistakes so far
 (red rings; every mistake counts), the points whose label was not asked for the
 last time they were shown (dotted grey squares), the line w . x = 0 before and after

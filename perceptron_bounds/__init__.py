@@ -12,7 +12,7 @@ from .run import OnlineRun, load_run
 _ESTIMATORS = ("Perceptron", "KernelPerceptron", "VotedPerceptron", "Ballseptron",
                "SecondOrderPerceptron", "HigherOrderPerceptron", "PNormPerceptron",
                "PassiveAggressive", "ALMA", "ROMMA", "AROW", "SelectivePerceptron",
-               "SelectiveSecondOrderPerceptron")
+               "SelectiveSecondOrderPerceptron", "Projectron")
 
 __all__ = ["OnlineRun", "load_run", "run_online", *_ESTIMATORS]
 

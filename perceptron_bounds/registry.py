@@ -98,10 +98,15 @@ class Teaching:
         Shade the comparator's margin band |u . x| < gamma in the plane of the
         instances. False where the algorithm's bounds measure gamma on
         transformed instances (the Higher-Order Perceptron, theory §4.1).
+    update_note : callable (run, trial: int) -> str, optional
+        What the update at ``trial`` (one of ``run.update_trials``) did, added to the
+        panel's title after "a mistake" or "a margin error" (the Projectron's "added
+        as a support" or "projected", theory §2.13); None: nothing added.
     """
 
     matrix: Callable | None = None
     band: bool = True
+    update_note: Callable | None = None
 
 
 @dataclass(frozen=True)

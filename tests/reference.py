@@ -892,3 +892,63 @@ def selective_second_order(X, y, order, draws, a, b, kernel_name="linear", **ker
     alpha = np.linalg.solve(a * np.eye(len(support)) + G, y[support])
     return (np.array(mistakes, dtype=np.int64), np.array(queried, dtype=np.int64),
             np.array(support, dtype=np.int64), alpha, np.array(margins))
+
+
+# ---------------------------------------------------------------- Projectron
+# F. Orabona, J. Keshet, B. Caputo, "Bounded kernel-based online learning", JMLR 10 (2009) (not
+# readable here): the rule of theory §2.13, cross-checked with DOGMA's k_projectron_train.m and
+# k_projectron2_train.m (whose eta bounds the squared projection error; here the error itself).
+
+
+def projectron(X, y, order, eta, plus=False, kernel_name="rbf", dependent=1e-12,
+               **kernel_params):
+    """Theory §2.13: project a mistaken instance onto the supports' span when its error is <= eta.
+
+    The projection is solved afresh on every update from the supports' Gram matrix
+    (np.linalg.solve), not kept incrementally. Returns (mistake_trials,
+    margin_error_trials, support_rows, beta, margins, added, deltas, taus), the last three
+    per update trial.
+    """
+    support, beta, margins = [], np.zeros(0), []
+    mistakes, errors, added, deltas, taus = [], [], [], [], []
+    for t, i in enumerate(order):
+        k_t = np.array([kernel(kernel_name, X[s], X[i], **kernel_params) for s in support])
+        margin = float(beta @ k_t) if support else 0.0
+        margins.append(margin)
+        m = y[i] * margin
+        if m >= 1.0 or (m > 0.0 and not plus):
+            continue
+        kxx = kernel(kernel_name, X[i], X[i], **kernel_params)
+        if support:
+            G = np.array([[kernel(kernel_name, X[a], X[b], **kernel_params) for b in support]
+                          for a in support])
+            c = np.linalg.solve(G, k_t)
+            projected_sq = float(k_t @ c)
+        else:
+            c, projected_sq = np.zeros(0), 0.0
+        delta = np.sqrt(max(kxx - projected_sq, 0.0))
+        if m <= 0.0:
+            tau = 1.0
+            grow = delta > eta and delta**2 > dependent * kxx
+            if grow:
+                support.append(i)
+                beta = np.append(beta, y[i])
+            else:
+                beta = beta + y[i] * c
+            mistakes.append(t)
+            added.append(grow)
+        else:
+            loss = 1.0 - m
+            in_span = delta**2 <= dependent * kxx
+            slack = loss - delta / eta if eta > 0.0 else (loss if in_span else -1.0)
+            if slack <= 0.0 or projected_sq <= 0.0:
+                continue
+            tau = min(loss / projected_sq, 1.0, 2.0 * slack / projected_sq)
+            beta = beta + tau * y[i] * c
+            errors.append(t)
+            added.append(False)
+        deltas.append(delta)
+        taus.append(tau)
+    return (np.array(mistakes, dtype=np.int64), np.array(errors, dtype=np.int64),
+            np.array(support, dtype=np.int64), beta, np.array(margins), np.array(added, bool),
+            np.array(deltas), np.array(taus))

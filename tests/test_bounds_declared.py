@@ -55,6 +55,8 @@ SPECS = [
     ("selective_second_order", {"b": 0.5, "seed": 1}),
     ("selective_second_order", {"b": 0.5, "seed": 1, "kernel": "poly", "degree": 2,
                                 "gamma": 1.0}),
+    ("projectron", {"eta": 0.1}),
+    ("projectron", {"eta": 0.2, "plus": True, "kernel": "rbf", "gamma": 1.0}),
 ]
 
 

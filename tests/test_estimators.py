@@ -18,6 +18,7 @@ from perceptron_bounds import (
     PassiveAggressive,
     Perceptron,
     PNormPerceptron,
+    Projectron,
     SecondOrderPerceptron,
     SelectivePerceptron,
     SelectiveSecondOrderPerceptron,
@@ -313,6 +314,7 @@ MULTICLASS_RUNS = [
     (SelectivePerceptron(protocol="paper", b=0.5), ("selective_perceptron", {"b": 0.5})),
     (SelectiveSecondOrderPerceptron(protocol="paper", a=0.5, b=2.0),
      ("selective_second_order", {"a": 0.5, "b": 2.0})),
+    (Projectron(protocol="paper", eta=0.2, plus=True), ("projectron", {"eta": 0.2, "plus": True})),
 ]
 
 
@@ -394,8 +396,8 @@ def test_a_multiclass_run_on_two_classes_scores_as_a_binary_one():
     ROMMA(protocol="paper", aggressive=True, epochs=3),
     AROW(protocol="paper", epochs=2),
     SelectivePerceptron(protocol="paper", b=20.0, epochs=3, random_state=0),
-    SelectiveSecondOrderPerceptron(protocol="paper", b=2.0, epochs=2, random_state=0)],
-    ids=repr)
+    SelectiveSecondOrderPerceptron(protocol="paper", b=2.0, epochs=2, random_state=0),
+    Projectron(protocol="paper", kernel="poly", degree=2, epochs=2)], ids=repr)
 def test_digits(estimator):
     """scikit-learn's handwritten digits, 10 classes, a held-out quarter."""
     from sklearn.datasets import load_digits

@@ -76,6 +76,8 @@ CASES = {
     "selective-so": ("selective_second_order", {"b": 0.5}, X),
     "selective-so-csr-dual": ("selective_second_order", {"form": "dual"}, XS),
     "selective-so-rbf": ("selective_second_order", {"kernel": "rbf"}, X),
+    "projectron-csr": ("projectron", {"eta": 0.2}, XS),
+    "projectron-plus-rbf": ("projectron", {"eta": 0.1, "plus": True, "kernel": "rbf"}, X),
 }
 
 

@@ -53,6 +53,8 @@ PANELS = {
     "selective_perceptron rbf": ({"b": 0.5, "seed": 1, "kernel": "rbf", "gamma": 2.0},
                                  "contour"),
     "selective_second_order": ({"b": 0.5, "seed": 1}, "line ellipse"),
+    "projectron": ({"eta": 0.05}, "line"),
+    "projectron plus rbf": ({"eta": 0.3, "plus": True, "kernel": "rbf", "gamma": 2.0}, "contour"),
 }
 
 
@@ -98,7 +100,7 @@ def test_every_algorithm_draws_and_animates(name, data, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["perceptron", "ballseptron", "second_order", "higher_order",
-                                  "voted_perceptron", "romma", "arow"])
+                                  "voted_perceptron", "romma", "arow", "projectron"])
 def test_the_line_at_step_k_is_the_hypothesis_after_k_updates(name, data):
     X, y, _ = data
     run = run_online(name, X, y, epochs=2)

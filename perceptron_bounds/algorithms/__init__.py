@@ -36,6 +36,7 @@ from . import (
     passive_aggressive,  # noqa: F401  (registers "passive_aggressive")
     perceptron,  # noqa: F401  (registers "perceptron")
     pnorm,  # noqa: F401  (registers "pnorm")
+    projectron,  # noqa: F401  (registers "projectron")
     romma,  # noqa: F401  (registers "romma")
     second_order,  # noqa: F401  (registers "second_order")
     selective,  # noqa: F401  (registers "selective_perceptron", "selective_second_order")

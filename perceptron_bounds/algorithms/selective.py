@@ -1,7 +1,7 @@
 """Selective sampling: the label-efficient Perceptron and Second-Order Perceptron (theory §2.14).
 
 On trial t the algorithm computes its margin p_t, predicts sign(p_t) and then
-flips a coin Z_t with P(Z_t = 1) = b / (b + |p_t|), b > 0: only when Z_t = 1
+flips a coin Z_t with P(Z_t = 1) = b / (b + abs(p_t)), b > 0: only when Z_t = 1
 does it ask for the label y_t, and only then may it update, on a mistake
 (y_t p_t <= 0, theory §1.1). Every trial's mistake is counted, queried or not;
 the state changes on the queried mistakes only (``run.update_trials``).
@@ -16,10 +16,10 @@ the state changes on the queried mistakes only (``run.update_trials``).
   trial costs one n x n matrix-vector product (p_t is needed on every trial, for
   the coin); the dual form keeps (a I_k + G_k)^{-1} over the k updated instances.
 
-The coin is the run's own draw: Z_t = 1 iff ``data.draws[t] < b / (b + |p_t|)``, the
+The coin is the run's own draw: Z_t = 1 iff ``data.draws[t] < b / (b + abs(p_t))``, the
 t-th uniform in [0, 1) of the run's seed (``Algorithm.randomized``, theory §1.2), so a
 run replays exactly from its record. The record adds ``run.queried_trials`` (and
-``run.queried``); with b so large that b / (b + |p_t|) rounds to 1, every label is
+``run.queried``); with b so large that b / (b + abs(p_t)) rounds to 1, every label is
 queried and the run is the fully supervised algorithm's, bit for bit.
 
 References
@@ -398,7 +398,7 @@ SELECTIVE_PERCEPTRON = register(
         resolve=_resolve_first,
         fit=_fit_first,
         summary="Selective-sampling Perceptron (Cesa-Bianchi, Gentile, Zaniboni): asks for a "
-                "label with probability b / (b + |p_t|); primal or kernel form",
+                "label with probability b / (b + abs(p_t)); primal or kernel form",
         bounds=("selective_perceptron",),
         display_name="Selective Perceptron",
         label_params=("b",),
@@ -417,7 +417,7 @@ SELECTIVE_SECOND_ORDER = register(
         fit=_fit_second,
         matrix=_matrix,
         summary="Selective-sampling Second-Order Perceptron (Cesa-Bianchi, Gentile, Zaniboni): "
-                "fixed a, asks for a label with probability b / (b + |p_t|); primal or kernel "
+                "fixed a, asks for a label with probability b / (b + abs(p_t)); primal or kernel "
                 "form",
         bounds=("selective_second_order",),
         display_name="Selective Second-Order Perceptron",

@@ -9,7 +9,8 @@
   :mod:`.passive_aggressive` (PA, PA-I, PA-II: Crammer et al. 2006),
   :mod:`.alma` (ALMA_p, derived on the theory page §4.8),
   :mod:`.romma` (ROMMA: Li & Long),
-  :mod:`.arow` (AROW, derived);
+  :mod:`.arow` (AROW, derived),
+  :mod:`.projectron` (Projectron and Projectron++, derived);
 * :mod:`.quantities`: hinge losses, D1/D2/R over sets of trials, the HO transformed
   hinge loss and c_run, spectra, lambda*;
 * :mod:`.transformed`: the Higher-Order bound's transformed sequence (and its p-norms);
@@ -41,6 +42,7 @@ from .multiclass import multiclass_hinge_losses, multiclass_margins
 from .over_time import BoundCurves, bounds_over_time
 from .passive_aggressive import pa1_mistakes, pa2_mistakes, pa_general, pa_separable
 from .pnorm import pnorm_d1, pnorm_d2, pnorm_separable
+from .projectron import projectron_bound, projectron_d2
 from .quantities import (
     HingeProfile,
     RunData,
@@ -101,6 +103,8 @@ __all__ = [
     "pnorm_d1",
     "pnorm_d2",
     "pnorm_separable",
+    "projectron_bound",
+    "projectron_d2",
     "run_quantities",
     "second_order_adaptive_bound",
     "second_order_bound",

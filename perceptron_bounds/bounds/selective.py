@@ -57,9 +57,9 @@ def selective_perceptron_bound(R, b, D1, gamma):
     Notes
     -----
     Proved on the theory page (§4.13): the Perceptron's potential ||alpha u - w||^2
-    drops on an update by at least 2 alpha (gamma - l_t) + 2|p_t| - R^2; with
+    drops on an update by at least 2 alpha (gamma - l_t) + 2 abs(p_t) - R^2; with
     alpha = (2b + R^2)/(2 gamma) the expected drop, weighted by the query probability
-    b/(b + |p_t|), is 2b on every mistake, queried or not.
+    b/(b + abs(p_t)), is 2b on every mistake, queried or not.
 
     Examples
     --------

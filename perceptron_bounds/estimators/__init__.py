@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from ..registry import get
 from .base import OnlineClassifier
+from .budget import Projectron
 from .first_order import Ballseptron, KernelPerceptron, Perceptron, PNormPerceptron, VotedPerceptron
 from .large_margin import ALMA, AROW, ROMMA, PassiveAggressive
 from .second_order import HigherOrderPerceptron, SecondOrderPerceptron
@@ -32,7 +33,7 @@ from .selective import SelectivePerceptron, SelectiveSecondOrderPerceptron
 
 __all__ = [
     "ALMA", "AROW", "Ballseptron", "HigherOrderPerceptron", "KernelPerceptron",
-    "OnlineClassifier", "PNormPerceptron", "PassiveAggressive", "Perceptron", "ROMMA",
+    "OnlineClassifier", "PNormPerceptron", "PassiveAggressive", "Perceptron", "Projectron", "ROMMA",
     "SecondOrderPerceptron", "SelectivePerceptron", "SelectiveSecondOrderPerceptron",
     "VotedPerceptron", "estimator_of",
 ]

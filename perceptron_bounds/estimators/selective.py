@@ -1,5 +1,5 @@
 """The selective-sampling estimators: the Perceptron and the Second-Order Perceptron that ask
-for a label with probability b / (b + |p_t|) (theory §2.14)."""
+for a label with probability b / (b + abs(p_t)) (theory §2.14)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ class SelectivePerceptron(OnlineClassifier):
     """The selective-sampling Perceptron (Cesa-Bianchi, Gentile & Zaniboni), with a kernel.
 
     On each trial, with margin p_t = w . x_t, it predicts sign(p_t) and asks for
-    the label with probability b / (b + |p_t|) (a draw of ``random_state``); only
+    the label with probability b / (b + abs(p_t)) (a draw of ``random_state``); only
     a queried mistake updates, w <- w + y_t x_t (theory §2.14). Every mistake is
     counted, queried or not; ``queried_`` is the number of labels asked for.
 
@@ -101,7 +101,7 @@ class SelectiveSecondOrderPerceptron(SelectivePerceptron):
 
     On each trial, with margin p_t = v^T (a I + S S^T + x_t x_t^T)^{-1} x_t (S the
     updated instances, v the sum of their y_i x_i), it predicts sign(p_t) and asks
-    for the label with probability b / (b + |p_t|); only a queried mistake updates
+    for the label with probability b / (b + abs(p_t)); only a queried mistake updates
     (S and v take x_t; theory §2.14).
 
     Parameters

@@ -334,6 +334,9 @@ class RunPanel:
         if run.queried_trials is not None:
             what += ("; label queried" if np.isin(trial, run.queried_trials)
                      else "; label not queried, no update")
+        note = self.algorithm.teaching.update_note
+        if note is not None and np.isin(trial, run.update_trials):
+            what = f"{what}, {note(run, trial)}"
         return (f"{head}\ntrial {trial + 1} of {run.n_trials}: {what} "
                 f"(update {snapshot.k} of {run.n_updates})")
 

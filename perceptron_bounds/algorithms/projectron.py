@@ -1,0 +1,263 @@
+"""The Projectron and Projectron++ of Orabona, Keshet and Caputo (theory §2.13), kernel form.
+
+Bounded kernel-based online learning (JMLR 10, 2009). The paper could not be
+read here: the rule follows F. Orabona's DOGMA (``k_projectron_train.m``,
+``k_projectron2_train.m``, read to cross-check, not copied) in the form the
+bounds of theory §4.12 are proved for. The hypothesis is
+f_t = sum_j beta_j K(s_j, .) over the supports s_1..s_k; f_1 = 0. On trial t,
+with phi_t = K(x_t, .), P phi_t its projection onto the span of the supports
+and the projection error delta_t = ||phi_t - P phi_t||:
+
+* a mistake (y_t f_t(x_t) <= 0): if delta_t > eta, x_t becomes a support with
+  coefficient y_t (an *added* update, the kernel Perceptron's); else
+  f_{t+1} = f_t + y_t P phi_t, a *projected* update that changes only the
+  coefficients (beta <- beta + y_t c, c = K_S^{-1} k_t);
+* ``plus=True`` (Projectron++), a margin error (0 < y_t f_t(x_t) < 1) with
+  l_t = 1 - y_t f_t(x_t) > delta_t / eta: f_{t+1} = f_t + tau_t y_t P phi_t with
+  tau_t = min(l_t / ||P phi_t||^2, 1, 2 (l_t - delta_t / eta) / ||P phi_t||^2)
+  (for eta = 0, delta_t / eta is read as 0 on an instance in the span, see
+  :data:`DEPENDENT`, and as inf otherwise); otherwise nothing changes.
+
+With k_t = (K(s_j, x_t))_j and the inverse Gram matrix K_S^{-1} of the supports,
+P phi_t = sum_j c_j phi(s_j) with c = K_S^{-1} k_t and
+delta_t^2 = K(x_t, x_t) - k_t . c (clipped at 0). K_S^{-1} is kept
+incrementally, as the Second-Order dual form keeps its inverse
+(:mod:`.second_order`): an added support borders it by the partitioned-inverse
+formula, whose Schur complement is delta_t^2. The state is O(B^2), B the number
+of supports. DOGMA compares the squared error delta_t^2 with eta (and uses
+delta_t^2 / eta in the Projectron++ step); here eta bounds the error itself,
+the quantity the mistake bounds read (theory §4.12). An instance whose
+delta_t^2 is at most :data:`DEPENDENT` K(x_t, x_t) is in the span up to rounding
+and is always projected, never added (its Schur complement would carry no
+digits); the bounds read every recorded delta_t, so they hold for it too.
+
+Registered as ``"projectron"`` with ``eta`` (default 0.1, eta >= 0), ``plus``
+(default False), the kernel parameters (theory §1.7) and ``memory_budget`` (the
+loop stops with a one-line error before K_S^{-1} would pass it); the form is
+``"dual"`` for every kernel (dense or CSR X). Mistakes are ``mistake_trials``,
+the Projectron++'s margin-error updates ``margin_error_trials``.
+``OnlineRun.state`` records, for each update trial in order (``update_trials``):
+``"added"`` (True: the instance became a support), ``"delta"`` (delta_t) and
+``"tau"`` (1 on a mistake); ``"k_inv"`` is the final K_S^{-1} a warm start
+continues from. ``run.support_vectors`` are the added instances.
+
+References
+----------
+F. Orabona, J. Keshet and B. Caputo, "Bounded kernel-based online learning",
+JMLR 10 (2009) 2643-2666. F. Orabona, DOGMA, ``k_projectron_train.m``,
+``k_projectron2_train.m``.
+
+Examples
+--------
+>>> import numpy as np
+>>> from perceptron_bounds import run_online
+>>> X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.2]])
+>>> run = run_online("projectron", X, [1, -1, 1, -1], eta=0.5, epochs=2)
+>>> run.mistake_trials.tolist(), run.state["added"].tolist()
+([0, 1, 2, 5], [True, True, False, False])
+>>> run.support_vectors.shape[0]
+2
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._interrupt import stop_requested
+from .._jit import jit
+from .._linalg import dot, grow_square_within, grow_vector, rank_one_matvec, square_buffer
+from .._validation import check_bool, check_real
+from ..hypothesis import KernelHypothesis
+from ..kernel_engine import (
+    engine_append,
+    engine_diag,
+    engine_order,
+    engine_row,
+    engine_supports,
+    kernel_engine,
+)
+from ..kernels import KERNEL_DEFAULTS, kernel_of
+from ..registry import Algorithm, LegendEntry, LoopResult, Teaching, register
+from ._common import (
+    MEMORY_BUDGET,
+    check_dual_stop,
+    check_form,
+    check_memory_budget,
+    dual_buffer,
+    max_supports,
+    resolve_kernel,
+    support_set,
+)
+
+#: An instance with delta_t^2 <= DEPENDENT K(x_t, x_t) is in the span of the supports up to
+#: rounding (delta_t^2 carries about 1e-16 K(x_t, x_t) of error, times the conditioning of the
+#: supports' Gram matrix): it is projected, never added (theory §2.13).
+DEPENDENT = 1e-12
+
+# What the loop did on an update trial.
+ADDED, PROJECTED, MARGIN_UPDATE = 1, 2, 3
+
+# The dense k x k matrices the loop keeps: K_S^{-1}.
+_MATRICES = 1
+
+
+@jit
+def margin_step(loss, delta, in_span, norm_sq, eta):
+    """Projectron++'s step tau on a margin error, or 0 for no update (theory §2.13).
+
+    tau = min(l / ||P phi||^2, 1, 2 (l - delta / eta) / ||P phi||^2) when
+    l > delta / eta and ||P phi||^2 > 0; for eta = 0, delta / eta is read as 0 on an
+    instance ``in_span`` (delta^2 <= DEPENDENT K(x, x)) and as inf otherwise.
+    """
+    if eta > 0.0:
+        slack = loss - delta / eta
+    elif in_span:
+        slack = loss
+    else:
+        return 0.0
+    if slack <= 0.0 or norm_sq <= 0.0:
+        return 0.0
+    return min(loss / norm_sq, 1.0, 2.0 * slack / norm_sq)
+
+
+@jit
+def _projectron_loop(src, st, k, y, eta, plus, beta, k_inv, max_k, margins):
+    """Projectron (++ with ``plus``) over the engine's k supports; K_S^{-1} kept in ``k_inv``.
+
+    Kernel values come from the kernel-row engine (``src``, ``st``). Stops at an
+    added support that would make more than ``max_k``. Returns (update trials,
+    their kinds ADDED / PROJECTED / MARGIN_UPDATE, delta_t and tau_t on each,
+    engine state, beta, k_inv, k, the trial it stopped at or -1), the buffers
+    possibly regrown.
+    """
+    order = engine_order(src)
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    g = grow_vector(np.empty(0), k)
+    c = grow_vector(np.empty(0), k)
+    pending = grow_vector(np.empty(0), k)  # k_inv[:k, :k] still lacks + pending pending^T
+    updates = np.empty(n_trials, dtype=np.int64)
+    kinds = np.empty(n_trials, dtype=np.int64)
+    deltas = np.empty(n_trials)
+    taus = np.empty(n_trials)
+    u = 0
+    stop = -1
+    for t in range(n_trials):
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        g = grow_vector(g, k)
+        c = grow_vector(c, k)
+        pending = grow_vector(pending, k)
+        st = engine_row(src, st, t, k, g)
+        s = dot(beta, g, k)
+        if record:
+            margins[t] = s
+        yi = y[i]
+        ys = yi * s
+        if ys >= 1.0 or (ys > 0.0 and not plus):
+            continue
+        rank_one_matvec(k_inv, pending, -1.0, g, k, c)
+        kxx = engine_diag(src, i)
+        projected_sq = dot(g, c, k)
+        delta_sq = max(kxx - projected_sq, 0.0)
+        delta = np.sqrt(delta_sq)
+        in_span = delta_sq <= DEPENDENT * kxx
+        if ys <= 0.0:
+            tau = 1.0
+            if delta > eta and not in_span:
+                if k >= max_k:
+                    stop = t
+                    break
+                # Partitioned inverse of [[K_S, k_t], [k_t^T, K(x, x)]], Schur complement
+                # delta^2: border now, the leading block's + c c^T / delta^2 with the next product.
+                k_inv = grow_square_within(k_inv, k, max_k)
+                root = 1.0 / delta
+                for p in range(k):
+                    k_inv[p, k] = -c[p] / delta_sq
+                    k_inv[k, p] = -c[p] / delta_sq
+                    pending[p] = c[p] * root
+                k_inv[k, k] = 1.0 / delta_sq
+                st = engine_append(src, st, t, k)
+                beta = grow_vector(beta, k)
+                beta[k] = yi
+                k += 1
+                kind = ADDED
+            else:
+                for p in range(k):
+                    beta[p] += yi * c[p]
+                kind = PROJECTED
+        else:
+            tau = margin_step(1.0 - ys, delta, in_span, max(projected_sq, 0.0), eta)
+            if tau <= 0.0:
+                continue
+            for p in range(k):
+                beta[p] += tau * yi * c[p]
+            kind = MARGIN_UPDATE
+        updates[u] = t
+        kinds[u] = kind
+        deltas[u] = delta
+        taus[u] = tau
+        u += 1
+    rank_one_matvec(k_inv, pending, -1.0, g, k, c)
+    return (updates[:u].copy(), kinds[:u].copy(), deltas[:u].copy(), taus[:u].copy(), st, beta,
+            k_inv, k, stop)
+
+
+def _fit(data, order, params, margins, previous) -> LoopResult:
+    kernel = kernel_of(params)
+    src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
+    k_inv = np.zeros((16, 16)) if previous is None else square_buffer(previous.state["k_inv"])
+    budget = params["memory_budget"]
+    updates, kinds, deltas, taus, st, beta, k_inv, k, stop = _projectron_loop(
+        src, st, k, data.y, params["eta"], params["plus"], dual_buffer(previous), k_inv,
+        max_supports(_MATRICES, budget), margins)
+    check_dual_stop(stop, k, _MATRICES, budget)
+    hypothesis = KernelHypothesis(engine_supports(st, k), beta[:k].copy(), kernel)
+    margin = kinds == MARGIN_UPDATE
+    return LoopResult(
+        updates[~margin],
+        hypothesis,
+        margin_error_trials=updates[margin],
+        state={"added": kinds == ADDED, "delta": deltas, "tau": taus,
+               "k_inv": k_inv[:k, :k].copy()},
+    )
+
+
+def _update_note(run, trial) -> str:
+    """The teaching panel's note on the update at ``trial``: added, or projected."""
+    added = run.state["added"][np.searchsorted(run.update_trials, trial)]
+    return "added as a support" if added else "projected onto the supports' span"
+
+
+def _resolve(params: dict, data) -> dict:
+    """Validate eta, plus, memory_budget, the kernel and ``form`` (``"dual"`` only)."""
+    eta = check_real("eta", params["eta"], low=0.0)
+    plus = check_bool("plus", params["plus"])
+    budget = check_memory_budget(params["memory_budget"])
+    check_form(params["form"], ("dual",))
+    kernel = resolve_kernel(params, data)
+    return {"eta": eta, "plus": plus, "memory_budget": budget, **kernel.params(), "form": "dual"}
+
+
+PROJECTRON = register(
+    Algorithm(
+        name="projectron",
+        estimator="Projectron",
+        defaults={"eta": 0.1, "plus": False, **KERNEL_DEFAULTS, "form": "auto",
+                  "memory_budget": MEMORY_BUDGET},
+        resolve=_resolve,
+        fit=_fit,
+        summary="Projectron and Projectron++ (Orabona, Keshet, Caputo): a mistaken instance "
+                "within eta of the supports' span is projected onto it, not added",
+        bounds=("projectron_d1", "projectron_d2"),
+        display_name="Projectron",
+        label_params=lambda params: ("eta", "plus") if params["plus"] else ("eta",),
+        legend=lambda params: LegendEntry(
+            f"Projectron{'++' if params['plus'] else ''}, eta = {params['eta']:g}"),
+        # Projectron++ only: a right prediction with margin below 1 that passes the step's test
+        teaching=Teaching(update_note=_update_note),
+        margin_error=(r"right sign, $y\,f(x) < 1$, $1 - y\,f(x) > \delta / \eta$",
+                      r"right sign, $y\,f(x) < 1$"),
+    )
+)
