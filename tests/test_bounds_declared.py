@@ -50,6 +50,8 @@ SPECS = [
     ("passive_aggressive", {"variant": "pa2", "kernel": "rbf", "gamma": 1.0}),
     ("romma", {}),
     ("romma", {"aggressive": True, "kernel": "rbf", "gamma": 1.0}),
+    ("forgetron", {"budget": 10, "kernel": "rbf", "gamma": 1.0}),
+    ("randomized_budget_perceptron", {"budget": 10, "kernel": "rbf", "gamma": 1.0}),
 ]
 
 

@@ -13,11 +13,13 @@ from perceptron_bounds import (
     ROMMA,
     AROW,
     Ballseptron,
+    Forgetron,
     HigherOrderPerceptron,
     KernelPerceptron,
     PassiveAggressive,
     Perceptron,
     PNormPerceptron,
+    RandomizedBudgetPerceptron,
     SecondOrderPerceptron,
     VotedPerceptron,
     run_online,
@@ -43,6 +45,10 @@ ESTIMATORS = [
     ALMA(kernel="rbf"),
     ROMMA(),
     ROMMA(aggressive=True, kernel="rbf"),
+    Forgetron(budget=10),
+    Forgetron(budget=5, kernel="rbf"),
+    RandomizedBudgetPerceptron(budget=10),
+    RandomizedBudgetPerceptron(budget=10, kernel="linear"),
 ]
 
 # (estimator, the run_online call it makes) for the semantic tests below.
@@ -305,6 +311,11 @@ MULTICLASS_RUNS = [
     (PNormPerceptron(protocol="paper", p=4.0), ("pnorm", {"p": 4.0})),
     (ALMA(protocol="paper", p=3.0, alpha=0.5), ("alma", {"p": 3.0, "alpha": 0.5})),
     (AROW(protocol="paper", r=0.5), ("arow", {"r": 0.5})),
+    # per-mistake records (what the budget removed) are a run's own: not in RUNS' state check
+    (Forgetron(protocol="paper", budget=6, kernel="rbf", gamma=0.5),
+     ("forgetron", {"budget": 6, "kernel": "rbf", "gamma": 0.5})),
+    (RandomizedBudgetPerceptron(protocol="paper", budget=6, kernel="rbf", gamma=0.5),
+     ("randomized_budget_perceptron", {"budget": 6, "kernel": "rbf", "gamma": 0.5})),
 ]
 
 
@@ -384,7 +395,10 @@ def test_a_multiclass_run_on_two_classes_scores_as_a_binary_one():
     ALMA(protocol="paper", epochs=3),
     KernelPerceptron(protocol="paper", degree=2, epochs=2),
     ROMMA(protocol="paper", aggressive=True, epochs=3),
-    AROW(protocol="paper", epochs=2)], ids=repr)
+    AROW(protocol="paper", epochs=2),
+    Forgetron(protocol="paper", budget=60, degree=2, epochs=2),
+    RandomizedBudgetPerceptron(protocol="paper", budget=60, degree=2, epochs=2,
+                               random_state=0)], ids=repr)
 def test_digits(estimator):
     """scikit-learn's handwritten digits, 10 classes, a held-out quarter."""
     from sklearn.datasets import load_digits

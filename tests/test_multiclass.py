@@ -70,6 +70,10 @@ CASES = {
     "arow": ("arow", {"r": 0.5}, X),
     "arow-diagonal-csr": ("arow", {"diagonal": True}, XS),
     "arow-rbf": ("arow", {"kernel": "rbf"}, X),
+    "forgetron-rbf": ("forgetron", {"kernel": "rbf", "budget": 8}, X),
+    "forgetron-csr": ("forgetron", {"kernel": "poly", "degree": 2, "budget": 8}, XS),
+    "rbp-rbf": ("randomized_budget_perceptron", {"kernel": "rbf", "budget": 8}, X),
+    "rbp-csr": ("randomized_budget_perceptron", {"budget": 8}, XS),
 }
 
 
