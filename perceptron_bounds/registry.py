@@ -78,10 +78,15 @@ class Teaching:
         Shade the comparator's margin band |u . x| < gamma in the plane of the
         instances. False where the algorithm's bounds measure gamma on
         transformed instances (the Higher-Order Perceptron, theory §4.1).
+    supports : bool, default=False
+        Draw the hypothesis' support vectors, each as opaque as its coefficient
+        is large (|coef| / max |coef|), and cross the ones an update removed:
+        a budget at work (the Forgetron's fading coefficients, theory §2.11).
     """
 
     matrix: Callable | None = None
     band: bool = True
+    supports: bool = False
 
 
 @dataclass(frozen=True)

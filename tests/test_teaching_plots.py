@@ -48,6 +48,9 @@ PANELS = {
     "higher_order dual": ({"c": 0.4, "form": "dual"}, "line"),
     "romma": ({"aggressive": True}, "line"),
     "romma rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),
+    "forgetron": ({"budget": 4, "kernel": "rbf", "gamma": 2.0}, "contour supports"),
+    "randomized_budget_perceptron": ({"budget": 4, "kernel": "rbf", "gamma": 2.0, "seed": 1},
+                                     "contour supports"),
 }
 
 
@@ -84,6 +87,8 @@ def test_every_algorithm_draws_and_animates(name, data, tmp_path):
     assert (len(_line_points(ax)) == 2) == ("line" in shows)
     contours = [c for c in ax.collections if type(c).__name__ == "QuadContourSet"]
     assert bool(contours) == ("contour" in shows)
+    supports = [c for c in ax.collections if c.get_label().startswith("supports")]
+    assert bool(supports) == ("supports" in shows)
     ax.figure.savefig(tmp_path / "panel.png")
     anim = animate_run(run, X, y, interval=50)
     assert isinstance(anim, FuncAnimation)
@@ -315,3 +320,21 @@ def test_string_labels_are_shown_as_text_in_the_legend(data):
     ax = plot_run_2d(run_online("perceptron", X, labels), X, labels)
     legend = [text.get_text() for text in ax.get_legend().get_texts()]
     assert "y = +1 (pos)" in legend and "y = -1 (neg)" in legend
+
+
+def test_the_forgetron_panel_shows_supports_fading_and_leaving(data):
+    """At a removal the removed support is crossed, the held ones drawn as opaque as their
+    coefficients are large (theory §2.11)."""
+    X, y, _ = data
+    run = run_online("forgetron", X, y, budget=3, kernel="rbf", gamma=2.0, epochs=2)
+    k = int(np.flatnonzero(run.state["removed_trials"] >= 0)[-1]) + 1  # the last removal
+    ax = plot_run_2d(run, X, y, step=k)
+    (held,) = [c for c in ax.collections if c.get_label().startswith("supports")]
+    (removed,) = [c for c in ax.collections if c.get_label().startswith("support removed")]
+    assert held.get_offsets().shape == (3, 2) and removed.get_offsets().shape == (1, 2)
+    born = run.state["removed_trials"][k - 1]
+    np.testing.assert_array_equal(removed.get_offsets()[0], X[run.sample_index[born], :2])
+    snapshot = run.hypothesis_at(k, X, y)
+    alpha = held.get_edgecolors()[:, 3]
+    np.testing.assert_allclose(alpha, np.abs(snapshot.dual_coef) / np.abs(snapshot.dual_coef).max())
+    assert alpha.min() < 1.0

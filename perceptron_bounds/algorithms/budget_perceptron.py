@@ -38,7 +38,7 @@ True
 from __future__ import annotations
 
 from ..kernels import KERNEL_DEFAULTS
-from ..registry import Algorithm, register
+from ..registry import Algorithm, Teaching, register
 from ._budget import fit_budget, resolve_budget
 
 
@@ -57,6 +57,7 @@ RANDOMIZED_BUDGET_PERCEPTRON = register(
         bounds=("rbp_expectation",),
         display_name="Randomized Budget Perceptron",
         label_params=("budget",),
+        teaching=Teaching(supports=True),
         randomized=True,
     )
 )

@@ -45,7 +45,7 @@ Examples
 from __future__ import annotations
 
 from ..kernels import KERNEL_DEFAULTS
-from ..registry import Algorithm, register
+from ..registry import Algorithm, Teaching, register
 from ._budget import fit_budget, resolve_budget
 
 
@@ -64,5 +64,6 @@ FORGETRON = register(
         bounds=("forgetron",),
         display_name="Forgetron",
         label_params=("budget",),
+        teaching=Teaching(supports=True),
     )
 )
