@@ -7,7 +7,9 @@
 - :mod:`.ballseptron`: paper 004, Fig. 3 (``ballseptron-noise``, ``ballseptron-radius``,
   on synthetic data, a data file, MNIST or USPS);
 - :mod:`.bounds_mnist`: every algorithm's mistakes against every bound, on MNIST
-  (``bounds-mnist``).
+  (``bounds-mnist``);
+- :mod:`.budget_mnist`: the budget Perceptrons' test error, mistakes and bounds
+  against the budget B, on MNIST (``budget-mnist``).
 
 Each reproduction is a :class:`~.common.Reproduction`: its experiment returns the
 tidy records (``perceptron_bounds.experiments`` does the runs), its drawing the
@@ -17,7 +19,14 @@ them (PNG, PDF, CSV and the report), as ``perceptron-bounds figure`` and ``table
 do, both reading :data:`REPRODUCTIONS`.
 """
 
-from . import ballseptron, bounds_mnist, freund_schapire, higher_order, second_order
+from . import (
+    ballseptron,
+    bounds_mnist,
+    budget_mnist,
+    freund_schapire,
+    higher_order,
+    second_order,
+)
 from .common import Reproduction, provenance, provenance_line
 from .writer import save_figure
 
@@ -30,6 +39,7 @@ REPRODUCTIONS = {
     "sop-toy": second_order.sop_toy_figure,
     "fs-mnist": freund_schapire.fs_mnist,
     "bounds-mnist": bounds_mnist.bounds_mnist,
+    "budget-mnist": budget_mnist.budget_mnist,
     "ballseptron-radius-real": ballseptron.ballseptron_radius_real,
     "hop-ocr": higher_order.hop_ocr,
     "hop-rcv1": higher_order.hop_rcv1,
