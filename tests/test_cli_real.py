@@ -105,7 +105,7 @@ def test_missing_data_one_line(tmp_path, capsys, monkeypatch, args, words):
     (["figure", "sop-toy", "--cache", "c"], "--cache: only the real-data figures"),
     (["figure", "sop-toy", "--download"], "--download: only the real-data figures"),
     (["figure", "fs-mnist", "--data", "mnist"], "--data: only ballseptron-radius"),
-    (["figure", "fs-mnist", "--positive-class", "3"], "--positive-class: only bounds-mnist"),
+    (["figure", "fs-mnist", "--positive-class", "3"], "--positive-class: only bounds-mnist, budget-mnist"),
     (["table", "hop-rcv1", "--data", "mnist"], "--data: only hop-ocr"),
     (["table", "hop-rcv1", "--cv"], "--cv: only hop-ocr"),
     (["table", "hop-ocr", "--algorithms", "FO,XX"], "--algorithms: unknown XX"),
