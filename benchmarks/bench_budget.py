@@ -9,7 +9,8 @@ kernel (1 + x.z)^4, one epoch, B = 500, 1,000, 2,000:
 
 Each run is timed against its floor, measured right after it in the same
 process, in wall-clock and in CPU time of the process (every thread; the
-target is read on CPU time, which the load of other processes disturbs less): one BLAS product ``X @ S.T`` against the run's final supports
+target is read on CPU time, which the load of other processes disturbs less):
+one BLAS product ``X @ S.T`` against the run's final supports
 (60,000 x B; for one-vs-rest the ten classes' supports stacked, 60,000 x 10B)
 followed by the kernel map in place (``G += 1``, two squarings). Target:
 each run <= 1.5x its floor. The compile is excluded by a warm-up on 2,000
@@ -101,8 +102,9 @@ def bench(X, y, cases, budgets):
         extra = {} if case == "binary" else {"multiclass": "ovr"}
         for B in budgets:
             for name in ALGORITHMS:
-                run, (wall, cpu) = timed(lambda: run_online(name, X, labels, budget=B, seed=0,
-                                                            **POLY4, **extra))
+                params = {"budget": B, "seed": 0, **POLY4, **extra}
+                run, (wall, cpu) = timed(lambda name=name, labels=labels, params=params:
+                                         run_online(name, X, labels, **params))
                 floor_wall, floor_cpu = floor_time(X, supports_of(run))
                 ratio = cpu / floor_cpu
                 print(f"{case:7} {name:30} {B:5d} {run.corrections:9d} {wall:7.2f} "

@@ -26,7 +26,12 @@ from matplotlib.figure import Figure
 from perceptron_bounds import __version__, run_online
 from perceptron_bounds.bounds import bounds_over_time, evaluate
 from perceptron_bounds.datasets import make_separable
-from perceptron_bounds.plots import animate_run, plot_mistakes_over_time, plot_run_2d, save_animation
+from perceptron_bounds.plots import (
+    animate_run,
+    plot_mistakes_over_time,
+    plot_run_2d,
+    save_animation,
+)
 
 SEED, BUDGET = 6, 8
 KERNEL = {"kernel": "rbf", "gamma": 2.0}

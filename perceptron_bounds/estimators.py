@@ -1444,7 +1444,26 @@ class AROW(_OnlineClassifier):
         self.multiclass = multiclass
 
 
-class Forgetron(_OnlineClassifier):
+class _BudgetClassifier(_OnlineClassifier):
+    """The parameters of the budget Perceptrons' estimators (see :class:`Forgetron`)."""
+
+    def __init__(self, *, budget=100, kernel="poly", degree=3, gamma="scale", coef0=1.0,
+                 protocol="sklearn", fit_intercept=None, epochs=None, shuffle=None,
+                 random_state=None, multiclass=None):
+        self.budget = budget
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.protocol = protocol
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.multiclass = multiclass
+
+
+class Forgetron(_BudgetClassifier):
     """Dekel, Shalev-Shwartz & Singer's self-tuned Forgetron: a kernel Perceptron on a budget.
 
     On a mistake (y_t f(x_t) <= 0) x_t is added with coefficient y_t; past B
@@ -1497,31 +1516,17 @@ class Forgetron(_OnlineClassifier):
     >>> import numpy as np
     >>> from perceptron_bounds import Forgetron
     >>> X = np.array([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
-    >>> clf = Forgetron(budget=3, protocol="paper", kernel="rbf", gamma=2.0, epochs=10,
-    ...     random_state=0).fit(X, [0, 0, 1, 1])
+    >>> clf = Forgetron(budget=3, protocol="paper", kernel="rbf", gamma=2.0,
+    ...     epochs=10, random_state=0).fit(X, [0, 0, 1, 1])
     >>> clf.run_.support_vectors.shape[0] <= 3
     True
     """
 
     _algorithm = "forgetron"
 
-    def __init__(self, *, budget=100, kernel="poly", degree=3, gamma="scale", coef0=1.0,
-                 protocol="sklearn", fit_intercept=None, epochs=None, shuffle=None,
-                 random_state=None, multiclass=None):
-        self.budget = budget
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.protocol = protocol
-        self.fit_intercept = fit_intercept
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.multiclass = multiclass
 
 
-class RandomizedBudgetPerceptron(_OnlineClassifier):
+class RandomizedBudgetPerceptron(_BudgetClassifier):
     """Cavallanti, Cesa-Bianchi & Gentile's Randomized Budget Perceptron.
 
     The kernel Perceptron with at most B supports: a mistake with B supports
@@ -1552,7 +1557,8 @@ class RandomizedBudgetPerceptron(_OnlineClassifier):
     shuffle : bool or None, default=None
         Present each pass in a fresh random permutation; None: from ``protocol``.
     random_state : None, int or numpy.random.RandomState, default=None
-        Source of the permutations and of the draws (an int seed makes ``fit`` reproducible) (see ``_OnlineClassifier``).
+        Source of the permutations and of the draws (an int makes ``fit``
+        reproducible; see ``_OnlineClassifier``).
     multiclass : {None, "ovr"}, default=None
         None: binary for two classes, one-vs-rest for more; ``"ovr"``: one-vs-rest,
         one binary run per class, also on two classes (theory §2.6).
@@ -1573,28 +1579,14 @@ class RandomizedBudgetPerceptron(_OnlineClassifier):
     >>> import numpy as np
     >>> from perceptron_bounds import RandomizedBudgetPerceptron
     >>> X = np.array([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
-    >>> clf = RandomizedBudgetPerceptron(budget=3, protocol="paper", kernel="rbf", gamma=2.0, epochs=10,
-    ...     random_state=0).fit(X, [0, 0, 1, 1])
+    >>> clf = RandomizedBudgetPerceptron(budget=3, protocol="paper", kernel="rbf", gamma=2.0,
+    ...     epochs=10, random_state=0).fit(X, [0, 0, 1, 1])
     >>> clf.run_.support_vectors.shape[0] <= 3
     True
     """
 
     _algorithm = "randomized_budget_perceptron"
 
-    def __init__(self, *, budget=100, kernel="poly", degree=3, gamma="scale", coef0=1.0,
-                 protocol="sklearn", fit_intercept=None, epochs=None, shuffle=None,
-                 random_state=None, multiclass=None):
-        self.budget = budget
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.protocol = protocol
-        self.fit_intercept = fit_intercept
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.multiclass = multiclass
 
 
 def estimator_of(algorithm: str) -> type:

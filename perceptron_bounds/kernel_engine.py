@@ -265,7 +265,7 @@ def engine_row(src, st, t, k, out):
 
 @jit
 def _column(src, work, t, i, M, col, t0, t1):
-    """M[q, col] = K(x_i, x_r) for the trials t0 + q after t in the block [t0, t1), r = order[t0 + q].
+    """M[q, col] = K(x_i, x_r), r = order[t0 + q], for the block [t0, t1)'s trials after t.
 
     For CSR data ``work`` must hold x_i scattered.
     """

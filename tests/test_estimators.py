@@ -10,8 +10,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from perceptron_bounds import (
     ALMA,
-    ROMMA,
     AROW,
+    ROMMA,
     Ballseptron,
     Forgetron,
     HigherOrderPerceptron,

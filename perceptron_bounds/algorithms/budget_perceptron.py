@@ -8,8 +8,8 @@ takes. So a run never holds more than B supports, replays exactly from its
 seed, and with B above its number of mistakes is the kernel Perceptron.
 
 Registered as ``"randomized_budget_perceptron"`` (randomized) with ``budget``
-(default 100, >= 1) and the kernel parameters ``kernel``, ``degree``,
-``gamma``, ``coef0`` (theory §1.7); ``form`` is ``"dual"`` only. Every kernel,
+(default 100, >= 1) and the kernel parameters ``kernel`` (default ``"poly"``),
+``degree``, ``gamma``, ``coef0`` (theory §1.7); ``form`` is ``"dual"`` only. Every kernel,
 dense and CSR data, runs through the kernel engine; ``OnlineRun.state``
 records what the budget did (``removed_trials``, ``born``:
 :mod:`perceptron_bounds.algorithms._budget`). Its bound holds in expectation
@@ -50,7 +50,7 @@ RANDOMIZED_BUDGET_PERCEPTRON = register(
     Algorithm(
         name="randomized_budget_perceptron",
         estimator="RandomizedBudgetPerceptron",
-        defaults={**KERNEL_DEFAULTS, "form": "dual", "budget": 100},
+        defaults={**KERNEL_DEFAULTS, "kernel": "poly", "form": "dual", "budget": 100},
         resolve=resolve_budget,
         fit=_fit,
         summary="Cavallanti, Cesa-Bianchi & Gentile's Randomized Budget Perceptron (budget B)",

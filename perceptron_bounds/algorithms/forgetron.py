@@ -16,7 +16,8 @@ mistakes it is the kernel Perceptron exactly. Coefficients fade by the
 product of the factors since their support was added.
 
 Registered as ``"forgetron"`` with ``budget`` (default 100, >= 1) and the
-kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0`` (theory §1.7);
+kernel parameters ``kernel`` (default ``"poly"``), ``degree``, ``gamma``, ``coef0``
+(theory §1.7);
 ``form`` is ``"dual"`` only. Every kernel, dense and CSR data, runs through
 the kernel engine; ``OnlineRun.state`` records what the budget did
 (``removed_trials``, ``shrink``, ``born``, ``Q``, ``M``:
@@ -57,7 +58,7 @@ FORGETRON = register(
     Algorithm(
         name="forgetron",
         estimator="Forgetron",
-        defaults={**KERNEL_DEFAULTS, "form": "dual", "budget": 100},
+        defaults={**KERNEL_DEFAULTS, "kernel": "poly", "form": "dual", "budget": 100},
         resolve=resolve_budget,
         fit=_fit,
         summary="Dekel, Shalev-Shwartz & Singer's self-tuned Forgetron (kernel, budget B)",

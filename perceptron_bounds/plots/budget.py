@@ -40,7 +40,7 @@ def plot_budget_curves(records):
             continue
         xs = [b for b in budgets if any(row["budget"] == b for row in rows)]
 
-        def mean(key, rows=rows):
+        def mean(key, rows=rows, xs=xs):
             return np.array([np.mean([row[key] for row in rows if row["budget"] == b])
                              for b in xs])
 
