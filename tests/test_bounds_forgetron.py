@@ -110,6 +110,6 @@ def test_evaluate_reports_it_and_says_why_not():
     assert "K(x, x) <= 1" in row.reason
     u = np.array([1.0, 0.0, 0.0])
     X_unit = X / (np.linalg.norm(X, axis=1, keepdims=True) * (1 + 1e-12))
-    small = run_online("forgetron", X_unit, y, budget=2)
+    small = run_online("forgetron", X_unit, y, budget=2, kernel="linear")
     row = evaluate(small, X_unit, y, u=u, gamma=0.05).row("forgetron", "stated")
     assert "norm condition" in row.reason and "B = 2" in row.reason

@@ -48,3 +48,11 @@ def test_the_algorithms_come_from_a_list(home, monkeypatch):
     assert {row["algorithm"] for row in records} == {"forgetron", "perceptron"}
     assert {row["seed"] for row in records} == {0, 1}
     assert np.isfinite([row["bound"] for row in records]).all()
+
+
+def test_a_budget_the_data_home_cannot_reach_warns(home, monkeypatch):
+    monkeypatch.setitem(budget_mnist.BUDGET_QUICK, "budgets", (10, N_TRAIN))
+    with pytest.warns(UserWarning, match=rf"budgets \[{N_TRAIN}\] are not below the {N_TRAIN} "
+                                         "training images"):
+        records, _, _ = budget_mnist.budget_mnist(quick=True, data_home=home)
+    assert {row["budget"] for row in records} == {10, N_TRAIN, None}

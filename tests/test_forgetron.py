@@ -171,10 +171,3 @@ def test_bad_input_is_one_line(name, params, error, message):
     with pytest.raises(error, match=message) as info:
         run_online(name, X, y, **params)
     assert "\n" not in str(info.value)
-
-
-@pytest.mark.parametrize("name", BUDGET)
-def test_a_budget_the_data_cannot_reach_warns(name):
-    X, y = data(10)
-    with pytest.warns(UserWarning, match=r"budget=11 is more than the 10 rows of X"):
-        run_online(name, X, y, budget=11)

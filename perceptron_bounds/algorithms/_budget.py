@@ -32,8 +32,6 @@ damage and mistakes (theory §2.11), which a warm start continues.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .._interrupt import EVERY, stop_requested
@@ -157,17 +155,12 @@ def resolve_budget(params: dict, data) -> dict:
     """The budget algorithms' parameters: the kernel resolved, ``budget`` an int >= 1.
 
     ``form`` may only be ``"dual"`` (or ``"auto"``): a budget counts supports.
-    A budget above the rows of X is legal (several epochs may fill it) but a
-    run of one epoch never removes a support: a warning says so.
+    A budget above the run's mistakes is legal: the run is then the kernel
+    Perceptron.
     """
     budget = check_int("budget", params["budget"], low=1)
     check_form(params["form"], ("dual",))
     kernel = resolve_kernel(params, data)
-    n_rows = data.X.shape[0]
-    if budget > n_rows:
-        warnings.warn(f"budget={budget} is more than the {n_rows} rows of X: a run of one "
-                      "epoch never fills it and is the kernel Perceptron", UserWarning,
-                      stacklevel=4)
     return {**kernel.params(), "form": "dual", "budget": budget}
 
 

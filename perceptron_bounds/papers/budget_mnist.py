@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .._validation import check_bool, check_int
@@ -51,7 +53,8 @@ def budget_mnist_records(*, digit: int = 9, seeds=None, quick=False, n_jobs=None
     """Test error, mistakes and bound against B on MNIST ``digit`` vs rest (see the module).
 
     ``seeds``: that many shuffled passes per point (default: one pass in the given
-    order). ``n_jobs`` and ``cache`` are the real-data figures' options; the runs of
+    order). A budget the data set cannot reach (not below its training images) is
+    run, with a warning. ``n_jobs`` and ``cache`` are the real-data figures' options; the runs of
     this sweep are made one after the other and kept in no cache.
     """
     check_n_jobs(n_jobs)
@@ -61,6 +64,12 @@ def budget_mnist_records(*, digit: int = 9, seeds=None, quick=False, n_jobs=None
     X, y = subsample(train.X, train.y, BUDGET_QUICK["n_train"] if quick else None)
     X_test, y_test = subsample(test.X, test.y, BUDGET_QUICK["n_test"] if quick else None)
     budgets = BUDGET_QUICK["budgets"] if quick else BUDGETS
+    unreachable = [B for B in budgets if B >= X.shape[0]]
+    if unreachable:
+        warnings.warn(f"budget-mnist: the budgets {unreachable} are not below the "
+                      f"{X.shape[0]} training images of the data home's MNIST: one pass never "
+                      "fills them, and those runs are the kernel Perceptron", UserWarning,
+                      stacklevel=2)
     seed_list = None if seeds is None else list(seed_range(seeds, 1))
     meta = provenance("budget-mnist", quick=quick, n_seeds=1 if seed_list is None else
                       len(seed_list), data="mnist", digit=digit, n_train=X.shape[0],
