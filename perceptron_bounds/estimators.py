@@ -1444,26 +1444,7 @@ class AROW(_OnlineClassifier):
         self.multiclass = multiclass
 
 
-class _BudgetClassifier(_OnlineClassifier):
-    """The parameters of the budget Perceptrons' estimators (see :class:`Forgetron`)."""
-
-    def __init__(self, *, budget=100, kernel="poly", degree=3, gamma="scale", coef0=1.0,
-                 protocol="sklearn", fit_intercept=None, epochs=None, shuffle=None,
-                 random_state=None, multiclass=None):
-        self.budget = budget
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.protocol = protocol
-        self.fit_intercept = fit_intercept
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.multiclass = multiclass
-
-
-class Forgetron(_BudgetClassifier):
+class Forgetron(_OnlineClassifier):
     """Dekel, Shalev-Shwartz & Singer's self-tuned Forgetron: a kernel Perceptron on a budget.
 
     On a mistake (y_t f(x_t) <= 0) x_t is added with coefficient y_t; past B
@@ -1524,9 +1505,23 @@ class Forgetron(_BudgetClassifier):
 
     _algorithm = "forgetron"
 
+    def __init__(self, *, budget=100, kernel="poly", degree=3, gamma="scale", coef0=1.0,
+                 protocol="sklearn", fit_intercept=None, epochs=None, shuffle=None,
+                 random_state=None, multiclass=None):
+        self.budget = budget
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.protocol = protocol
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.multiclass = multiclass
 
 
-class RandomizedBudgetPerceptron(_BudgetClassifier):
+class RandomizedBudgetPerceptron(_OnlineClassifier):
     """Cavallanti, Cesa-Bianchi & Gentile's Randomized Budget Perceptron.
 
     The kernel Perceptron with at most B supports: a mistake with B supports
@@ -1587,6 +1582,20 @@ class RandomizedBudgetPerceptron(_BudgetClassifier):
 
     _algorithm = "randomized_budget_perceptron"
 
+    def __init__(self, *, budget=100, kernel="poly", degree=3, gamma="scale", coef0=1.0,
+                 protocol="sklearn", fit_intercept=None, epochs=None, shuffle=None,
+                 random_state=None, multiclass=None):
+        self.budget = budget
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.protocol = protocol
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.multiclass = multiclass
 
 
 def estimator_of(algorithm: str) -> type:
