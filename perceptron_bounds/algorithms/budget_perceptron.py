@@ -28,11 +28,13 @@ Examples
 --------
 >>> import numpy as np
 >>> from perceptron_bounds import run_online
->>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.2], [0.3, -1.0]])
->>> run = run_online("randomized_budget_perceptron", X, [1, -1, -1, 1], budget=2,
-...                  kernel="rbf", gamma=1.0, epochs=3, seed=0)
->>> run.support_vectors.shape[0] <= 2
-True
+>>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.2], [0.3, -1.0], [0.9, 0.1], [-0.2, 0.8]])
+>>> run = run_online("randomized_budget_perceptron", X, [1, -1, -1, 1, -1, 1], budget=2,
+...                  kernel="rbf", gamma=1.0, epochs=2, seed=0)
+>>> run.mistakes, run.support_vectors.shape[0]
+(7, 2)
+>>> run.state["removed_trials"].tolist()  # the trial that added each removed support
+[-1, -1, 1, 4, 5, 7, 10]
 """
 
 from __future__ import annotations

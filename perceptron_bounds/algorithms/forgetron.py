@@ -36,11 +36,15 @@ Examples
 --------
 >>> import numpy as np
 >>> from perceptron_bounds import run_online
->>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.2], [0.3, -1.0]])
->>> run = run_online("forgetron", X, [1, -1, -1, 1], budget=2, kernel="rbf", gamma=1.0,
-...                  epochs=3)
->>> run.support_vectors.shape[0] <= 2, run.state["shrink"].min() <= 1.0
-(True, True)
+>>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.2], [0.3, -1.0], [0.9, 0.1], [-0.2, 0.8]])
+>>> run = run_online("forgetron", X, [1, -1, -1, 1, -1, 1], budget=2, kernel="rbf", gamma=1.0,
+...                  epochs=2)
+>>> run.mistakes, run.support_vectors.shape[0]
+(8, 2)
+>>> run.state["removed_trials"].tolist()  # the oldest support leaves (-1: none yet)
+[-1, -1, 0, 1, 4, 5, 6, 7]
+>>> run.state["shrink"].round(3).tolist()
+[1.0, 1.0, 0.53, 0.367, 0.716, 0.62, 0.396, 0.65]
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ def rbp_expected_mistakes(gamma, D1, budget):
     Examples
     --------
     >>> round(float(rbp_expected_mistakes(0.5, 0.0, 100)), 4)
-    8.1633
+    8.3333
     """
     gamma = np.asarray(gamma, dtype=np.float64)
     D1 = np.asarray(D1, dtype=np.float64)
