@@ -12,7 +12,8 @@ from .run import OnlineRun, load_run
 _ESTIMATORS = ("Perceptron", "KernelPerceptron", "VotedPerceptron", "Ballseptron",
                "SecondOrderPerceptron", "HigherOrderPerceptron", "PNormPerceptron",
                "PassiveAggressive", "ALMA", "ROMMA", "AROW", "SelectivePerceptron",
-               "SelectiveSecondOrderPerceptron", "Projectron")
+               "SelectiveSecondOrderPerceptron", "Projectron", "Forgetron",
+               "RandomizedBudgetPerceptron")
 
 __all__ = ["OnlineRun", "load_run", "run_online", *_ESTIMATORS]
 

@@ -32,6 +32,15 @@ may split a product differently for another number of threads, which can
 move the last bit of a kernel value (the tests check that the mistaken trials
 are the same for 1 and 2 threads).
 
+Budgets. A loop that keeps at most B supports (theory §2.11, §2.12) reuses
+their slots: :func:`engine_replace` makes the instance of trial t the
+support of slot j in place of the one held there, and overwrites the
+block's column of slot j, K(x_t, x_q) for the trials q after t, so that the
+rest of the block sees the new support and never the removed one, as the
+one-at-a-time algorithm does. Such an engine is made with ``cache=False``
+(its values are keyed by slot, and a slot changes its support). Shrinking
+the supports' coefficients is the loop's: the engine holds no coefficients.
+
 Kernel cache across epochs. When a run shows a row of X more than once
 (several epochs), the engine keeps the values K(s_j, x_i) it has computed in
 a cache keyed by (row i of X, support j): supports are only ever appended,
@@ -58,7 +67,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._jit import jit
-from ._linalg import capacity, dot
+from ._linalg import capacity, dot, grow_vector
 from ._validation import loop_arrays
 from .kernels import (
     RBF,
@@ -80,8 +89,10 @@ KERNEL_CACHE_ENTRIES = 1 << 27
 
 # src: (X, data, indices, indptr, sq, order, code, degree, gamma, coef0, block), read through
 #      the accessors _rows, _norms, engine_order, _kernel_args and _block_size only.
-# st:  (S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work)
-#      info = [t0, t1, k0, c0]
+# st:  (S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work)
+#      info = [t0, t1, k0, c0, top]; CSR support j is s_data/s_indices[s_span[j, 0]:s_span[j, 1]],
+#      top the end of the entries written (a replaced support's entries are left behind until
+#      the arrays are compacted)
 
 
 @jit
@@ -124,20 +135,21 @@ def _sparse_row_dot(data, indices, start, end, work):
 
 
 @jit
-def _exact_sq_distance(src, S, s_data, s_indices, s_indptr, work, i, j):
+def _exact_sq_distance(src, S, s_data, s_indices, start, end, work, i, j):
     """||x_i - s_j||^2 by the difference form, x_i row i of X, s_j row j of S.
 
-    For CSR data ``work`` must hold x_i scattered (it is left so).
+    For CSR data s_j is s_data/s_indices[start:end] and ``work`` must hold
+    x_i scattered (it is left so).
     """
     X, data, indices, indptr = _rows(src)
     if indptr.shape[0] > 0:
         return scattered_sq_distance(data, indices, indptr[i], indptr[i + 1], work, s_data,
-                                     s_indices, s_indptr[j], s_indptr[j + 1])
+                                     s_indices, start, end)
     return sq_distance(X[i], S[j], X.shape[1])
 
 
 @jit
-def _rbf_row(src, S, s_data, s_indices, s_indptr, s_sq, work, i, c0, row):
+def _rbf_row(src, S, s_data, s_indices, s_span, s_sq, work, i, c0, row):
     """row[j] = exp(-gamma ||x_i - s_{c0+j}||^2) from row[j] = x_i . s_{c0+j}.
 
     ||x_i||^2 + ||s||^2 - 2 x_i . s for every entry, in a loop the compiler
@@ -158,7 +170,8 @@ def _rbf_row(src, S, s_data, s_indices, s_indptr, s_sq, work, i, c0, row):
             if csr and not scattered:
                 scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
                 scattered = True
-            row[j] = _exact_sq_distance(src, S, s_data, s_indices, s_indptr, work, i, c0 + j)
+            a, b = (s_span[c0 + j, 0], s_span[c0 + j, 1]) if csr else (0, 0)
+            row[j] = _exact_sq_distance(src, S, s_data, s_indices, a, b, work, i, c0 + j)
     if scattered:
         scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
     for j in range(width):
@@ -180,7 +193,7 @@ def _block(src, st, t, k):
     X, data, indices, indptr = _rows(src)
     order, block = engine_order(src), _block_size(src)
     code, degree, gamma, coef0 = _kernel_args(src)
-    S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work = st
+    S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work = st
     csr = indptr.shape[0] > 0
     t1 = min(t + block, order.shape[0])
     nb = t1 - t
@@ -200,8 +213,8 @@ def _block(src, st, t, k):
                 i = order[t + q]
                 scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
                 for j in range(c0, k):
-                    out[q, j - c0] = _sparse_row_dot(s_data, s_indices, s_indptr[j],
-                                                     s_indptr[j + 1], work)
+                    out[q, j - c0] = _sparse_row_dot(s_data, s_indices, s_span[j, 0],
+                                                     s_span[j, 1], work)
                 scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
         else:
             for q in range(nb):
@@ -209,14 +222,14 @@ def _block(src, st, t, k):
             np.dot(XB[:nb], S[c0:k].T, out)
         if code == RBF:
             for q in range(nb):
-                _rbf_row(src, S, s_data, s_indices, s_indptr, s_sq, work, order[t + q], c0,
+                _rbf_row(src, S, s_data, s_indices, s_span, s_sq, work, order[t + q], c0,
                          out[q])
         elif code != 0:
             for q in range(nb):
                 for j in range(width):
                     out[q, j] = dot_kernel(out[q, j], code, degree, gamma, coef0)
     info[0], info[1], info[2], info[3] = t, t1, k, c0
-    return S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work
+    return S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work
 
 
 @jit
@@ -227,10 +240,10 @@ def engine_row(src, st, t, k, out):
     module docstring) computes the block's product; the others only read.
     """
     order = engine_order(src)
-    S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work = st
+    S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work = st
     if t >= info[1] or t < info[0]:
         st = _block(src, st, t, k)
-        S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work = st
+        S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work = st
     t0, k0, c0 = info[0], info[2], info[3]
     width = k0 - c0
     q = t - t0
@@ -247,7 +260,77 @@ def engine_row(src, st, t, k, out):
         for j in range(cached, stop):
             values[i, j] = out[j]
         filled[i] = max(cached, stop)
-    return S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work
+    return S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work
+
+
+@jit
+def _column(src, work, t, i, M, col, t0, t1):
+    """M[q, col] = K(x_i, x_r), r = order[t0 + q], for the block [t0, t1)'s trials after t.
+
+    For CSR data ``work`` must hold x_i scattered.
+    """
+    X, data, indices, indptr = _rows(src)
+    sq, order = _norms(src), engine_order(src)
+    code, degree, gamma, coef0 = _kernel_args(src)
+    csr = indptr.shape[0] > 0
+    for q in range(t - t0 + 1, t1 - t0):
+        r = order[t0 + q]
+        if csr:
+            g = _sparse_row_dot(data, indices, indptr[r], indptr[r + 1], work)
+        else:
+            g = dot(X[r], X[i], X.shape[1])
+        if code == RBF:
+            d = sq[r] + sq[i] - 2.0 * g
+            if cancels(d, sq[r], sq[i]):
+                a, b = (indptr[r], indptr[r + 1]) if csr else (0, 0)
+                d = _exact_sq_distance(src, X, data, indices, a, b, work, i, r)
+            M[q, col] = np.exp(-gamma * max(d, 0.0))
+        else:
+            M[q, col] = dot_kernel(g, code, degree, gamma, coef0)
+
+
+@jit
+def _store(src, st, t, j, top):
+    """Store x_t as support j, its CSR entries from ``top`` (the arrays grown or compacted);
+    returns the state."""
+    X, data, indices, indptr = _rows(src)
+    sq, order = _norms(src), engine_order(src)
+    S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work = st
+    i = order[t]
+    s_sq = grow_vector(s_sq, j)
+    s_sq[j] = sq[i]
+    if indptr.shape[0] > 0:
+        if j >= s_span.shape[0]:
+            grown_span = np.zeros((capacity(j + 1), 2), dtype=np.int64)
+            grown_span[:j] = s_span[:j]
+            s_span = grown_span
+        s_span[j, 0] = s_span[j, 1] = 0  # x_t's entries replace the slot's
+        nnz = indptr[i + 1] - indptr[i]
+        if top + nnz > s_data.shape[0]:  # compact the supports held, with room to spare
+            live = 0  # slots not (yet) holding a support have empty spans
+            for q in range(s_span.shape[0]):
+                live += s_span[q, 1] - s_span[q, 0]
+            grown_data = np.empty(capacity(2 * (live + nnz)))
+            grown_idx = np.empty(grown_data.shape[0], dtype=np.int64)
+            top = 0
+            for q in range(s_span.shape[0]):
+                a, b = s_span[q, 0], s_span[q, 1]
+                grown_data[top:top + b - a] = s_data[a:b]
+                grown_idx[top:top + b - a] = s_indices[a:b]
+                s_span[q, 0], s_span[q, 1] = top, top + b - a
+                top += b - a
+            s_data, s_indices = grown_data, grown_idx
+        s_data[top:top + nnz] = data[indptr[i]:indptr[i + 1]]
+        s_indices[top:top + nnz] = indices[indptr[i]:indptr[i + 1]]
+        s_span[j, 0], s_span[j, 1] = top, top + nnz
+        info[4] = top + nnz
+    else:
+        if j == S.shape[0]:
+            grown_S = np.empty((capacity(j + 1), S.shape[1]))
+            grown_S[:j] = S[:j]
+            S = grown_S
+        S[j] = X[i]
+    return S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work
 
 
 @jit
@@ -258,38 +341,9 @@ def engine_append(src, st, t, k):
     trials q after t.
     """
     X, data, indices, indptr = _rows(src)
-    sq, order = _norms(src), engine_order(src)
-    code, degree, gamma, coef0 = _kernel_args(src)
-    S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work = st
-    csr = indptr.shape[0] > 0
-    i = order[t]
-    if k >= s_sq.shape[0]:
-        grown = np.empty(capacity(k + 1))
-        grown[:k] = s_sq[:k]
-        s_sq = grown
-    s_sq[k] = sq[i]
-    if csr:
-        if k + 1 >= s_indptr.shape[0]:
-            grown_ptr = np.empty(capacity(k + 2), dtype=np.int64)
-            grown_ptr[: k + 1] = s_indptr[: k + 1]
-            s_indptr = grown_ptr
-        start = s_indptr[k]
-        nnz = indptr[i + 1] - indptr[i]
-        if start + nnz > s_data.shape[0]:
-            grown_data = np.empty(capacity(start + nnz))
-            grown_data[:start] = s_data[:start]
-            grown_idx = np.empty(capacity(start + nnz), dtype=np.int64)
-            grown_idx[:start] = s_indices[:start]
-            s_data, s_indices = grown_data, grown_idx
-        s_data[start:start + nnz] = data[indptr[i]:indptr[i + 1]]
-        s_indices[start:start + nnz] = indices[indptr[i]:indptr[i + 1]]
-        s_indptr[k + 1] = start + nnz
-    else:
-        if k == S.shape[0]:
-            grown_S = np.empty((capacity(k + 1), S.shape[1]))
-            grown_S[:k] = S[:k]
-            S = grown_S
-        S[k] = X[i]
+    i = engine_order(src)[t]
+    st = _store(src, st, t, k, st[8][4])
+    S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work = st
     t0, t1, k0 = info[0], info[1], info[2]
     if t0 <= t < t1:
         column = k - k0
@@ -297,27 +351,44 @@ def engine_append(src, st, t, k):
             grown_H = np.empty((H.shape[0], capacity(column + 1)))
             grown_H[:, : H.shape[1]] = H
             H = grown_H
+        csr = indptr.shape[0] > 0
         if csr:
             scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
-        for q in range(t - t0 + 1, t1 - t0):
-            r = order[t0 + q]
-            if csr:
-                g = _sparse_row_dot(data, indices, indptr[r], indptr[r + 1], work)
-            else:
-                g = dot(X[r], X[i], X.shape[1])
-            if code == RBF:
-                d = sq[r] + sq[i] - 2.0 * g
-                if cancels(d, sq[r], sq[i]):
-                    d = _exact_sq_distance(src, X, data, indices, indptr, work, i, r)
-                H[q, column] = np.exp(-gamma * max(d, 0.0))
-            else:
-                H[q, column] = dot_kernel(g, code, degree, gamma, coef0)
+        _column(src, work, t, i, H, column, t0, t1)
         if csr:
             scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
-    return S, s_data, s_indices, s_indptr, s_sq, XB, G, H, info, values, filled, work
+    return S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work
 
 
-def kernel_engine(X, order, kernel: Kernel, supports=None):
+@jit
+def engine_replace(src, st, t, j):
+    """Make the instance of trial t support j (0-based, held) in place of the support there.
+
+    For an engine made with ``cache=False``. Stores x_t in slot j and
+    overwrites the block's column of slot j with K(x_t, x_q) for the block's
+    trials q after t (see the module docstring, "Budgets"); returns the state.
+    """
+    X, data, indices, indptr = _rows(src)
+    i = engine_order(src)[t]
+    st = _store(src, st, t, j, st[8][4])
+    S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work = st
+    t0, t1, k0, c0 = info[0], info[1], info[2], info[3]
+    if t0 <= t < t1 and j >= c0:
+        csr = indptr.shape[0] > 0
+        if csr:
+            scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
+        if j < k0:
+            width = k0 - c0
+            _column(src, work, t, i, G[: (t1 - t0) * width].reshape((t1 - t0, width)), j - c0,
+                    t0, t1)
+        else:
+            _column(src, work, t, i, H, j - k0, t0, t1)
+        if csr:
+            scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
+    return S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work
+
+
+def kernel_engine(X, order, kernel: Kernel, supports=None, *, cache: bool = True):
     """The engine's ``(src, st, k)`` for a run over the rows ``order`` of X.
 
     Parameters
@@ -329,6 +400,9 @@ def kernel_engine(X, order, kernel: Kernel, supports=None):
     kernel : Kernel
     supports : ndarray or sparse matrix, optional
         Supports to start from (a warm start); converted to the format of X.
+    cache : bool, default=True
+        Keep the kernel cache across epochs; False for a loop that replaces
+        supports (:func:`engine_replace`).
 
     The block size and the cache's cap are :data:`BLOCK_SIZE` and
     :data:`KERNEL_CACHE_ENTRIES` as they are at the call. Any block size gives
@@ -350,32 +424,30 @@ def kernel_engine(X, order, kernel: Kernel, supports=None):
     src = (Xd, data, indices, indptr, sq, np.array(order, dtype=np.int64),
            *kernel.loop_args(), BLOCK_SIZE)
     k = 0 if supports is None else supports.shape[0]
-    if supports is not None and csr:
-        held = sp.csr_matrix(supports, dtype=np.float64)
-        s_data = np.concatenate([held.data, np.empty(16)])
-        s_indices = np.concatenate([held.indices.astype(np.int64), np.empty(16, np.int64)])
-        s_indptr = np.concatenate([held.indptr.astype(np.int64), np.empty(16, np.int64)])
-        S = np.empty((0, n_features))
-    elif csr:
-        s_data, s_indices = np.empty(16), np.empty(16, dtype=np.int64)
-        s_indptr = np.zeros(16, dtype=np.int64)
-        S = np.empty((0, n_features))
-    else:
-        s_data, s_indices, s_indptr = np.empty(0), np.empty(0, np.int64), np.empty(0, np.int64)
-        S = np.empty((capacity(k), n_features))
-        if k:
-            S[:k] = supports.toarray() if sp.issparse(supports) else supports
+    top = 0
+    s_data, s_indices = np.empty(0), np.empty(0, np.int64)
+    s_span = np.zeros((capacity(k) if csr else 0, 2), dtype=np.int64)
+    S = np.empty((0 if csr else capacity(k), n_features))
+    if csr:
+        held = sp.csr_matrix(supports if k else (0, n_features), dtype=np.float64)
+        top = held.nnz
+        s_data = np.concatenate([held.data, np.empty(max(top, 16))])
+        s_indices = np.concatenate([held.indices.astype(np.int64), np.empty(max(top, 16),
+                                                                            np.int64)])
+        s_span[:k, 0], s_span[:k, 1] = held.indptr[:-1], held.indptr[1:]
+    elif k:
+        S[:k] = supports.toarray() if sp.issparse(supports) else supports
     s_sq = np.empty(capacity(k))
     if k:
         s_sq[:k] = rowwise_dot(supports, supports)
-    cache_rows = X.shape[0] if order.shape[0] > X.shape[0] else 0
+    cache_rows = X.shape[0] if cache and order.shape[0] > X.shape[0] else 0
     width = min(KERNEL_CACHE_ENTRIES // max(cache_rows, 1), order.shape[0] + k)
     st = (
-        S, s_data, s_indices, s_indptr, s_sq,
+        S, s_data, s_indices, s_span, s_sq,
         np.empty((0 if csr else BLOCK_SIZE, n_features)),
         np.empty(16),
         np.empty((BLOCK_SIZE, 16)),
-        np.array([0, 0, 0, 0], dtype=np.int64),
+        np.array([0, 0, 0, 0, top], dtype=np.int64),
         np.empty((cache_rows, width)),
         np.zeros(X.shape[0], dtype=np.int64),
         np.zeros(n_features if csr else 0),
@@ -384,12 +456,13 @@ def kernel_engine(X, order, kernel: Kernel, supports=None):
 
 
 def engine_supports(st, k: int):
-    """The k supports held by the engine state ``st``: an ndarray, or CSR for sparse data."""
-    S, s_data, s_indices, s_indptr, *_ = st
-    if s_indptr.shape[0] == 0:
+    """The k supports held by the engine state ``st``, in the order of their slots: an
+    ndarray, or CSR for sparse data."""
+    S, s_data, s_indices, s_span, *_ = st
+    if s_span.shape[0] == 0:
         return S[:k].copy()
-    nnz = s_indptr[k]
-    return sp.csr_matrix(
-        (s_data[:nnz].copy(), s_indices[:nnz].copy(), s_indptr[: k + 1].copy()),
-        shape=(k, S.shape[1]),
-    )
+    spans = s_span[:k]
+    lengths = spans[:, 1] - spans[:, 0]
+    indptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    entries = np.repeat(spans[:, 0] - indptr[:-1], lengths) + np.arange(indptr[-1])
+    return sp.csr_matrix((s_data[entries], s_indices[entries], indptr), shape=(k, S.shape[1]))

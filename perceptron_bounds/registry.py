@@ -102,11 +102,16 @@ class Teaching:
         What the update at ``trial`` (one of ``run.update_trials``) did, added to the
         panel's title after "a mistake" or "a margin error" (the Projectron's "added
         as a support" or "projected", theory §2.13); None: nothing added.
+    supports : bool, default=False
+        Draw the hypothesis' support vectors, each as opaque as its coefficient
+        is large (|coef| / max |coef|), and cross the ones an update removed:
+        a budget at work (the Forgetron's fading coefficients, theory §2.11).
     """
 
     matrix: Callable | None = None
     band: bool = True
     update_note: Callable | None = None
+    supports: bool = False
 
 
 @dataclass(frozen=True)

@@ -952,3 +952,72 @@ def projectron(X, y, order, eta, plus=False, kernel_name="rbf", dependent=1e-12,
     return (np.array(mistakes, dtype=np.int64), np.array(errors, dtype=np.int64),
             np.array(support, dtype=np.int64), beta, np.array(margins), np.array(added, bool),
             np.array(deltas), np.array(taus))
+
+
+# ---------------------------------------------------------------- Forgetron, RBP
+# O. Dekel, S. Shalev-Shwartz, Y. Singer, "The Forgetron: a kernel-based Perceptron on a budget",
+# SIAM J. Comput. 37 (2008), self-tuned variant (not readable here: the rule of theory §2.11,
+# cross-checked with DOGMA's k_forgetron_st_train.m); G. Cavallanti, N. Cesa-Bianchi,
+# C. Gentile, "Tracking the best hyperplane with a simple budget Perceptron", Machine
+# Learning 69 (2007) (not readable here: theory §2.12). Supports are kept in lists in the
+# order the rules state them: the Forgetron's oldest first, the RBP's by slot (a new support
+# takes the slot of the one it replaces).
+
+
+def forgetron(X, y, order, budget, kernel_name="rbf", **kernel_params):
+    """theory §2.11: add, shrink every coefficient by the self-tuned phi, drop the oldest.
+
+    Returns (mistake_trials, support_rows (oldest first), dual_coef, shrink factors).
+    """
+    k = lambda a, b: kernel(kernel_name, X[a], X[b], **kernel_params)  # noqa: E731
+    support, coef, mistakes, shrinks = [], [], [], []
+    Q = 0.0
+    for t, i in enumerate(order):
+        margin = sum(c * k(s, i) for s, c in zip(support, coef, strict=True))
+        if y[i] * margin > 0:
+            continue
+        mistakes.append(t)
+        support.append(i)
+        coef.append(float(y[i]))
+        phi = 1.0
+        if len(support) > budget:
+            r = support[0]
+            sigma, y_r = abs(coef[0]), np.sign(coef[0])
+            f_r = sum(c * k(s, r) for s, c in zip(support, coef, strict=True))  # f'(x_r)
+            # the largest phi in (0, 1] with Q + Psi(sigma phi, y_r phi f_r) <= 15/32 M
+            a, b, c = sigma**2 - 2 * sigma * y_r * f_r, 2 * sigma, Q - 15 / 32 * len(mistakes)
+            if a + b + c > 0:
+                roots = np.roots([a, b, c]) if a != 0 else np.array([-c / b])
+                phi = min(float(z.real) for z in roots if abs(z.imag) < 1e-12 and z.real > 0)
+            coef = [phi * c for c in coef]
+            lam = sigma * phi
+            Q += lam**2 + 2 * lam - 2 * lam * y_r * phi * f_r
+            support.pop(0)
+            coef.pop(0)
+        shrinks.append(phi)
+    return (np.array(mistakes, dtype=np.int64), np.array(support, dtype=np.int64),
+            np.array(coef), np.array(shrinks))
+
+
+def randomized_budget_perceptron(X, y, order, budget, draws, kernel_name="rbf",
+                                 **kernel_params):
+    """theory §2.12: with ``budget`` supports, a mistake on trial t replaces the support of
+    slot floor(budget draws[t]); else it appends. Returns (mistake_trials, support_rows (by
+    slot), dual_coef, the trials that added the removed supports (-1: none))."""
+    support, born, mistakes, removed = [], [], [], []
+    for t, i in enumerate(order):
+        margin = sum(y[s] * kernel(kernel_name, X[s], X[i], **kernel_params) for s in support)
+        if y[i] * margin > 0:
+            continue
+        mistakes.append(t)
+        if len(support) < budget:
+            support.append(i)
+            born.append(t)
+            removed.append(-1)
+        else:
+            j = int(np.floor(budget * draws[t]))
+            removed.append(born[j])
+            support[j], born[j] = i, t
+    support = np.array(support, dtype=np.int64)
+    return (np.array(mistakes, dtype=np.int64), support, y[support].astype(float),
+            np.array(removed, dtype=np.int64))

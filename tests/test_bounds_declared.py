@@ -57,6 +57,8 @@ SPECS = [
                                 "gamma": 1.0}),
     ("projectron", {"eta": 0.1}),
     ("projectron", {"eta": 0.2, "plus": True, "kernel": "rbf", "gamma": 1.0}),
+    ("forgetron", {"budget": 10, "kernel": "rbf", "gamma": 1.0}),
+    ("randomized_budget_perceptron", {"budget": 10, "kernel": "rbf", "gamma": 1.0}),
 ]
 
 

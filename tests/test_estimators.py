@@ -10,15 +10,17 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from perceptron_bounds import (
     ALMA,
-    ROMMA,
     AROW,
+    ROMMA,
     Ballseptron,
+    Forgetron,
     HigherOrderPerceptron,
     KernelPerceptron,
     PassiveAggressive,
     Perceptron,
     PNormPerceptron,
     Projectron,
+    RandomizedBudgetPerceptron,
     SecondOrderPerceptron,
     SelectivePerceptron,
     SelectiveSecondOrderPerceptron,
@@ -49,6 +51,10 @@ ESTIMATORS = [
     SelectivePerceptron(),
     SelectivePerceptron(b=0.1, kernel="rbf"),
     SelectiveSecondOrderPerceptron(),
+    Forgetron(budget=10),
+    Forgetron(budget=5, kernel="rbf"),
+    RandomizedBudgetPerceptron(budget=10),
+    RandomizedBudgetPerceptron(budget=10, kernel="linear"),
 ]
 
 # (estimator, the run_online call it makes) for the semantic tests below.
@@ -315,6 +321,11 @@ MULTICLASS_RUNS = [
     (SelectiveSecondOrderPerceptron(protocol="paper", a=0.5, b=2.0),
      ("selective_second_order", {"a": 0.5, "b": 2.0})),
     (Projectron(protocol="paper", eta=0.2, plus=True), ("projectron", {"eta": 0.2, "plus": True})),
+    # per-mistake records (what the budget removed) are a run's own: not in RUNS' state check
+    (Forgetron(protocol="paper", budget=6, kernel="rbf", gamma=0.5),
+     ("forgetron", {"budget": 6, "kernel": "rbf", "gamma": 0.5})),
+    (RandomizedBudgetPerceptron(protocol="paper", budget=6, kernel="rbf", gamma=0.5),
+     ("randomized_budget_perceptron", {"budget": 6, "kernel": "rbf", "gamma": 0.5})),
 ]
 
 
@@ -397,7 +408,10 @@ def test_a_multiclass_run_on_two_classes_scores_as_a_binary_one():
     AROW(protocol="paper", epochs=2),
     SelectivePerceptron(protocol="paper", b=20.0, epochs=3, random_state=0),
     SelectiveSecondOrderPerceptron(protocol="paper", b=2.0, epochs=2, random_state=0),
-    Projectron(protocol="paper", kernel="poly", degree=2, epochs=2)], ids=repr)
+    Projectron(protocol="paper", kernel="poly", degree=2, epochs=2),
+    Forgetron(protocol="paper", budget=60, degree=2, epochs=2),
+    RandomizedBudgetPerceptron(protocol="paper", budget=60, degree=2, epochs=2,
+                               random_state=0)], ids=repr)
 def test_digits(estimator):
     """scikit-learn's handwritten digits, 10 classes, a held-out quarter."""
     from sklearn.datasets import load_digits

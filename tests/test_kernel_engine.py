@@ -203,3 +203,39 @@ def test_rbf_rows_of_large_norm_do_not_cancel(monkeypatch, block, csr):
     st = engine_row(src, st, 1, 1, out)
     st = engine_row(src, st, 2, 1, out)
     assert out[0] == 1.0 and engine_diag(src, 3) == 1.0
+
+
+@pytest.mark.parametrize("block", BLOCKS)
+@pytest.mark.parametrize("name", KERNELS)
+@pytest.mark.parametrize("csr", [False, True])
+def test_replaced_supports_are_seen_inside_the_block(monkeypatch, block, name, csr):
+    """A budget of 5 slots: appends until full, then replacements (inside blocks, on their
+    first and last trials, of slots held at the block's start and of slots filled inside
+    it); every row equals the kernel values of the supports held, and so do the supports."""
+    from perceptron_bounds.kernel_engine import engine_replace
+
+    monkeypatch.setattr(kernel_engine, "BLOCK_SIZE", block)
+    X = sparse_data()
+    rng = np.random.default_rng(2)
+    order = np.concatenate([rng.permutation(len(X)) for _ in range(3)])
+    changes = set(np.flatnonzero(rng.random(len(order)) < 0.3).tolist())
+    changes |= {block - 1, block, 2 * block - 1} & set(range(len(order)))
+    kernel = KERNELS[name]
+    src, st, k = kernel_engine.kernel_engine(as_input(X, csr), order, kernel, cache=False)
+    slots = []
+    out = np.empty(8)
+    for t, i in enumerate(order):
+        st = engine_row(src, st, t, k, out)
+        np.testing.assert_allclose(out[:k], exact_row(kernel, X, i, slots), rtol=1e-12,
+                                   atol=1e-12)
+        if t in changes:
+            if k < 5:
+                st = engine_append(src, st, t, k)
+                slots.append(i)
+                k += 1
+            else:
+                j = int(rng.integers(5))
+                st = engine_replace(src, st, t, j)
+                slots[j] = i
+    held = engine_supports(st, k)
+    np.testing.assert_array_equal(held.toarray() if csr else held, X[slots])

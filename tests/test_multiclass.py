@@ -78,6 +78,10 @@ CASES = {
     "selective-so-rbf": ("selective_second_order", {"kernel": "rbf"}, X),
     "projectron-csr": ("projectron", {"eta": 0.2}, XS),
     "projectron-plus-rbf": ("projectron", {"eta": 0.1, "plus": True, "kernel": "rbf"}, X),
+    "forgetron-rbf": ("forgetron", {"kernel": "rbf", "budget": 8}, X),
+    "forgetron-csr": ("forgetron", {"kernel": "poly", "degree": 2, "budget": 8}, XS),
+    "rbp-rbf": ("randomized_budget_perceptron", {"kernel": "rbf", "budget": 8}, X),
+    "rbp-csr": ("randomized_budget_perceptron", {"budget": 8}, XS),
 }
 
 

@@ -55,6 +55,9 @@ PANELS = {
     "selective_second_order": ({"b": 0.5, "seed": 1}, "line ellipse"),
     "projectron": ({"eta": 0.05}, "line"),
     "projectron plus rbf": ({"eta": 0.3, "plus": True, "kernel": "rbf", "gamma": 2.0}, "contour"),
+    "forgetron": ({"budget": 4, "kernel": "rbf", "gamma": 2.0}, "contour supports"),
+    "randomized_budget_perceptron": ({"budget": 4, "kernel": "rbf", "gamma": 2.0, "seed": 1},
+                                     "contour supports"),
 }
 
 
@@ -91,6 +94,8 @@ def test_every_algorithm_draws_and_animates(name, data, tmp_path):
     assert (len(_line_points(ax)) == 2) == ("line" in shows)
     contours = [c for c in ax.collections if type(c).__name__ == "QuadContourSet"]
     assert bool(contours) == ("contour" in shows)
+    supports = [c for c in ax.collections if c.get_label().startswith("supports")]
+    assert bool(supports) == ("supports" in shows)
     ax.figure.savefig(tmp_path / "panel.png")
     anim = animate_run(run, X, y, interval=50)
     assert isinstance(anim, FuncAnimation)
@@ -344,3 +349,19 @@ def test_queried_and_unqueried_trials_are_drawn_differently(name, data, tmp_path
     panel.show(run.hypothesis_at(k, X, y), unasked)
     assert "label not queried, no update" in ax.get_title()
     assert "label" not in plot_run_2d(run_online("perceptron", X, y), X, y).get_title()
+def test_the_forgetron_panel_shows_supports_fading_and_leaving(data):
+    """At a removal the removed support is crossed, the held ones drawn as opaque as their
+    coefficients are large (theory §2.11)."""
+    X, y, _ = data
+    run = run_online("forgetron", X, y, budget=3, kernel="rbf", gamma=2.0, epochs=2)
+    k = int(np.flatnonzero(run.state["removed_trials"] >= 0)[-1]) + 1  # the last removal
+    ax = plot_run_2d(run, X, y, step=k)
+    (held,) = [c for c in ax.collections if c.get_label().startswith("supports")]
+    (removed,) = [c for c in ax.collections if c.get_label().startswith("support removed")]
+    assert held.get_offsets().shape == (3, 2) and removed.get_offsets().shape == (1, 2)
+    born = run.state["removed_trials"][k - 1]
+    np.testing.assert_array_equal(removed.get_offsets()[0], X[run.sample_index[born], :2])
+    snapshot = run.hypothesis_at(k, X, y)
+    alpha = held.get_edgecolors()[:, 3]
+    np.testing.assert_allclose(alpha, np.abs(snapshot.dual_coef) / np.abs(snapshot.dual_coef).max())
+    assert alpha.min() < 1.0

@@ -32,6 +32,8 @@ from . import (
     alma,  # noqa: F401  (registers "alma")
     arow,  # noqa: F401  (registers "arow")
     ballseptron,  # noqa: F401  (registers "ballseptron")
+    budget_perceptron,  # noqa: F401  (registers "randomized_budget_perceptron")
+    forgetron,  # noqa: F401  (registers "forgetron")
     higher_order,  # noqa: F401  (registers "higher_order")
     passive_aggressive,  # noqa: F401  (registers "passive_aggressive")
     perceptron,  # noqa: F401  (registers "perceptron")

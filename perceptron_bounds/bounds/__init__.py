@@ -10,7 +10,9 @@
   :mod:`.alma` (ALMA_p, derived on the theory page §4.8),
   :mod:`.romma` (ROMMA: Li & Long),
   :mod:`.arow` (AROW, derived),
-  :mod:`.projectron` (Projectron and Projectron++, derived);
+  :mod:`.projectron` (Projectron and Projectron++, derived),
+  :mod:`.forgetron` (the self-tuned Forgetron, derived),
+  :mod:`.budget_perceptron` (the Randomized Budget Perceptron, in expectation, derived);
 * :mod:`.quantities`: hinge losses, D1/D2/R over sets of trials, the HO transformed
   hinge loss and c_run, spectra, lambda*;
 * :mod:`.transformed`: the Higher-Order bound's transformed sequence (and its p-norms);
@@ -25,6 +27,7 @@
 from .alma import alma_updates, step_sums
 from .arow import arow_bound, arow_q
 from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
+from .budget_perceptron import rbp_expected_mistakes
 from .declaration import (
     Bound,
     GammaInterval,
@@ -37,6 +40,7 @@ from .declaration import (
 )
 from .evaluate import evaluate
 from .first_order import freund_schapire, novikoff
+from .forgetron import forgetron_gamma_min, forgetron_log_inverse, forgetron_mistakes
 from .higher_order import higher_order_bound, hop_alpha
 from .multiclass import multiclass_hinge_losses, multiclass_margins
 from .over_time import BoundCurves, bounds_over_time
@@ -86,6 +90,9 @@ __all__ = [
     "ballseptron_d1",
     "bounds_over_time",
     "evaluate",
+    "forgetron_gamma_min",
+    "forgetron_log_inverse",
+    "forgetron_mistakes",
     "freund_schapire",
     "higher_order_bound",
     "hinge_losses",
@@ -105,6 +112,7 @@ __all__ = [
     "pnorm_separable",
     "projectron_bound",
     "projectron_d2",
+    "rbp_expected_mistakes",
     "run_quantities",
     "second_order_adaptive_bound",
     "second_order_bound",

@@ -78,7 +78,8 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                         "mean instance norm")
     add_index_base_arguments(parser)
     parser.add_argument("--positive-class", metavar="D", type=int, default=None,
-                        help="bounds-mnist only: the digit against the rest (default 9)")
+                        help="bounds-mnist and budget-mnist only: the digit against the rest "
+                        "(default 9)")
     add_sweep_options(parser, out="figures",
                       seeds="seeds (permutations or data draws) averaged per point (default: "
                       "the figure's own)",

@@ -25,15 +25,16 @@ from __future__ import annotations
 
 from ..registry import get
 from .base import OnlineClassifier
-from .budget import Projectron
+from .budget import Forgetron, Projectron, RandomizedBudgetPerceptron
 from .first_order import Ballseptron, KernelPerceptron, Perceptron, PNormPerceptron, VotedPerceptron
 from .large_margin import ALMA, AROW, ROMMA, PassiveAggressive
 from .second_order import HigherOrderPerceptron, SecondOrderPerceptron
 from .selective import SelectivePerceptron, SelectiveSecondOrderPerceptron
 
 __all__ = [
-    "ALMA", "AROW", "Ballseptron", "HigherOrderPerceptron", "KernelPerceptron",
+    "ALMA", "AROW", "Ballseptron", "Forgetron", "HigherOrderPerceptron", "KernelPerceptron",
     "OnlineClassifier", "PNormPerceptron", "PassiveAggressive", "Perceptron", "Projectron", "ROMMA",
+    "RandomizedBudgetPerceptron",
     "SecondOrderPerceptron", "SelectivePerceptron", "SelectiveSecondOrderPerceptron",
     "VotedPerceptron", "estimator_of",
 ]

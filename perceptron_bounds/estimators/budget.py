@@ -5,6 +5,160 @@ from __future__ import annotations
 from .base import OnlineClassifier
 
 
+class Forgetron(OnlineClassifier):
+    """Dekel, Shalev-Shwartz & Singer's self-tuned Forgetron: a kernel Perceptron on a budget.
+
+    On a mistake (y_t f(x_t) <= 0) x_t is added with coefficient y_t; past B
+    supports every coefficient is multiplied by the self-tuned factor
+    phi_t in (0, 1] and the oldest support is removed (theory §2.11; mistake
+    bound theory §4.10).
+
+    Parameters
+    ----------
+    budget : int, default=100
+        B >= 1, the most supports the hypothesis keeps.
+    kernel : {"poly", "rbf", "linear"}, default="poly"
+        K(x, z) (theory §1.7, scikit-learn's names); every kernel runs the dual form.
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    gamma : float, "scale", "auto" or None, default="scale"
+        Kernel scale: ``"scale"`` is 1 / (n_features X.var()) on the data of
+        ``fit``, as scikit-learn's SVC; ``"auto"`` and None are 1 / n_features.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel.
+    protocol : {"sklearn", "paper"}, default="sklearn"
+        Where ``fit_intercept``, ``epochs`` and ``shuffle`` left at None take
+        their values (see ``OnlineClassifier``).
+    fit_intercept : bool or None, default=None
+        Append a constant feature 1 to every instance (linear kernel). None: from
+        ``protocol``.
+    epochs : int or None, default=None
+        Passes over the training data in ``fit``; None: from ``protocol``.
+    shuffle : bool or None, default=None
+        Present each pass in a fresh random permutation; None: from ``protocol``.
+    random_state : None, int or numpy.random.RandomState, default=None
+        Source of the permutations (see ``OnlineClassifier``).
+    multiclass : {None, "ovr"}, default=None
+        None: binary for two classes, one-vs-rest for more; ``"ovr"``: one-vs-rest,
+        one binary run per class, also on two classes (theory §2.6).
+
+    Attributes
+    ----------
+    classes_, run_, mistakes_, n_features_in_
+        See ``OnlineClassifier``; ``run_.support_vectors`` and ``run_.dual_coef``
+        hold the at most B supports, ``run_.state`` what the budget did.
+
+    References
+    ----------
+    O. Dekel, S. Shalev-Shwartz and Y. Singer, "The Forgetron: a kernel-based
+    Perceptron on a budget", SIAM J. Comput. 37 (2008).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds import Forgetron
+    >>> X = np.array([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> clf = Forgetron(budget=3, protocol="paper", kernel="rbf", gamma=2.0,
+    ...     epochs=10, random_state=0).fit(X, [0, 0, 1, 1])
+    >>> clf.run_.support_vectors.shape[0] <= 3
+    True
+    """
+
+    _algorithm = "forgetron"
+
+    def __init__(self, *, budget=100, kernel="poly", degree=3, gamma="scale", coef0=1.0,
+                 protocol="sklearn", fit_intercept=None, epochs=None, shuffle=None,
+                 random_state=None, multiclass=None):
+        self.budget = budget
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.protocol = protocol
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.multiclass = multiclass
+
+
+class RandomizedBudgetPerceptron(OnlineClassifier):
+    """Cavallanti, Cesa-Bianchi & Gentile's Randomized Budget Perceptron.
+
+    The kernel Perceptron with at most B supports: a mistake with B supports
+    held first removes one drawn uniformly at random (theory §2.12; mistake
+    bound in expectation theory §4.11).
+
+    Parameters
+    ----------
+    budget : int, default=100
+        B >= 1, the most supports the hypothesis keeps.
+    kernel : {"poly", "rbf", "linear"}, default="poly"
+        K(x, z) (theory §1.7, scikit-learn's names); every kernel runs the dual form.
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    gamma : float, "scale", "auto" or None, default="scale"
+        Kernel scale: ``"scale"`` is 1 / (n_features X.var()) on the data of
+        ``fit``, as scikit-learn's SVC; ``"auto"`` and None are 1 / n_features.
+    coef0 : float, default=1.0
+        Constant of the polynomial kernel.
+    protocol : {"sklearn", "paper"}, default="sklearn"
+        Where ``fit_intercept``, ``epochs`` and ``shuffle`` left at None take
+        their values (see ``OnlineClassifier``).
+    fit_intercept : bool or None, default=None
+        Append a constant feature 1 to every instance (linear kernel). None: from
+        ``protocol``.
+    epochs : int or None, default=None
+        Passes over the training data in ``fit``; None: from ``protocol``.
+    shuffle : bool or None, default=None
+        Present each pass in a fresh random permutation; None: from ``protocol``.
+    random_state : None, int or numpy.random.RandomState, default=None
+        Source of the permutations and of the draws (an int makes ``fit``
+        reproducible; see ``OnlineClassifier``).
+    multiclass : {None, "ovr"}, default=None
+        None: binary for two classes, one-vs-rest for more; ``"ovr"``: one-vs-rest,
+        one binary run per class, also on two classes (theory §2.6).
+
+    Attributes
+    ----------
+    classes_, run_, mistakes_, n_features_in_
+        See ``OnlineClassifier``; ``run_.support_vectors`` and ``run_.dual_coef``
+        hold the at most B supports, ``run_.state`` what the budget did.
+
+    References
+    ----------
+    G. Cavallanti, N. Cesa-Bianchi and C. Gentile, "Tracking the best hyperplane
+    with a simple budget Perceptron", Machine Learning 69 (2007).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds import RandomizedBudgetPerceptron
+    >>> X = np.array([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> clf = RandomizedBudgetPerceptron(budget=3, protocol="paper", kernel="rbf", gamma=2.0,
+    ...     epochs=10, random_state=0).fit(X, [0, 0, 1, 1])
+    >>> clf.run_.support_vectors.shape[0] <= 3
+    True
+    """
+
+    _algorithm = "randomized_budget_perceptron"
+
+    def __init__(self, *, budget=100, kernel="poly", degree=3, gamma="scale", coef0=1.0,
+                 protocol="sklearn", fit_intercept=None, epochs=None, shuffle=None,
+                 random_state=None, multiclass=None):
+        self.budget = budget
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.protocol = protocol
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.multiclass = multiclass
+
+
 class Projectron(OnlineClassifier):
     """Projectron and Projectron++ (Orabona, Keshet & Caputo): kernel Perceptrons on fewer supports.
 

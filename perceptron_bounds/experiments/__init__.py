@@ -14,6 +14,7 @@ writes a figure: the papers' configurations, figures and reports are in
 from .._tables import summarize
 from ._cells import AlgorithmSpec, write_csv
 from .bound_ratios import bound_ratios
+from .budget import budget_curve
 from .corrections import best_params, corrections_table, cross_validate
 from .epochs import epochs_curve
 from .noise import noise_curve
@@ -26,6 +27,7 @@ __all__ = [
     "AlgorithmSpec",
     "best_params",
     "bound_ratios",
+    "budget_curve",
     "corrections_table",
     "cross_validate",
     "epochs_curve",

@@ -9,7 +9,9 @@
 - :mod:`.bounds_mnist`: every algorithm's mistakes against every bound, on MNIST
   (``bounds-mnist``);
 - :mod:`.selective`: selective sampling (CGZ06), labels queried against mistakes
-  (``selective-sampling``, on synthetic data, a data file or a real binary task).
+  (``selective-sampling``, on synthetic data, a data file or a real binary task);
+- :mod:`.budget_mnist`: the budget Perceptrons' test error, mistakes and bounds
+  against the budget B, on MNIST (``budget-mnist``).
 
 Each reproduction is a :class:`~.common.Reproduction`: its experiment returns the
 tidy records (``perceptron_bounds.experiments`` does the runs), its drawing the
@@ -19,7 +21,15 @@ them (PNG, PDF, CSV and the report), as ``perceptron-bounds figure`` and ``table
 do, both reading :data:`REPRODUCTIONS`.
 """
 
-from . import ballseptron, bounds_mnist, freund_schapire, higher_order, second_order, selective
+from . import (
+    ballseptron,
+    bounds_mnist,
+    budget_mnist,
+    freund_schapire,
+    higher_order,
+    second_order,
+    selective,
+)
 from .common import Reproduction, provenance, provenance_line
 from .writer import save_figure
 
@@ -33,6 +43,7 @@ REPRODUCTIONS = {
     "selective-sampling": selective.selective_sampling,
     "fs-mnist": freund_schapire.fs_mnist,
     "bounds-mnist": bounds_mnist.bounds_mnist,
+    "budget-mnist": budget_mnist.budget_mnist,
     "ballseptron-radius-real": ballseptron.ballseptron_radius_real,
     "selective-sampling-real": selective.selective_sampling_real,
     "hop-ocr": higher_order.hop_ocr,

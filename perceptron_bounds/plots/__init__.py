@@ -3,6 +3,7 @@
 and never call plt.show()."""
 
 from .bounds import mistakes_vs_bounds  # noqa: F401
+from .budget import plot_budget_curves  # noqa: F401
 from .curves import plot_epochs_curve, plot_noise_curve, plot_radius_curve, plot_sop_toy  # noqa: F401
 from .real import (  # noqa: F401
     plot_bound_ratios,

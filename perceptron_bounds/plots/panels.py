@@ -199,6 +199,15 @@ class RunPanel:
             ax.add_patch(self.circle)
             ax.plot([], [], marker="o", markersize=11, markerfacecolor="none", color="purple",
                     linestyle="none", label=f"ball of radius {radius} around it")
+        self.supports = self.removed = None
+        if self.algorithm.teaching.supports:
+            self.supports = ax.scatter(empty[:, 0], empty[:, 1], s=150, marker="o",
+                                       facecolors="none", edgecolors="darkgreen",
+                                       linewidths=1.6, zorder=7,
+                                       label="supports (opacity: |coefficient|)")
+            self.removed = ax.scatter(empty[:, 0], empty[:, 1], s=160, marker="x",
+                                      c="darkgreen", linewidths=2.0, zorder=7,
+                                      label="support removed by this update")
         self.ellipse = None
         if matrix:
             self.ellipse = Ellipse((0, 0), 0, 0, fill=False, color="seagreen", linewidth=1.5,
@@ -285,6 +294,8 @@ class RunPanel:
                 self.circle.set_center(x)
         if self.ellipse is not None:
             self._show_matrix(snapshot)
+        if self.supports is not None:
+            self._show_supports(snapshot, previous)
         self.title.set_text(self._title(snapshot, trial))
 
     def _line(self, weights):
@@ -299,6 +310,21 @@ class RunPanel:
             return _NoContour()
         return self.ax.contour(*self.grid_xy, scores, levels=[0.0], colors=[color],
                                linestyles=style, linewidths=width, zorder=6)
+
+    def _show_supports(self, snapshot, previous):
+        """The supports, as opaque as their coefficients are large; those just removed, crossed."""
+        from matplotlib.colors import to_rgba
+
+        held, coef = _supports(snapshot)
+        colours = np.tile(to_rgba("darkgreen"), (held.shape[0], 1))
+        if coef.size:
+            colours[:, 3] = np.abs(coef) / np.abs(coef).max()
+        self.supports.set_offsets(held[:, :2].reshape(-1, 2))
+        self.supports.set_edgecolors(colours)
+        before = _supports(previous)[0] if previous is not None else np.zeros((0, 2))
+        now = {row.tobytes() for row in held}
+        gone = np.array([row[:2] for row in before if row.tobytes() not in now])
+        self.removed.set_offsets(gone.reshape(-1, 2))
 
     def _show_matrix(self, snapshot):
         matrix = snapshot.matrix
@@ -349,6 +375,15 @@ def _unqueried_rows(run, trial) -> np.ndarray:
     np.maximum.at(last, shown, np.arange(shown.shape[0]))  # the last trial showing each row
     rows = np.flatnonzero(last >= 0)
     return rows[~np.isin(last[rows], run.queried_trials)]
+
+
+def _supports(snapshot):
+    """(support vectors as a dense array, their coefficients) of a snapshot's kernel hypothesis."""
+    held = snapshot.support_vectors
+    if held is None:  # the zero state before the first trial
+        return np.zeros((0, 2)), np.zeros(0)
+    held = held.toarray() if sp.issparse(held) else np.asarray(held, dtype=np.float64)
+    return held, np.asarray(snapshot.dual_coef, dtype=np.float64)
 
 
 class _NoContour:

@@ -87,6 +87,10 @@ def plot_run_2d(run, X, y, step=None, ax=None, *, u=None, gamma=None):
       column) as the ellipse z^T A_k^{-1} z = const, centred at the origin, its
       semi-axes proportional to the square roots of the eigenvalues and scaled
       to the plot, the eigenvalues printed in the corner;
+    * budget runs (the Forgetron, the Randomized Budget Perceptron: ``Teaching.supports``):
+      the supports held, ringed in green as opaque as their coefficients are
+      large (the Forgetron's shrinking fades the oldest), and crossed the one
+      the update removed (theory §2.11, §2.12);
     * the title: the algorithm, the trial of the update and k of K.
 
     Examples
