@@ -13,6 +13,7 @@ writes a figure: the papers' configurations, figures and reports are in
 
 from .._tables import summarize
 from ._cells import AlgorithmSpec, write_csv
+from .bound_atlas import ATLAS_COLUMNS, bound_atlas, read_atlas_csv, tightest, write_atlas_csv
 from .bound_ratios import bound_ratios
 from .corrections import best_params, corrections_table, cross_validate
 from .epochs import epochs_curve
@@ -22,16 +23,21 @@ from .sop import sop_toy
 from .voted_epochs import voted_epochs_curve
 
 __all__ = [
+    "ATLAS_COLUMNS",
     "AlgorithmSpec",
     "best_params",
+    "bound_atlas",
     "bound_ratios",
     "corrections_table",
     "cross_validate",
     "epochs_curve",
     "noise_curve",
     "radius_curve",
+    "read_atlas_csv",
     "sop_toy",
     "summarize",
+    "tightest",
     "voted_epochs_curve",
+    "write_atlas_csv",
     "write_csv",
 ]
