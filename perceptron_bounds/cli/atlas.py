@@ -93,8 +93,9 @@ def atlas_command(args) -> int:
         print(f"atlas: {', '.join(paths)} (from {args.from_csv}, {len(records)} rows)")
         return 0
     try:
-        algorithms, kernels, epochs = check_atlas_options(
-            _split(args.algorithms), _split(args.kernels), _epochs(args.epochs))
+        algorithms = _split(args.algorithms)  # None: every registered one, kernels where taken
+        _, kernels, epochs = check_atlas_options(algorithms, _split(args.kernels),
+                                                 _epochs(args.epochs))
     except ValueError as error:
         raise UsageError(f"--{str(error)}") from None
     if args.n_jobs == 0:

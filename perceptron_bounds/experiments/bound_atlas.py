@@ -125,14 +125,20 @@ def atlas_cell(X, y, data_key, target, spec, epochs, seed, gamma, comparator, ve
     start = time.perf_counter()
     rows = bounds_cell(X, y, data_key, target, spec, epochs, seed, gamma, comparator, version)
     seconds = round(time.perf_counter() - start, 3)
-    return [{
-        **head, "algorithm": row["algorithm"],
-        "params": json.dumps(row["params"], sort_keys=True, default=str),
-        "kernel": head["kernel"], "epochs": head["epochs"], "mistakes": row["mistakes"],
-        "bound": row["name"], "variant": row["variant"], "value": row["value"],
-        "ratio": row["ratio"], "holds": row["holds"], "gamma": row["margin_gamma"],
-        "comparator": row["comparator"], "seconds": seconds, "reason": row["reason"],
-    } for row in rows if row.get("class") is None]
+    records = []
+    for row in rows:
+        if row.get("class") is not None:
+            continue
+        record = {
+            **head, "algorithm": row["algorithm"],
+            "params": json.dumps(row["params"], sort_keys=True, default=str),
+            "mistakes": row["mistakes"], "bound": row["name"], "variant": row["variant"],
+            "value": row["value"], "ratio": row["ratio"], "holds": row["holds"],
+            "gamma": row["margin_gamma"], "comparator": row["comparator"],
+            "seconds": seconds, "reason": row["reason"],
+        }
+        records.append({key: record[key] for key in ATLAS_COLUMNS})
+    return records
 
 
 def bound_atlas(data=None, *, algorithms=None, kernels=("linear",), epochs=(1,),

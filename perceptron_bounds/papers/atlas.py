@@ -10,6 +10,7 @@ bound) and the four views of :mod:`perceptron_bounds.plots.atlas`, as PNG and PD
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 
 from .._files import replacing
@@ -28,6 +29,8 @@ from .writer import save_markdown
 
 #: The synthetic family drawn against label noise, and the prefix of its tasks' names.
 NOISE_FAMILY, NOISE_PREFIX = "label-noise", "eta="
+#: The line of the report after which its tables start (the docs page includes them).
+TABLES_MARK = "<!-- tables -->"
 #: The files of the views, after ``atlas.csv`` and ``atlas.md``.
 VIEWS = ("atlas", "atlas-winners", "atlas-ratios", "atlas-noise")
 
@@ -47,25 +50,37 @@ def describe(meta: dict) -> str:
 
 def draw_atlas(records, meta: dict) -> dict:
     """The figures of the views, by file stem (:data:`VIEWS`; ``atlas-noise`` only when the
-    label-noise family is among the records)."""
+    label-noise family is among the records): the heat map and the winners of every kernel
+    and epochs, the ratios and the noise of the first (:func:`primary`)."""
     rows = primary(records)
     kernel, epochs = rows[0]["kernel"], rows[0]["epochs"]
-    what = (f"Kernel {kernel}, {epochs} pass(es) in the order given; rows of unit norm; each "
-            "bound with the comparator and margin that make it smallest (theory §4.3).")
-    best = tightest(rows)
+    combos = ", ".join(dict.fromkeys(f"{r['kernel']} x {r['epochs']}" for r in records))
+    every = (f"Kernels x passes: {combos}, in the order given; rows of unit norm; each bound "
+             "with the comparator and margin that make it smallest (theory §4.3).")
+    first = every.replace(f"Kernels x passes: {combos}",
+                          f"Kernel {kernel}, {epochs} pass(es)")
+    best = tightest(records)
     figures = {"atlas": plot_atlas_heatmap(best), "atlas-winners": plot_atlas_winners(best),
                "atlas-ratios": plot_atlas_ratios(rows)}
     noise = [{**row, "noise": float(row["task"].removeprefix(NOISE_PREFIX))} for row in rows
              if row["dataset"] == NOISE_FAMILY and row["task"].startswith(NOISE_PREFIX)]
     if len({row["noise"] for row in noise}) > 1:
         figures["atlas-noise"] = plot_atlas_noise(noise)
-    for fig in figures.values():
-        add_caption(fig, what, describe(meta))
+    for name, fig in figures.items():
+        add_caption(fig, every if name in ("atlas", "atlas-winners") else first,
+                    describe(meta))
     return figures
 
 
 def _number(value, digits: int = 3) -> str:
     return "" if value is None else f"{value:.{digits}g}"
+
+
+def _reason(text: str) -> str:
+    """A reason with its numbers (and the class of a one-vs-rest run) replaced by ``#``."""
+    if text.startswith("class "):
+        text = text.split(": ", 1)[-1]
+    return re.sub(r"-?\d+(\.\d+)?(e[-+]?\d+)?", "#", text)
 
 
 def atlas_markdown(records, meta: dict) -> str:
@@ -83,8 +98,9 @@ def atlas_markdown(records, meta: dict) -> str:
               f"{len({s[0] for s in sets})} data sets, kernels and passes "
               + ", ".join(f"{k} x {e}" for k, e in combos) + f". {describe(meta)}.", ""]
     if meta.get("skipped"):
-        lines += ["Left out (not in the data home): " + "; ".join(meta["skipped"]) + ".", ""]
-    lines += ["## Data sets", "", markdown_table(
+        lines += ["Left out, not in the data home: "
+                  + ", ".join(line.split(":")[0] for line in meta["skipped"]) + ".", ""]
+    lines += [TABLES_MARK, "", "## Data sets", "", markdown_table(
         ["data set", "task", "samples", "features", "what"],
         [[d, t, n, f, CATALOG[d].description if d in CATALOG else "data file"]
          for d, t, n, f in sets]), ""]
@@ -112,9 +128,11 @@ def atlas_markdown(records, meta: dict) -> str:
             table.append([a, *cells])
         lines += [markdown_table(["algorithm", *(f"{d} {t}" for d, t, _, _ in columns)], table),
                   ""]
-    reasons = Counter((r["algorithm"], r["bound"], r["reason"]) for r in records
+    reasons = Counter((r["algorithm"], r["bound"], _reason(r["reason"])) for r in records
                       if r["value"] is None)
-    lines += ["## Bounds that do not apply", "", markdown_table(
+    lines += ["## Bounds that do not apply", "", "Each reason once per algorithm and bound "
+              "(# stands for the numbers, which differ from row to row; the CSV has them).",
+              "", markdown_table(
         ["algorithm", "bound", "rows", "reason"],
         [[a, b, n, reason] for (a, b, reason), n in sorted(reasons.items(),
                                                            key=lambda item: item[0][:2])]), ""]

@@ -42,19 +42,26 @@ def _name(algorithm: str) -> str:
 
 
 def _grid(best):
-    """Rows (algorithms), columns (data set and task) and the cell of each record."""
-    best = check_records(best, "tightest(bound_atlas(...))", ATLAS_KEYS)
-    algorithms = sorted(distinct(best, "algorithm"), key=_name)
+    """Rows (an algorithm, with its kernel and epochs when the records hold several), columns
+    (data set and task), the cell of each record, and the rows' labels."""
+    best = check_records(best, "tightest(bound_atlas(...))", (*ATLAS_KEYS, "kernel", "epochs"))
+    kernels, epochs = distinct(best, "kernel"), distinct(best, "epochs")
+    rows = sorted({(row["algorithm"], row["kernel"], row["epochs"]) for row in best},
+                  key=lambda key: (_name(key[0]), kernels.index(key[1]), key[2]))
+    labels = [_name(algorithm) + (f" · {kernel}" if len(kernels) > 1 else "")
+              + (f" · {passes} ep." if len(epochs) > 1 else "")
+              for algorithm, kernel, passes in rows]
     columns = distinct([{"c": _column(row)} for row in best], "c")
-    cells = {(row["algorithm"], _column(row)): row for row in best}
-    return algorithms, columns, cells
+    cells = {((row["algorithm"], row["kernel"], row["epochs"]), _column(row)): row
+             for row in best}
+    return rows, columns, cells, labels
 
 
-def _frame(ax, algorithms, columns):
+def _frame(ax, labels, columns):
     ax.set_xticks(np.arange(len(columns)), columns, rotation=60, ha="right", fontsize=7)
-    ax.set_yticks(np.arange(len(algorithms)), [_name(a) for a in algorithms], fontsize=8)
+    ax.set_yticks(np.arange(len(labels)), labels, fontsize=8)
     ax.set_xticks(np.arange(len(columns) + 1) - 0.5, minor=True)
-    ax.set_yticks(np.arange(len(algorithms) + 1) - 0.5, minor=True)
+    ax.set_yticks(np.arange(len(labels) + 1) - 0.5, minor=True)
     ax.grid(which="minor", color="white", linewidth=1.0)
     ax.tick_params(which="minor", length=0)
 
@@ -65,8 +72,9 @@ def plot_atlas_heatmap(best):
     Parameters
     ----------
     best : list of dict
-        One record per (data set, task, algorithm): the tightest bound's
-        (:func:`perceptron_bounds.experiments.tightest`), for one kernel and epochs.
+        One record per (data set, task, algorithm, kernel, epochs): the tightest bound's
+        (:func:`perceptron_bounds.experiments.tightest`); a row per algorithm, or per
+        algorithm, kernel and epochs when the records hold several.
 
     Returns
     -------
@@ -74,7 +82,7 @@ def plot_atlas_heatmap(best):
         A cell per algorithm and data set, coloured by the ratio on a log scale
         (:data:`RATIO_RANGE`) and labelled with it; grey where no bound applies.
     """
-    algorithms, columns, cells = _grid(best)
+    algorithms, columns, cells, labels = _grid(best)
     values = np.full((len(algorithms), len(columns)), np.nan)
     for (algorithm, column), row in cells.items():
         if row["value"] is not None:
@@ -91,7 +99,7 @@ def plot_atlas_heatmap(best):
         dark = row["value"] is not None and row["ratio"] < 0.1
         ax.text(j, i, text, ha="center", va="center", fontsize=6,
                 color="white" if dark else "black")
-    _frame(ax, algorithms, columns)
+    _frame(ax, labels, columns)
     fig.colorbar(image, ax=ax, label="mistakes / tightest bound (1: exact)", shrink=0.8)
     ax.set_title("How close is the tightest bound to the mistakes? (grey: no bound applies)",
                  fontsize=10)
@@ -112,7 +120,7 @@ def plot_atlas_winners(best):
         A cell per algorithm and data set, coloured by the winning bound (legend) and
         marked ``s`` (stated) or ``t`` (tightened form); grey where none applies.
     """
-    algorithms, columns, cells = _grid(best)
+    algorithms, columns, cells, labels = _grid(best)
     winners = sorted({row["bound"] for row in cells.values() if row["value"] is not None})
     codes = np.full((len(algorithms), len(columns)), np.nan)
     for (algorithm, column), row in cells.items():
@@ -132,7 +140,7 @@ def plot_atlas_winners(best):
     for k, bound in enumerate(winners):
         ax.plot([], [], linestyle="none", marker="s", markersize=8, color=colours[k],
                 alpha=0.75, label=bound)
-    _frame(ax, algorithms, columns)
+    _frame(ax, labels, columns)
     ax.set_title("Which bound is the tightest? (s: stated, t: tightened; grey: none applies)",
                  fontsize=10)
     shared_legend(fig, ax, title="tightest bound")
