@@ -158,8 +158,9 @@ def test_the_catalogue_tasks_are_unit_norm_with_their_targets():
 def test_real_sets_from_the_data_home_and_left_out_when_missing(tmp_path, monkeypatch):
     home = mnist_home(tmp_path / "home" / "mnist", monkeypatch)
     tasks, _ = atlas_tasks(["mnist"], data_home=tmp_path / "home")
-    [task] = tasks
-    assert (task.dataset, task.task, task.data.X.shape) == ("mnist", "9-vs-rest", (300, 784))
+    assert [(task.dataset, task.task, task.data.X.shape) for task in tasks] == [
+        ("mnist", "9-vs-rest", (300, 784)), ("mnist", "10-class", (300, 784))]
+    assert np.allclose(np.linalg.norm(tasks[0].data.X, axis=1), 1.0)
     monkeypatch.setenv("PERCEPTRON_BOUNDS_DATA", str(tmp_path / "empty"))
     tasks, skipped = atlas_tasks(None, quick=True)
     assert not {"mnist", "fashion-mnist", "usps"} & {task.dataset for task in tasks}
@@ -197,7 +198,11 @@ def test_atlas_command_quick_writes_the_files_and_redraws_from_csv(tmp_path, cap
     assert {row["kernel"] for row in rows} == {"linear", "poly"}
     redrawn = tmp_path / "redrawn"
     assert main(["atlas", "--from-csv", str(out / "atlas.csv"), "--out", str(redrawn)]) == 0
-    assert (redrawn / "atlas.png").stat().st_size > 0 and not (redrawn / "atlas.csv").exists()
+    assert (redrawn / "atlas.png").stat().st_size > 0
+    assert read_atlas_csv(redrawn / "atlas.csv") == rows
+    joined = f"{out / 'atlas.csv'},{redrawn / 'atlas.csv'}"  # two runs in one atlas
+    assert main(["atlas", "--from-csv", joined, "--out", str(redrawn)]) == 0
+    assert read_atlas_csv(redrawn / "atlas.csv") == rows  # its own CSV is not overwritten
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -623,6 +623,19 @@ def test_cli_run_on_mnist_reports_the_test_part(tmp_path, monkeypatch, small_mni
     assert code == 0 and "held out:      the last 3 of 12 rows" in out
 
 
+def test_cli_run_on_fashion_mnist(tmp_path, monkeypatch, small_fashion, capsys):
+    """``--data fashion-mnist`` reads fashion-mnist/ of the data home (issue 25)."""
+    write_mnist(tmp_path / "fashion-mnist", small_fashion)
+    monkeypatch.setenv(real.DATA_HOME_ENV, str(tmp_path))
+    code, out, _ = cli(["run", "--algorithm", "perceptron", "--data", "fashion-mnist",
+                        "--positive-class", "6", "--json"], capsys)
+    assert code == 0
+    record = json.loads(out)
+    y = np.where(small_fashion[1] == 6, 1, -1)
+    run = run_online("perceptron", small_fashion[0].reshape(N_TRAIN, -1).astype(float), y)
+    assert record["data"] == "fashion-mnist" and record["mistakes"] == run.mistakes
+
+
 def test_cli_data_names_and_positive_class_errors(tmp_path, monkeypatch, small_mnist, capsys):
     write_mnist(tmp_path, small_mnist)
     monkeypatch.setenv(real.DATA_HOME_ENV, str(tmp_path))
@@ -633,7 +646,7 @@ def test_cli_data_names_and_positive_class_errors(tmp_path, monkeypatch, small_m
     monkeypatch.setattr(sklearn.datasets, "fetch_openml", offline)
     for argv, message in [
         (["--data", "minst"], "minst: no such file, nor a data set name; did you mean 'mnist'? "
-         "(mnist, usps, rcv1:TASK)"),
+         "(mnist, fashion-mnist, usps, rcv1:TASK)"),
         (["--data", "mnist", "--positive-class", "11"],
          "--positive-class 11: not among the labels (0, 1, 2,"),
         (["--data", "mnist", "--positive-class", "nine"],

@@ -7,7 +7,8 @@ views (``atlas.png`` the heat map, ``atlas-winners``, ``atlas-ratios``, ``atlas-
 each ``.png`` and ``.pdf``), and prints the paths and the time. Every name, file and option
 is checked before any cell runs; ``--cache`` keeps every finished cell, so a run started
 again recomputes nothing that finished. ``--scheduler`` runs the cells on a Dask cluster
-(the ``dask`` extra); ``--from-csv`` redraws the report and figures from an atlas CSV.
+(the ``dask`` extra); ``--from-csv`` redraws the report and figures from atlas CSVs,
+joining several into one.
 """
 
 from __future__ import annotations
@@ -65,8 +66,10 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                         help="output directory (default: ./atlas)")
     parser.add_argument("--download", action="store_true",
                         help="fetch a real data set named in --data that the data home lacks")
-    parser.add_argument("--from-csv", metavar="FILE", default=None,
-                        help="run nothing: redraw atlas.md and the figures from an atlas CSV")
+    parser.add_argument("--from-csv", metavar="FILE,...", default=None,
+                        help="run nothing: redraw atlas.md and the figures from atlas CSVs "
+                        "(several are joined into one atlas.csv, e.g. a run with kernels on "
+                        "the small sets and one on MNIST)")
     parser.set_defaults(handler=atlas_command)
     return parser
 
@@ -88,8 +91,11 @@ def atlas_command(args) -> int:
     """Check everything, load the data, run the cells, write the files, print the paths."""
     start = time.perf_counter()
     if args.from_csv is not None:
-        records = read_atlas_csv(args.from_csv)
-        paths = save_atlas(records, args.out, {"quick": args.quick}, csv=False)
+        sources = _split(args.from_csv)
+        records = [row for path in sources for row in read_atlas_csv(path)]
+        target = os.path.abspath(os.path.join(args.out, "atlas.csv"))
+        paths = save_atlas(records, args.out, {"quick": args.quick},
+                           csv=target not in map(os.path.abspath, sources))
         print(f"atlas: {', '.join(paths)} (from {args.from_csv}, {len(records)} rows)")
         return 0
     try:
