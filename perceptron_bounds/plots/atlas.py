@@ -80,7 +80,8 @@ def plot_atlas_heatmap(best):
     -------
     matplotlib.figure.Figure
         A cell per algorithm and data set, coloured by the ratio on a log scale
-        (:data:`RATIO_RANGE`) and labelled with it; grey where no bound applies.
+        (:data:`RATIO_RANGE`) and labelled with it; grey with a dash where no bound
+        applies, blank where the records hold no such run.
     """
     algorithms, columns, cells, labels = _grid(best)
     values = np.full((len(algorithms), len(columns)), np.nan)
@@ -95,14 +96,16 @@ def plot_atlas_heatmap(best):
                       norm=LogNorm(*RATIO_RANGE))
     for (algorithm, column), row in cells.items():
         i, j = algorithms.index(algorithm), columns.index(column)
-        text = "–" if row["value"] is None else f"{row['ratio']:.2g}"
+        ratio = row["ratio"]
+        text = ("–" if row["value"] is None else f"{ratio:.3f}" if ratio >= 0.99
+                else f"{ratio:.2g}")
         dark = row["value"] is not None and row["ratio"] < 0.1
         ax.text(j, i, text, ha="center", va="center", fontsize=6,
                 color="white" if dark else "black")
     _frame(ax, labels, columns)
     fig.colorbar(image, ax=ax, label="mistakes / tightest bound (1: exact)", shrink=0.8)
-    ax.set_title("How close is the tightest bound to the mistakes? (grey: no bound applies)",
-                 fontsize=10)
+    ax.set_title("How close is the tightest bound to the mistakes? (–: no bound applies; "
+                 "blank: not run)", fontsize=10)
     return fig
 
 
@@ -141,8 +144,8 @@ def plot_atlas_winners(best):
         ax.plot([], [], linestyle="none", marker="s", markersize=8, color=colours[k],
                 alpha=0.75, label=bound)
     _frame(ax, labels, columns)
-    ax.set_title("Which bound is the tightest? (s: stated, t: tightened; grey: none applies)",
-                 fontsize=10)
+    ax.set_title("Which bound is the tightest? (s: stated, t: tightened; grey: none applies "
+                 "or not run)", fontsize=10)
     shared_legend(fig, ax, title="tightest bound")
     return fig
 
