@@ -155,8 +155,8 @@ def bound_atlas(data=None, *, algorithms=None, kernels=("linear",), epochs=(1,),
     algorithms : list of str or None, default=None
         Registered names; None: every one (``perceptron_bounds.algorithms.available()``).
     kernels : list of str, default=("linear",)
-        Among :data:`KERNELS`; an algorithm without a kernel form runs under ``linear``
-        only (naming it in ``algorithms`` with another kernel is an error).
+        Among ``KERNELS`` (linear, poly, rbf); an algorithm without a kernel form runs
+        under ``linear`` only (naming it in ``algorithms`` with another kernel is an error).
     epochs : list of int, default=(1,)
         Passes over the data, in the order given (no shuffling).
     quick : bool, default=False

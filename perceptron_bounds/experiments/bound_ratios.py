@@ -38,7 +38,7 @@ def bound_ratios(
     data : Dataset or (X, y) tuple
         Binary data (two labels; a Dataset's target u is the comparator under
         ``comparator="auto"`` or ``"target"``), or more labels: one-vs-rest runs
-        (:func:`bound_cells`).
+        (``bound_cells``).
     epochs : int, default=1
         Passes over the data.
     seeds : sequence of int or None, default=None
