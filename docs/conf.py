@@ -126,13 +126,14 @@ html_theme_options = {
     "header_links_before_dropdown": 8,
     "show_toc_level": 2,
     "navigation_with_keys": False,
-    "secondary_sidebar_items": ["page-toc"],
+    # The Play page needs the width for its two canvases.
+    "secondary_sidebar_items": {"**": ["page-toc"], "play": []},
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }
 # The pages without sub-pages need no section navigation.
 html_sidebars = {page: [] for page in ("index", "getting_started", "theory", "cli", "reproducing",
-                                        "adding_an_algorithm")}
+                                        "adding_an_algorithm", "play")}
 html_context = {"default_mode": "auto"}  # the theme logs an error for an empty mode
 html_show_sourcelink = False
 html_copy_source = False

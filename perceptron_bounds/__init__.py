@@ -11,7 +11,8 @@ from .run import OnlineRun, load_run
 
 _ESTIMATORS = ("Perceptron", "KernelPerceptron", "VotedPerceptron", "Ballseptron",
                "SecondOrderPerceptron", "HigherOrderPerceptron", "PNormPerceptron",
-               "PassiveAggressive", "ALMA", "ROMMA", "AROW")
+               "PassiveAggressive", "ALMA", "ROMMA", "AROW", "SelectivePerceptron",
+               "SelectiveSecondOrderPerceptron")
 
 __all__ = ["OnlineRun", "load_run", "run_online", *_ESTIMATORS]
 

@@ -46,6 +46,17 @@ def presentation_order(n_samples: int, epochs: int, shuffle: bool, seed: int | N
     )
 
 
+def trial_draws(seed: int, n_trials: int) -> np.ndarray:
+    """The uniform draws in [0, 1) of a randomized algorithm, one per trial (theory §1.2).
+
+    They come from their own stream of ``seed``, ``SeedSequence(seed, spawn_key=(1,))``,
+    independent of the permutations of ``presentation_order`` (which use ``seed`` itself),
+    so that shuffling or not leaves an algorithm's draws unchanged, and the run's recorded
+    seed replays them.
+    """
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1,))).random(n_trials)
+
+
 def draw_seed() -> int:
     """A fresh seed from the operating system's entropy, recorded so a run can be replayed."""
     return int(np.random.SeedSequence().generate_state(1, dtype=np.uint32)[0])

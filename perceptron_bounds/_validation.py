@@ -33,11 +33,15 @@ class Data:
     classes : ndarray of shape (2,) or (K,)
         The original label values, sorted; binary: ``classes[1]`` maps to +1;
         multiclass: index k is ``classes[k]``.
+    draws : ndarray of shape (n_trials,) or None
+        A randomized algorithm's uniform draws in [0, 1), entry t for trial t
+        (``Algorithm.randomized``; theory §1.2); None for the others.
     """
 
     X: np.ndarray | sp.csr_matrix
     y: np.ndarray
     classes: np.ndarray
+    draws: np.ndarray | None = None
 
     @property
     def n_samples(self) -> int:

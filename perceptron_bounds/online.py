@@ -9,7 +9,7 @@ import numpy as np
 from ._fingerprint import x_part, y_part
 from ._interrupt import interruptible, reporting
 from ._progress import BAR_DELAY, announcing_compilation, bar
-from ._sequence import check_seed, draw_seed, presentation_order
+from ._sequence import check_seed, draw_seed, presentation_order, trial_draws
 from ._validation import Data, check_bool, check_class_labels, check_int, check_labels, check_X
 from .algorithms import available, get
 from .algorithms.ovr import class_data
@@ -56,8 +56,10 @@ def run_online(
         Present each epoch in a fresh permutation drawn from
         ``numpy.random.default_rng(seed)``.
     seed : int or None, default=None
-        Seed of the permutations. With ``shuffle=True`` and no seed, a seed is
-        drawn from the OS and recorded in the run, so every run can be replayed.
+        Seed of the permutations and of a randomized algorithm's draws (one uniform
+        per trial from a stream of its own, theory §1.2). With ``shuffle=True`` or a
+        randomized algorithm and no seed, a seed is drawn from the OS and recorded in
+        the run, so every run can be replayed.
     record_margins : bool, default=False
         Keep the margin of every trial in ``OnlineRun.margins``.
     classes : array-like of labels, optional
@@ -164,9 +166,11 @@ def run_online(
         resolved = spec.resolve({**spec.defaults, **params}, data)
     else:
         resolved = _resolve_warm(spec, params, data, warm_start)
-    if shuffle and seed is None:
+    if (shuffle or spec.randomized) and seed is None:
         seed = draw_seed()
     order = presentation_order(data.n_samples, epochs, shuffle, seed)
+    if spec.randomized:
+        data = Data(data.X, data.y, data.classes, trial_draws(seed, order.shape[0]))
     hx = x_part(X)
     record = {"algorithm": algorithm, "params": resolved, "n_features": data.n_features,
               "epochs": epochs, "shuffle": shuffle, "seed": seed, "sample_index": order,
@@ -194,6 +198,7 @@ def run_online(
         state=result.state,
         multiclass=multiclass,
         data_fingerprint=_chain(warm_start, hx, y_fit if multiclass else y_fit > 0),
+        queried_trials=result.queried_trials,
     )
 
 
@@ -274,9 +279,11 @@ def _one_vs_rest(spec, data: Data, order, record: dict, record_margins: bool,
             hypothesis=result.hypothesis,
             state=result.state,
             data_fingerprint=_chain(previous[k], hx, data.y == k),
+            queried_trials=result.queried_trials,
         )
         for k, result in enumerate(results)
     )
+    queried = [run.queried_trials for run in class_runs if run.queried_trials is not None]
     return OnlineRun(
         **record,
         classes=data.classes,
@@ -286,6 +293,8 @@ def _one_vs_rest(spec, data: Data, order, record: dict, record_margins: bool,
         multiclass="ovr",
         class_runs=class_runs,
         data_fingerprint=_chain(warm_start, hx, data.y),
+        # a label some class run asked for (theory §2.14)
+        queried_trials=np.unique(np.concatenate(queried)) if queried else None,
     )
 
 

@@ -37,6 +37,10 @@ written as version 3, which earlier versions of the package refuse with "upgrade
 Files of versions 1 and 2 (runs saved before the fingerprint) load with it None: their
 data cannot be checked.
 
+Format version 4 adds ``queried_trials`` (an int64 array, the trials whose label a
+selective-sampling run asked for, theory §2.14); only such a record is written as
+version 4, and files of versions 1 to 3 load with it None.
+
 In ``run``, None, bools, ints, finite floats and strings are JSON values; every
 other value is a JSON object with one tag naming its kind:
 
@@ -91,7 +95,7 @@ from .kernels import Kernel
 from .registry import hypothesis_classes
 
 FORMAT = "perceptron_bounds.OnlineRun"
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 HEADER = "header.json"
 
 _SPARSE = {cls.__name__: cls for cls in (sp.csr_matrix, sp.csr_array)}

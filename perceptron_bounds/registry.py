@@ -31,13 +31,33 @@ class LoopResult:
 
     ``state`` holds algorithm-specific final state (what a warm start needs)
     and per-mistake records (what the bounds need); it is copied into
-    ``OnlineRun.state``.
+    ``OnlineRun.state``. ``queried_trials`` are the trials whose label a
+    selective-sampling algorithm asked for (theory §2.14); None for an algorithm
+    that reads every label.
     """
 
     mistake_trials: np.ndarray
     hypothesis: Any
     margin_error_trials: np.ndarray = field(default_factory=lambda: _EMPTY)
     state: dict = field(default_factory=dict)
+    queried_trials: np.ndarray | None = None
+
+    @property
+    def update_trials(self) -> np.ndarray:
+        """The trials that changed the state (:func:`update_trials`)."""
+        return update_trials(self.mistake_trials, self.margin_error_trials, self.queried_trials)
+
+
+def update_trials(mistake_trials, margin_error_trials, queried_trials=None) -> np.ndarray:
+    """The sorted trials that changed an algorithm's state (theory §1.4).
+
+    The mistakes and margin errors; for a selective-sampling algorithm (``queried_trials``
+    not None, theory §2.14) only the mistakes whose label was queried, with the margin
+    errors.
+    """
+    if queried_trials is not None:
+        mistake_trials = np.intersect1d(mistake_trials, queried_trials)
+    return np.union1d(mistake_trials, margin_error_trials)
 
 
 @dataclass(frozen=True)
@@ -177,6 +197,12 @@ class Algorithm:
         The name of its scikit-learn estimator class in
         ``perceptron_bounds.estimators`` (``"SecondOrderPerceptron"``), which
         :func:`perceptron_bounds.estimators.estimator_of` returns; None: none.
+    randomized : bool, default=False
+        The algorithm draws at random (a budget's removals, a label query): its
+        ``fit`` reads ``data.draws``, one uniform in [0, 1) per trial of ``order``,
+        from a stream of the run's seed of its own (theory §1.2). ``run_online``
+        draws a seed when none is given and records it, so the run replays exactly;
+        every class run of a one-vs-rest run reads the same draws.
     former_names : tuple of str, default=()
         Names of earlier releases: still accepted wherever a name is taken,
         with a ``DeprecationWarning`` naming ``name`` (``current_name``),
@@ -203,6 +229,7 @@ class Algorithm:
     former_names: tuple[str, ...] = ()
     ball: str | None = None
     estimator: str | None = None
+    randomized: bool = False
 
 
 _REGISTRY: dict[str, Algorithm] = {}

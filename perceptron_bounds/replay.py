@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ._interrupt import interruptible
+from ._sequence import trial_draws
 from ._validation import Data, check_int, check_labels
 from .hypothesis import ScoredRecord
 from .registry import get
@@ -169,10 +170,11 @@ def _replayer(run, X, y):
             "every row): pass the run's X"
         )
     y_pm, classes = check_labels(y, X.shape[0], run.classes)
-    data = Data(X, y_pm, classes)
+    draws = trial_draws(run.seed, run.n_trials) if algorithm.randomized else None
+    data = Data(X, y_pm, classes, draws)
     algorithm.resolve(dict(run.params), data)  # X suits the run's form and kernel
     updates = run.update_trials
-    radius = run.params.get("r")
+    radius = None if algorithm.ball is None else run.params[algorithm.ball]
 
     @interruptible()
     def replay(k: int) -> Snapshot:
@@ -180,7 +182,7 @@ def _replayer(run, X, y):
         stop = int(updates[k]) if k < updates.shape[0] else run.n_trials
         order = np.array(run.sample_index[:stop])
         result = algorithm.fit(data, order, run.params, np.empty(0), None)
-        replayed = np.union1d(result.mistake_trials, result.margin_error_trials)
+        replayed = result.update_trials
         if not np.array_equal(replayed, updates[:k]):
             first = int(np.setxor1d(replayed, updates[:k])[0])
             did, does = ("did", "not") if first in updates else ("did not", "")

@@ -22,7 +22,7 @@ from ._validation import check_class_labels, check_X
 from .hypothesis import ScoredRecord
 from .persistence import read_run, save_run, saved_record
 from .replay import Snapshot
-from .registry import current_name
+from .registry import current_name, update_trials
 
 _EMPTY = np.empty(0, dtype=np.int64)
 
@@ -104,6 +104,11 @@ class OnlineRun(ScoredRecord):
         with their (row, column) and of the labels' class indices with their rows, the
         same for dense and CSR X. None for a run saved by perceptron_bounds 0.x before
         the fingerprint (its data cannot be checked).
+    queried_trials : ndarray of int64 or None
+        A selective-sampling run (theory §2.14): the sorted 0-based trials whose label
+        the algorithm asked for (``mistake_trials`` count every trial, queried or not;
+        only the queried mistakes update). One-vs-rest: the trials whose label some
+        class run asked for. None for an algorithm that reads every label.
     """
 
     algorithm: str
@@ -123,11 +128,13 @@ class OnlineRun(ScoredRecord):
     multiclass: str | None = field(default=None, metadata={"format_version": 2})
     class_runs: tuple | None = field(default=None, metadata={"format_version": 2})
     data_fingerprint: tuple | None = field(default=None, metadata={"format_version": 3})
+    queried_trials: np.ndarray | None = field(default=None, metadata={"format_version": 4})
 
     def __post_init__(self):
         # a run saved under a former name is read as the current one (no warning)
         object.__setattr__(self, "algorithm", current_name(self.algorithm, warn=False))
-        for name in ("classes", "sample_index", "mistake_trials", "margin_error_trials", "margins"):
+        for name in ("classes", "sample_index", "mistake_trials", "margin_error_trials", "margins",
+                     "queried_trials"):
             _freeze(getattr(self, name))
         for value in self.state.values():
             _freeze(value)
@@ -148,9 +155,19 @@ class OnlineRun(ScoredRecord):
         return int(self.margin_error_trials.shape[0])
 
     @property
+    def queried(self) -> int:
+        """Number of labels the run asked for: ``len(run.queried_trials)``, or every trial
+        (``n_trials``) for an algorithm that reads every label (theory §2.14)."""
+        if self.queried_trials is None:
+            return self.n_trials
+        return int(self.queried_trials.shape[0])
+
+    @property
     def update_trials(self) -> np.ndarray:
-        """Sorted trials that changed the state: mistakes and margin errors."""
-        return np.union1d(self.mistake_trials, self.margin_error_trials)
+        """Sorted trials that changed the state: mistakes and margin errors; for a
+        selective-sampling run only the queried mistakes (theory §2.14)."""
+        return update_trials(self.mistake_trials, self.margin_error_trials,
+                             self.queried_trials)
 
     @property
     def n_updates(self) -> int:

@@ -1,4 +1,5 @@
-"""Shared fixtures: small seeded data sets; the session-wide one-signature check."""
+"""Shared fixtures: small seeded data sets; the session-wide one-signature check; the served
+documentation site and a headless browser for the browser tests."""
 
 import importlib
 import pkgutil
@@ -45,3 +46,52 @@ def compile_notice_already_shown():
     from perceptron_bounds import _progress
 
     _progress._CompileNotice.said = True
+
+
+@pytest.fixture(scope="module")
+def served_site():
+    """The quick documentation site served on 127.0.0.1: (Chromium's path, base URL).
+
+    For the browser tests (``test_docs_browser``, ``test_docs_play``); skips without
+    Chromium, Playwright or the docs extra. The site is built once per session.
+    """
+    import functools
+    import http.server
+    import threading
+
+    from docs_site import build_site, chromium, missing_requirements
+
+    path = chromium()
+    if path is None:
+        pytest.skip("no Chromium (apt-get install chromium, or set PERCEPTRON_BOUNDS_CHROMIUM)")
+    pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+    if missing_requirements():
+        pytest.skip("the docs extra is not installed")
+    html, done = build_site()
+    if done.returncode != 0:
+        pytest.fail("the site does not build; see test_docs.py")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(html)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield path, f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser(served_site):
+    """A headless Chromium (Playwright) for the pages of ``served_site``."""
+    from docs_site import CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
+
+    path, _ = served_site
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

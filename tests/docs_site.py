@@ -1,10 +1,13 @@
-"""The documentation site, built once per test session for test_docs and test_docs_browser.
+"""The documentation site, built once per test session for test_docs and the browser tests.
 
 The build is the quick one (``PERCEPTRON_BOUNDS_DOCS_QUICK=1``: the gallery's scripts in
 their quick mode, the lessons executed) with warnings as errors, into a temporary folder.
-The gallery is made anew. Its generated sources (``docs/auto_examples``, ``docs/lessons/*.ipynb``,
-``docs/api/generated``, ``docs/_build/gallery_src``) are written into ``docs/`` as any
-build writes them; git ignores them.
+The gallery is made anew. The browser tests (``test_docs_browser``, ``test_docs_play``) open
+it in headless Chromium through Playwright: :func:`chromium` finds it, :func:`open_page`
+opens a page and collects what went wrong. The build's generated sources
+(``docs/auto_examples``, ``docs/lessons/*.ipynb``, ``docs/api/generated``,
+``docs/_build/gallery_src``) are written into ``docs/`` as any build writes them; git ignores
+them.
 """
 
 from __future__ import annotations
@@ -55,3 +58,44 @@ def build_site() -> tuple[Path, subprocess.CompletedProcess]:
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=BUILD_TIMEOUT, check=False)
     return out / "html", done
+
+
+CHROMIUM_ARGS = [  # offline machine: no background connections, no sandbox as root
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def chromium() -> str | None:
+    """The Chromium to drive: ``$PERCEPTRON_BOUNDS_CHROMIUM`` or the first one on the PATH."""
+    for candidate in (os.environ.get("PERCEPTRON_BOUNDS_CHROMIUM"), "chromium",
+                      "chromium-browser", "google-chrome"):
+        if candidate and (path := shutil.which(candidate)):
+            return path
+    return None
+
+
+def open_page(browser, base: str, path: str, *, block_network: bool = False):
+    """Open a page of the site; return it and the problems seen while it loaded.
+
+    A problem is a console error, a page error, a failed request or an HTTP error. With
+    ``block_network`` every request outside ``base`` is aborted and counted as a problem:
+    the page must need nothing but the site.
+    """
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    problems = []
+    if block_network:
+        def only_the_site(route):
+            if route.request.url.startswith((base, "data:", "blob:")):
+                route.continue_()
+            else:
+                problems.append(f"outside the site: {route.request.url}")
+                route.abort()
+
+        page.route("**/*", only_the_site)
+    page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"failed: {r.url} {r.failure}"))
+    page.on("response", lambda r: r.status >= 400 and problems.append(f"{r.status}: {r.url}"))
+    page.goto(base + path, wait_until="networkidle")
+    return page, problems

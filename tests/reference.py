@@ -832,3 +832,63 @@ def arow_gram(X, y, order, r, kernel_name="rbf", **kernel_params):
     return (np.array(mistakes, dtype=np.int64), np.array(errors, dtype=np.int64),
             np.array(support, dtype=np.int64), alpha, np.array(margins), np.array(ms),
             np.array(chis))
+
+
+# ---------------------------------------------------------------- selective sampling
+# N. Cesa-Bianchi, C. Gentile, L. Zaniboni, "Worst-case analysis of selective sampling for
+# linear classification", JMLR 7 (2006) (not readable here): the rule as the issue states it
+# and DOGMA's sel_perc_train.m (theory §2.14). Z_t = 1 iff draws[t] < b / (b + |p_t|); every
+# mistake counts, only a queried one updates.
+
+
+def selective_perceptron(X, y, order, draws, b, kernel_name="linear", start=((), ()),
+                         **kernel_params):
+    """theory §2.14: the Perceptron (kernel form, f = sum of y_i K(x_i, .)) that reads y_t and
+    updates on a mistake only when draws[t] < b / (b + |f(x_t)|); ``start`` = (rows, coefs)
+    of a warm start's supports.
+
+    Returns (mistake_trials, queried_trials, support_rows, dual_coef, margins).
+    """
+    support, coef = list(start[0]), list(start[1])
+    mistakes, queried, margins = [], [], []
+    for t, i in enumerate(order):
+        margin = sum(c * kernel(kernel_name, X[s], X[i], **kernel_params)
+                     for s, c in zip(support, coef, strict=True))
+        margins.append(margin)
+        if y[i] * margin <= 0:
+            mistakes.append(t)
+        if draws[t] < b / (b + abs(margin)):
+            queried.append(t)
+            if y[i] * margin <= 0:
+                support.append(i)
+                coef.append(y[i])
+    return (np.array(mistakes, dtype=np.int64), np.array(queried, dtype=np.int64),
+            np.array(support, dtype=np.int64), np.array(coef, dtype=float), np.array(margins))
+
+
+def selective_second_order(X, y, order, draws, a, b, kernel_name="linear", **kernel_params):
+    """theory §2.14: the Second-Order Perceptron with fixed a (Gram form, margin
+    y~^T (a I + G_t)^{-1} G_t[:, last] as ``second_order_gram``) that reads y_t and updates
+    on a mistake only when draws[t] < b / (b + |margin_t|).
+
+    Returns (mistake_trials, queried_trials, support_rows, alpha = (a I + G)^{-1} y_S,
+    margins).
+    """
+    K = _kernel_matrix(X, kernel_name, kernel_params)
+    support, mistakes, queried, margins = [], [], [], []
+    for t, i in enumerate(order):
+        rows = [*support, i]
+        G = K[np.ix_(rows, rows)]
+        y_tilde = np.array([*(y[p] for p in support), 0.0])
+        margin = y_tilde @ np.linalg.solve(a * np.eye(len(rows)) + G, G[:, -1])
+        margins.append(margin)
+        if y[i] * margin <= 0:
+            mistakes.append(t)
+        if draws[t] < b / (b + abs(margin)):
+            queried.append(t)
+            if y[i] * margin <= 0:
+                support.append(i)
+    G = K[np.ix_(support, support)]
+    alpha = np.linalg.solve(a * np.eye(len(support)) + G, y[support])
+    return (np.array(mistakes, dtype=np.int64), np.array(queried, dtype=np.int64),
+            np.array(support, dtype=np.int64), alpha, np.array(margins))

@@ -50,6 +50,11 @@ SPECS = [
     ("passive_aggressive", {"variant": "pa2", "kernel": "rbf", "gamma": 1.0}),
     ("romma", {}),
     ("romma", {"aggressive": True, "kernel": "rbf", "gamma": 1.0}),
+    ("selective_perceptron", {"b": 0.5, "seed": 1}),
+    ("selective_perceptron", {"b": 0.5, "seed": 1, "kernel": "rbf", "gamma": 1.0}),
+    ("selective_second_order", {"b": 0.5, "seed": 1}),
+    ("selective_second_order", {"b": 0.5, "seed": 1, "kernel": "poly", "degree": 2,
+                                "gamma": 1.0}),
 ]
 
 

@@ -380,7 +380,8 @@ def test_csv_option_errors(files, argv, message, capsys):
         (["compare", "--seed", "-1"], "perceptron-bounds compare: error: seed must be"),
         (["figure", "sop-tyo"], "perceptron-bounds figure: error: argument NAME: unknown "
          "figure 'sop-tyo'; did you mean 'sop-toy'? (choose from hop-fig2, ballseptron-noise, "
-         "ballseptron-radius, sop-toy, fs-mnist, bounds-mnist, all) (see perceptron-bounds "
+         "ballseptron-radius, sop-toy, selective-sampling, fs-mnist, bounds-mnist, all) (see "
+         "perceptron-bounds "
          "figure --help)"),
         (["run", "--algorithm", "perceptron", "--data", "missing.npz"], "perceptron-bounds run: "
          "error: missing.npz: no such file"),

@@ -19,6 +19,8 @@ from perceptron_bounds import (
     Perceptron,
     PNormPerceptron,
     SecondOrderPerceptron,
+    SelectivePerceptron,
+    SelectiveSecondOrderPerceptron,
     VotedPerceptron,
     run_online,
 )
@@ -43,6 +45,9 @@ ESTIMATORS = [
     ALMA(kernel="rbf"),
     ROMMA(),
     ROMMA(aggressive=True, kernel="rbf"),
+    SelectivePerceptron(),
+    SelectivePerceptron(b=0.1, kernel="rbf"),
+    SelectiveSecondOrderPerceptron(),
 ]
 
 # (estimator, the run_online call it makes) for the semantic tests below.
@@ -305,6 +310,9 @@ MULTICLASS_RUNS = [
     (PNormPerceptron(protocol="paper", p=4.0), ("pnorm", {"p": 4.0})),
     (ALMA(protocol="paper", p=3.0, alpha=0.5), ("alma", {"p": 3.0, "alpha": 0.5})),
     (AROW(protocol="paper", r=0.5), ("arow", {"r": 0.5})),
+    (SelectivePerceptron(protocol="paper", b=0.5), ("selective_perceptron", {"b": 0.5})),
+    (SelectiveSecondOrderPerceptron(protocol="paper", a=0.5, b=2.0),
+     ("selective_second_order", {"a": 0.5, "b": 2.0})),
 ]
 
 
@@ -384,7 +392,10 @@ def test_a_multiclass_run_on_two_classes_scores_as_a_binary_one():
     ALMA(protocol="paper", epochs=3),
     KernelPerceptron(protocol="paper", degree=2, epochs=2),
     ROMMA(protocol="paper", aggressive=True, epochs=3),
-    AROW(protocol="paper", epochs=2)], ids=repr)
+    AROW(protocol="paper", epochs=2),
+    SelectivePerceptron(protocol="paper", b=20.0, epochs=3, random_state=0),
+    SelectiveSecondOrderPerceptron(protocol="paper", b=2.0, epochs=2, random_state=0)],
+    ids=repr)
 def test_digits(estimator):
     """scikit-learn's handwritten digits, 10 classes, a held-out quarter."""
     from sklearn.datasets import load_digits
@@ -446,3 +457,15 @@ def test_protocols():
         Perceptron(protocol="online").fit(X, y)
     with pytest.raises(TypeError, match="fit_intercept must be None, True or False, got 1"):
         Perceptron(fit_intercept=1).fit(X, y)
+
+
+@pytest.mark.parametrize("estimator_class", [SelectivePerceptron, SelectiveSecondOrderPerceptron])
+def test_selective_estimators_expose_b_and_draw_from_random_state(estimator_class):
+    X, y = noisy_separable(n_samples=80, n_features=3, seed=2)
+    est = estimator_class(protocol="paper", b=0.3, random_state=7).fit(X, y)
+    assert est.get_params()["b"] == 0.3 and est.run_.params["b"] == 0.3
+    run = run_online(est._algorithm, X, y, b=0.3, seed=7)
+    np.testing.assert_array_equal(est.run_.queried_trials, run.queried_trials)
+    assert est.queried_ == run.queried < run.n_trials
+    with pytest.raises(ValueError, match=r"b must be in \(0, inf\), got -1.0"):
+        estimator_class(b=-1.0).fit(X, y)

@@ -31,6 +31,9 @@ QUICK_CONFIG = {
         "data_seed": "0",
     },
     "sop-toy": {"n_seeds": "3", "n_features": "20", "ratio": "8.0", "margin": "0.25"},
+    "selective-sampling": {"n_seeds": "2", "n_samples": "600", "n_test": "300",
+                           "n_features": "20", "margin": "0.05", "label_noise": "0.05",
+                           "data_seed": "0"},
 }
 
 

@@ -70,6 +70,12 @@ CASES = {
     "arow": ("arow", {"r": 0.5}, X),
     "arow-diagonal-csr": ("arow", {"diagonal": True}, XS),
     "arow-rbf": ("arow", {"kernel": "rbf"}, X),
+    "selective": ("selective_perceptron", {"b": 0.5}, X),
+    "selective-csr": ("selective_perceptron", {"b": 0.5}, XS),
+    "selective-rbf": ("selective_perceptron", {"kernel": "rbf"}, X),
+    "selective-so": ("selective_second_order", {"b": 0.5}, X),
+    "selective-so-csr-dual": ("selective_second_order", {"form": "dual"}, XS),
+    "selective-so-rbf": ("selective_second_order", {"kernel": "rbf"}, X),
 }
 
 

@@ -33,10 +33,12 @@ def test_docstring_examples():
 
 
 def test_the_commands_read_the_one_registry():
-    assert set(figure.FIGURES) | set(table.TABLES) | {"ballseptron-radius-real"} == set(
+    assert set(figure.FIGURES) | set(table.TABLES) | {"ballseptron-radius-real",
+                                                      "selective-sampling-real"} == set(
         REPRODUCTIONS)
     assert figure.SYNTHETIC == list(FIGURES) == ["hop-fig2", "ballseptron-noise",
-                                                 "ballseptron-radius", "sop-toy"]
+                                                 "ballseptron-radius", "sop-toy",
+                                                 "selective-sampling"]
     assert list(table.TABLES) == ["hop-ocr", "hop-rcv1"]
 
 

@@ -152,7 +152,8 @@ def test_multiclass_runs_round_trip(case, tmp_path):
     assert loaded.corrections == run.corrections
     with np.load(tmp_path / "run.npz", allow_pickle=False) as archive:
         header = json.loads(archive["header.json"].item())
-    assert header["format_version"] == persistence.FORMAT_VERSION == 3  # with its fingerprint
+    # with its fingerprint; no queried trials (version 4, selective sampling only)
+    assert header["format_version"] == 3 and persistence.FORMAT_VERSION == 4
     if run.class_runs is not None:
         assert all(type(r) is type(run) and r.class_runs is None for r in loaded.class_runs)
         assert loaded.class_runs[1].sample_index is loaded.sample_index  # stored once
@@ -368,8 +369,8 @@ BAD_FILES = {
                     "unexpected entries 'extra'"),
     "missing entry": (lambda p: rewritten(p, lambda h, e: e.pop("sample_index")),
                       "sample_index names entry 'sample_index', which the archive lacks"),
-    "newer format": (lambda p: rewritten(p, lambda h, e: h.update(format_version=4)),
-                     "it was written in format version 4 .*reads versions up to 3: upgrade it"),
+    "newer format": (lambda p: rewritten(p, lambda h, e: h.update(format_version=5)),
+                     "it was written in format version 5 .*reads versions up to 4: upgrade it"),
     "bad fingerprint": (lambda p: rewritten(p, lambda h, e: h["run"].update(
                             data_fingerprint={"tuple": ["3x2:abc"]})),
                         "its data_fingerprint must be a non-empty tuple of strings"),
@@ -554,7 +555,7 @@ def test_runs_saved_by_earlier_releases_load_identically(name, tmp_path):
     run = run_online(*args, **options)
     path = SAVED / f"{name}.npz"
     loaded = load_run(path)
-    same_value(loaded, run if release == "v3" else without_fingerprint(run))
+    same_value(loaded, run if release in ("v3", "v4") else without_fingerprint(run))
     (header, entries), (again, again_entries) = entries_of(path), entries_of(
         loaded.save(tmp_path / "again"))
     assert again == header
@@ -565,8 +566,8 @@ def test_runs_saved_by_earlier_releases_load_identically(name, tmp_path):
 
 def test_the_saved_fields_are_the_records_fields(tmp_path):
     """The schema is OnlineRun's dataclass fields: a one-vs-rest run with its fingerprint
-    writes every one of them, in order."""
-    run = run_online("perceptron", X, Y3)
+    and its queried trials (selective sampling) writes every one of them, in order."""
+    run = run_online("selective_perceptron", X, Y3, seed=0)
     with np.load(run.save(tmp_path / "run"), allow_pickle=False) as archive:
         header = json.loads(archive["header.json"].item())
     assert list(header["run"]) == [f.name for f in dataclasses.fields(perceptron_bounds.OnlineRun)]

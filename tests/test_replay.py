@@ -15,7 +15,7 @@ import scipy.sparse as sp
 from conftest import noisy_separable
 
 from perceptron_bounds import OnlineRun, hypothesis, replay, run_online
-from perceptron_bounds.algorithms import available
+from perceptron_bounds.algorithms import available, get
 from perceptron_bounds.datasets import add_bias
 from perceptron_bounds.run import Snapshot
 
@@ -64,7 +64,9 @@ def make_run(case):
 def prefix_run(run, data, stop):
     """run_online on the trials before ``stop`` of the run's sequence, with its resolved params."""
     rows = run.sample_index[:stop]
-    return run_online(run.algorithm, data[rows], Y[rows], classes=run.classes, **run.params)
+    # the run's seed: a randomized algorithm's first draws are the prefix's (theory §1.2)
+    return run_online(run.algorithm, data[rows], Y[rows], classes=run.classes, seed=run.seed,
+                      **run.params)
 
 
 def score_options(h):
@@ -144,15 +146,15 @@ def test_the_last_snapshot_is_the_run_and_the_first_scores_zero(case):
 def test_matrix_and_radius_by_algorithm(case):
     run, data = make_run(case)
     snapshot = run.hypothesis_at(run.n_updates // 2, data, Y)
-    second_order = run.algorithm in ("second_order", "higher_order")
-    if second_order and run.params["form"] != "dual":
+    keeps_matrix = get(run.algorithm).matrix is not None  # the second-order algorithms
+    if keeps_matrix and run.params["form"] != "dual":
         assert snapshot.matrix.shape == (4, 4)
         assert not snapshot.matrix.flags.writeable
         np.testing.assert_allclose(snapshot.matrix, snapshot.matrix.T, rtol=0, atol=1e-12)
     else:
         assert snapshot.matrix is None
-    if run.algorithm == "ballseptron":
-        assert snapshot.r == run.params["r"]
+    if get(run.algorithm).ball is not None:
+        assert snapshot.r == run.params[get(run.algorithm).ball]
     else:
         assert snapshot.r is None
 

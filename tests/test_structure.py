@@ -303,8 +303,8 @@ def test_every_estimator_is_named_by_its_algorithms_registration():
     import perceptron_bounds.estimators as estimators
 
     classes = [cls for cls in vars(estimators).values() if isinstance(cls, type)
-               and issubclass(cls, estimators._OnlineClassifier)
-               and cls is not estimators._OnlineClassifier]
+               and issubclass(cls, estimators.OnlineClassifier)
+               and cls is not estimators.OnlineClassifier]
     assert {cls._algorithm for cls in classes} == set(available())
     for name in available():
         assert estimators.estimator_of(name)._algorithm == name

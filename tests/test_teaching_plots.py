@@ -24,6 +24,7 @@ from perceptron_bounds.plots import (  # noqa: E402
     save_animation,
     teaching,  # noqa: E402
 )
+from perceptron_bounds.plots.panels import RunPanel  # noqa: E402
 
 # One run of every registered algorithm (and the forms whose panel differs), with what its
 # 2-D panel shows: the line w . x = 0 (linear) or the zero level of the score (kernel), the
@@ -48,6 +49,10 @@ PANELS = {
     "higher_order dual": ({"c": 0.4, "form": "dual"}, "line"),
     "romma": ({"aggressive": True}, "line"),
     "romma rbf": ({"kernel": "rbf", "gamma": 2.0}, "contour"),
+    "selective_perceptron": ({"b": 0.5, "seed": 1}, "line"),
+    "selective_perceptron rbf": ({"b": 0.5, "seed": 1, "kernel": "rbf", "gamma": 2.0},
+                                 "contour"),
+    "selective_second_order": ({"b": 0.5, "seed": 1}, "line ellipse"),
 }
 
 
@@ -315,3 +320,25 @@ def test_string_labels_are_shown_as_text_in_the_legend(data):
     ax = plot_run_2d(run_online("perceptron", X, labels), X, labels)
     legend = [text.get_text() for text in ax.get_legend().get_texts()]
     assert "y = +1 (pos)" in legend and "y = -1 (neg)" in legend
+
+
+@pytest.mark.parametrize("name", ["selective_perceptron", "selective_second_order"])
+def test_queried_and_unqueried_trials_are_drawn_differently(name, data, tmp_path):
+    X, y, _ = data
+    run = run_online(name, X, y, epochs=2, b=0.2, seed=3)
+    assert 0 < run.queried < run.n_trials
+    ax = plot_run_2d(run, X, y)
+    [unqueried] = [c for c in ax.collections if c.get_label() == "label not queried (last shown)"]
+    last = {}  # up to the trial of the last update, the one drawn
+    for t, row in enumerate(run.sample_index[:run.update_trials[-1] + 1]):
+        last[row] = t
+    expected = sorted(row for row, t in last.items() if t not in set(run.queried_trials))
+    np.testing.assert_array_equal(np.sort(unqueried.get_offsets()[:, 0]),
+                                  np.sort(X[expected, 0]))
+    assert "label queried" in ax.get_title()  # the last update's trial: a queried mistake
+    unasked = int(np.setdiff1d(np.arange(run.n_trials), run.queried_trials)[0])
+    panel = RunPanel(ax, run, X, y)  # what an animation per trial draws on that trial
+    k = int(np.searchsorted(run.update_trials, unasked))
+    panel.show(run.hypothesis_at(k, X, y), unasked)
+    assert "label not queried, no update" in ax.get_title()
+    assert "label" not in plot_run_2d(run_online("perceptron", X, y), X, y).get_title()

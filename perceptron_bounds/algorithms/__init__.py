@@ -38,6 +38,7 @@ from . import (
     pnorm,  # noqa: F401  (registers "pnorm")
     romma,  # noqa: F401  (registers "romma")
     second_order,  # noqa: F401  (registers "second_order")
+    selective,  # noqa: F401  (registers "selective_perceptron", "selective_second_order")
     voted,  # noqa: F401  (registers "voted_perceptron")
 )
 from ._common import FORMS

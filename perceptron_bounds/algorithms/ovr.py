@@ -108,7 +108,7 @@ def class_labels(y_index: np.ndarray, k: int) -> np.ndarray:
 
 def class_data(data: Data, k: int) -> Data:
     """The binary data of problem k (classes [-1, 1]) from ``data`` with class indices."""
-    return Data(data.X, class_labels(data.y, k), np.array([-1, 1]))
+    return Data(data.X, class_labels(data.y, k), np.array([-1, 1]), data.draws)
 
 
 @jit

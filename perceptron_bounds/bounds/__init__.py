@@ -58,6 +58,7 @@ from .second_order import (
     second_order_bound,
     second_order_pinv_bound,
 )
+from .selective import selective_perceptron_bound, selective_second_order_bound
 from .transformed import transformed_instances, transformed_margins, transformed_norms
 
 __all__ = [
@@ -104,6 +105,8 @@ __all__ = [
     "second_order_adaptive_bound",
     "second_order_bound",
     "second_order_pinv_bound",
+    "selective_perceptron_bound",
+    "selective_second_order_bound",
     "span_spectrum",
     "step_sums",
     "transformed_instances",

@@ -137,6 +137,13 @@ class Bound:
     applies : callable (params: dict) -> bool, optional
         Whether it applies to a run with these parameters (e.g. the Second-Order
         variant's bound); always when None.
+    expectation : bool, default=False
+        It bounds the *expected* mistakes over the algorithm's draws (a randomized
+        algorithm, ``Algorithm.randomized``; e.g. selective sampling, theory §4.13),
+        and its quantities may be random too: the bound is the expectation of its
+        value. Reports say "in expectation over the draws"; one run's mistakes may
+        exceed it, the mean over runs of several seeds
+        (``evaluate([run, ...], X, y)``) estimates both sides.
 
     Examples
     --------
@@ -158,6 +165,7 @@ class Bound:
     theory: str = "§4.1"
     provider: str = "first_order"
     applies: Callable | None = None
+    expectation: bool = False
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -168,6 +176,8 @@ class Bound:
             if not isinstance(condition, (GammaInterval, Requirement)):
                 raise TypeError(f"conditions must hold GammaInterval or Requirement, got "
                                 f"{condition!r}")
+        if not isinstance(self.expectation, bool):
+            raise TypeError(f"expectation must be a bool, got {self.expectation!r}")
         object.__setattr__(self, "quantities", tuple(self.quantities))
         object.__setattr__(self, "conditions", tuple(self.conditions))
         if self.label is None:

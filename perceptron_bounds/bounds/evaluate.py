@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from numbers import Real
+from types import SimpleNamespace
 
 import numpy as np
 import scipy.sparse as sp
@@ -53,6 +55,7 @@ class _Spec:
     conditions: list = field(default_factory=list)
     quantities: Callable = dict
     reason: str | None = None
+    expectation: bool = False
 
 
 @interruptible()
@@ -62,11 +65,17 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
 
     Parameters
     ----------
-    run : OnlineRun
+    run : OnlineRun, or list or tuple of OnlineRun
         A run of a registered algorithm, binary or multiclass. The theorems
         count mistakes from the zero state, so every bound of a warm-started
         run (``run.warm_started``, e.g. after ``partial_fit``) is reported as
-        not applicable.
+        not applicable. Several binary runs that differ by their seed only (the
+        same algorithm, parameters, epochs, shuffle and data): the report of
+        their mean, for the bounds in expectation over the draws of a randomized
+        algorithm (``Bound.expectation``, theory §4.13). Its ``mistakes`` are the
+        mean mistakes and each bound's value is the mean of its value over the runs
+        at one comparator and one gamma (searched for the smallest mean), an
+        estimate of the expectation the theorem bounds.
     X, y : array-like
         The training data of the run (the rows its ``sample_index`` points to),
         with the labels as given to the run; other data are a one-line ``ValueError``
@@ -135,7 +144,10 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
     for kernels), ``second_order_adaptive`` (Thm 3) or ``second_order_pinv``
     (Thm 4) by its variant; the Higher-Order Perceptron: ``higher_order``
     (000 Thm 1 for p = 2; for p > 2 the derived form with ||u||_q = 1 and the
-    p-norm radius of the transformed mistakes, theory §4.1).
+    p-norm radius of the transformed mistakes, theory §4.1); the selective-sampling
+    Perceptron and Second-Order Perceptron: ``selective_perceptron`` and
+    ``selective_second_order`` (derived, on the expected mistakes over the draws,
+    theory §4.13).
 
     Multiclass (theory §4.5): one-vs-rest, every binary bound per class and
     their sums; the native Perceptron and Ballseptron, the same first-order
@@ -175,17 +187,48 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
     >>> report.corrections == ovr.corrections >= ovr.mistakes, report.holds
     (True, True)
     """
-    if not isinstance(run, OnlineRun):
-        raise TypeError(f"run must be an OnlineRun, got {type(run).__name__}")
-    X = run.check_data(X, y)  # the run's own data, by its fingerprint
+    runs = _runs_of(run)
+    run = runs[0]
+    X = run.check_data(X, y)  # the run's own data, by its fingerprint (the others': the same)
     comparator = check_choice("comparator", comparator, COMPARATORS)
     if gamma is not None:
         gamma = check_real("gamma", gamma, low=0.0, include_low=False)
     budget = run.params.get("memory_budget", MEMORY_BUDGET) if memory_budget is None else (
         check_memory_budget(memory_budget))
-    for binary in run.class_runs if run.multiclass == "ovr" else (run,):
+    for binary in run.class_runs if run.multiclass == "ovr" else runs:
         _check_memory(binary, sp.issparse(X), budget)
+    if len(runs) > 1:
+        return binary_report([RunData(each, X, y) for each in runs], u=u, gamma=gamma,
+                             comparator=comparator, target=target)
     return MODES[run.multiclass](run, X, y, u, gamma, comparator, target)
+
+
+def _runs_of(run) -> tuple:
+    """``(run,)``, or the runs of several seeds to average, checked to differ by the seed only."""
+    if isinstance(run, OnlineRun):
+        return (run,)
+    if not isinstance(run, list | tuple) or not run:
+        empty = " (empty)" if isinstance(run, list | tuple) else ""
+        raise TypeError(f"run must be an OnlineRun or a non-empty list of them, got "
+                        f"{type(run).__name__}{empty}")
+    for each in run:
+        if not isinstance(each, OnlineRun):
+            raise TypeError(f"run must hold OnlineRun only, got {type(each).__name__}")
+    first = run[0]
+    if first.multiclass is not None:
+        raise ValueError(f"evaluate averages binary runs only; these are multiclass="
+                         f"{first.multiclass!r}: average their class_runs[k] instead")
+    for each in run[1:]:
+        for name in ("algorithm", "params", "epochs", "shuffle", "warm_started", "multiclass",
+                     "data_fingerprint"):
+            if getattr(each, name) != getattr(first, name):
+                raise ValueError(f"the runs to average must differ by their seed only; their "
+                                 f"{name} differs: {getattr(first, name)!r} and "
+                                 f"{getattr(each, name)!r}")
+    seeds = [each.seed for each in run]
+    if len(set(seeds)) < len(seeds):
+        raise ValueError(f"the runs to average must have distinct seeds, got {seeds}")
+    return tuple(run)
 
 
 def _check_memory(run, sparse: bool, budget: float) -> None:
@@ -225,19 +268,34 @@ def binary_report(ctx, *, u=None, gamma=None, comparator="auto", target=None) ->
     For callers that hold one already (``bounds_over_time``), so that what it
     caches, the spectrum of the mistakes or the p-norms of a Higher-Order
     run's transformed sequence, is computed once. ``gamma`` (None or > 0) and
-    ``comparator`` are taken as checked.
+    ``comparator`` are taken as checked. A list of them (runs that differ by their
+    seed only): the report of their mean, as :func:`evaluate` of a list of runs.
     """
-    run = ctx.run
+    ctxs = ctx if isinstance(ctx, list) else [ctx]
+    ctx, run = ctxs[0], ctxs[0].run
     n = run.n_features
     comparators, notes = _comparators(
         ctx, u, target, comparator,
         unit=lambda v, label: unit_comparator(v, n, label, ctx.kernel, q=ctx.q),
         fitted=lambda: svm_comparators(ctx.X, ctx.y, ctx.kernel, q=ctx.q), what="u")
-    rows = _rows(ctx, comparators, gamma, bounds_of(run), native=False)
+    rows = _rows(ctxs, comparators, gamma, bounds_of(run), native=False)
     if not rows:
         notes.append(f"no bound of the papers applies to {run.algorithm!r}")
-    return BoundReport(run.algorithm, dict(run.params), run.n_trials, run.mistakes,
-                       run.margin_errors, tuple(rows), tuple(notes))
+    if any(row.expectation for row in rows):
+        notes.append(_MEAN_NOTE.format(len(ctxs)) if len(ctxs) > 1 else _ONE_RUN_NOTE)
+    if len(ctxs) == 1:
+        return BoundReport(run.algorithm, dict(run.params), run.n_trials, run.mistakes,
+                           run.margin_errors, tuple(rows), tuple(notes))
+    mean = [float(np.mean([each.run.mistakes for each in ctxs])),
+            float(np.mean([each.run.margin_errors for each in ctxs]))]
+    return BoundReport(run.algorithm, dict(run.params), run.n_trials, *mean, tuple(rows),
+                       tuple(notes), n_runs=len(ctxs))
+
+
+_ONE_RUN_NOTE = ("bounds in expectation over the draws bound the mean mistakes of runs of many "
+                 "seeds, which one run may exceed: evaluate([run, ...], X, y) averages them")
+_MEAN_NOTE = ("means over {} runs of different seeds: an estimate of the expectation over the "
+              "draws that the bounds in expectation hold for")
 
 
 def _evaluate_native(run, X, y, u, gamma, comparator, target) -> BoundReport:
@@ -249,7 +307,7 @@ def _evaluate_native(run, X, y, u, gamma, comparator, target) -> BoundReport:
         unit=lambda U, label: unit_prototypes(U, K, n, label, ctx.kernel),
         fitted=lambda: crammer_singer_comparators(ctx.X, ctx.y, K, ctx.kernel),
         what="prototypes")
-    rows = _rows(ctx, comparators, gamma, bounds_of(run), native=True)
+    rows = _rows([ctx], comparators, gamma, bounds_of(run), native=True)
     if not rows:
         notes.append(f"no bound is proved for the native multiclass {run.algorithm!r}")
     return BoundReport(run.algorithm, dict(run.params), run.n_trials, run.mistakes,
@@ -328,11 +386,40 @@ def _comparators(ctx, u, target, comparator, *, unit, fitted,
     return comps, [note, *dict.fromkeys(comp.note for comp in comps if comp.note)]
 
 
-def _rows(ctx, comparators, gamma, bounds, native) -> list[BoundRow]:
-    """Each bound's row, in each variant, at the best of the comparators."""
-    return [_best_row(ctx, specs, comparators, gamma)
-            for specs in zip(*(_specs(ctx, comp, bounds, native) for comp in comparators),
-                             strict=True)]
+def _rows(ctxs, comparators, gamma, bounds, native) -> list[BoundRow]:
+    """Each bound's row, in each variant, at the best of the comparators; over several runs
+    (``ctxs``), the row of the mean of their mistakes and of the bound's values."""
+    mean = ctxs[0] if len(ctxs) == 1 else SimpleNamespace(
+        m=float(np.mean([ctx.m for ctx in ctxs])))
+    per_comparator = [[_mean_spec(group) for group in
+                       zip(*(_specs(ctx, comp, bounds, native) for ctx in ctxs), strict=True)]
+                      for comp in comparators]
+    return [_best_row(mean, specs, comparators, gamma)
+            for specs in zip(*per_comparator, strict=True)]
+
+
+def _mean_spec(specs) -> _Spec:
+    """The spec of one bound over several runs: its mean value at each gamma, the conditions
+    of every run, the first reason any run gives; one run's spec as it is."""
+    if len(specs) == 1:
+        return specs[0]
+    first = specs[0]
+
+    def value(gammas):
+        return np.mean([spec.value(gammas) for spec in specs], axis=0)
+
+    def quantities(g):
+        reports = [spec.quantities(g) for spec in specs]
+        return {key: float(np.mean([each[key] for each in reports]))
+                if isinstance(item, Real) and not isinstance(item, bool) else item
+                for key, item in reports[0].items()}
+
+    return _Spec(first.name, first.variant, first.source, value,
+                 np.unique(np.concatenate([spec.margins for spec in specs])),
+                 max(spec.scale for spec in specs),
+                 [condition for spec in specs for condition in spec.conditions], quantities,
+                 next((spec.reason for spec in specs if spec.reason is not None), None),
+                 first.expectation)
 
 
 def _best_row(ctx, specs, comparators, gamma) -> BoundRow:
@@ -351,7 +438,8 @@ def _solve(ctx, spec, comp, gamma) -> BoundRow:
         quantities = spec.quantities(g) if reason is None else {}
         return BoundRow(spec.name, spec.variant, spec.source, reason is None, reason,
                         None if value is None else float(value),
-                        None if g is None else float(g), ctx.m, comp.label, quantities)
+                        None if g is None else float(g), ctx.m, comp.label, quantities,
+                        spec.expectation)
 
     if spec.reason is not None:
         return row(reason=spec.reason)
@@ -408,7 +496,7 @@ def _spec(run, bound, q, variant) -> _Spec:
             low, high = condition.ends(q)
             conditions.append(_Condition(float(low), float(high), condition.describe(q)))
     return _Spec(bound.name, variant, source, lambda gammas: bound.value(q, gammas), q.margins,
-                 q.scale, conditions, lambda g: q.report(bound, g), reason)
+                 q.scale, conditions, lambda g: q.report(bound, g), reason, bound.expectation)
 
 
 # How each kind of run is evaluated, by ``run.multiclass``: binary (None), one-vs-rest (every

@@ -208,11 +208,12 @@ def _summed_row(key, classes, class_reports, corrections) -> BoundRow:
     quantities = {"class_values": values,
                   "class_gammas": [None if row is None else row.gamma for row in found],
                   "class_mistakes": [report.mistakes for report in class_reports]}
+    expectation = any(row.expectation for row in found if row is not None)
     if failed:
         return BoundRow(name, variant, source, False, _failure(failed), None, None, corrections,
-                        "per class", quantities)
+                        "per class", quantities, expectation)
     return BoundRow(name, variant, source, True, None, float(sum(values)), None, corrections,
-                    "per class", quantities)
+                    "per class", quantities, expectation)
 
 
 def _smallest_row(classes, class_reports, corrections) -> BoundRow:
@@ -227,12 +228,13 @@ def _smallest_row(classes, class_reports, corrections) -> BoundRow:
     source = "each class's smallest bound, summed over the classes"
     failed = [(label, "no bound applies") for label, row in zip(classes, best, strict=True)
               if row is None]
+    expectation = any(row.expectation for row in best if row is not None)
     if failed:
         return BoundRow("smallest_per_class", "any", source, False, _failure(failed), None,
-                        None, corrections, "per class", quantities)
+                        None, corrections, "per class", quantities, expectation)
     return BoundRow("smallest_per_class", "any", source, True, None,
                     float(sum(row.value for row in best)), None, corrections, "per class",
-                    quantities)
+                    quantities, expectation)
 
 
 def _find(report, name, variant):

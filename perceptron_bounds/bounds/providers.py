@@ -87,7 +87,7 @@ class FirstOrderQuantities(Quantities):
 
     @classmethod
     def radius_trials(cls, run):
-        """The trials R is taken over in the tightened variant (those of :meth:`used_trials`)."""
+        """The trials R is taken over in the tightened variant (those of ``used_trials``)."""
         return cls.used_trials(run)
 
     @classmethod

@@ -45,13 +45,17 @@ class BoundRow:
         The bound (None when it does not apply).
     gamma : float or None
         The margin used: given, or the minimiser of the search.
-    mistakes : int
-        The run's mistakes m.
+    mistakes : int or float
+        The run's mistakes m; the mean over the runs of a report on several runs
+        (``evaluate([run, ...], X, y)``).
     comparator : str or None
         How u was chosen (``"given"``, ``"target"``, ``"svm C=..."``, ``"kernel svm C=..."``,
         ``"crammer-singer svm C=..."``, ``"per class"`` for a one-vs-rest sum).
     quantities : dict
         The quantities the value was computed from (R, D1, D2, margin_errors, alpha, ...).
+    expectation : bool, default=False
+        The bound holds for the mistakes in expectation over the algorithm's draws
+        (``Bound.expectation``, theory §4.13): printed "in expectation over the draws".
     """
 
     name: str
@@ -61,9 +65,15 @@ class BoundRow:
     reason: str | None
     value: float | None
     gamma: float | None
-    mistakes: int
+    mistakes: int | float
     comparator: str | None = None
     quantities: dict = field(default_factory=dict)
+    expectation: bool = False
+
+    @property
+    def cited(self) -> str:
+        """The source as printed: with "in expectation over the draws" for such a bound."""
+        return self.source + ("; in expectation over the draws" if self.expectation else "")
 
     @property
     def holds(self) -> bool | None:
@@ -87,7 +97,7 @@ class BoundRow:
             "name": self.name, "variant": self.variant, "source": self.source,
             "value": self.value, "margin_gamma": self.gamma, "applies": self.applies,
             "reason": self.reason, "mistakes": self.mistakes, "holds": self.holds,
-            "ratio": self.ratio, "comparator": self.comparator,
+            "ratio": self.ratio, "comparator": self.comparator, "expectation": self.expectation,
         }
         for key, value in self.quantities.items():
             record.setdefault(key, value)
@@ -106,23 +116,27 @@ class BoundReport:
     algorithm, params
         The run's.
     n_trials, mistakes, margin_errors : int
-        The run's counts; the rows bound ``mistakes``.
+        The run's counts; the rows bound ``mistakes``. A report on several runs
+        (``evaluate([run, ...], X, y)``): the means over them (floats).
     rows : tuple of BoundRow
     notes : tuple of str
         How the comparator was chosen, and why no bound applies when none does.
     multiclass : str or None
         ``"native"`` for a native multiclass run (its bounds through Kesler's
         construction, theory §4.5), None for a binary run.
+    n_runs : int, default=1
+        The number of runs (of several seeds) the counts and the bounds are means over.
     """
 
     algorithm: str
     params: dict
     n_trials: int
-    mistakes: int
-    margin_errors: int
+    mistakes: int | float
+    margin_errors: int | float
     rows: tuple
     notes: tuple = ()
     multiclass: str | None = None
+    n_runs: int = 1
 
     @property
     def holds(self) -> bool:
@@ -138,8 +152,8 @@ class BoundReport:
         payload = {
             "algorithm": self.algorithm, "params": self.params, "multiclass": self.multiclass,
             "n_trials": self.n_trials, "mistakes": self.mistakes,
-            "margin_errors": self.margin_errors, "notes": list(self.notes),
-            "bounds": self.to_records(),
+            "margin_errors": self.margin_errors, "n_runs": self.n_runs,
+            "notes": list(self.notes), "bounds": self.to_records(),
         }
         return json.dumps(_jsonable(payload), **kwargs)
 
@@ -152,17 +166,19 @@ class BoundReport:
 
     def __str__(self) -> str:
         mode = f" ({self.multiclass} multiclass)" if self.multiclass else ""
-        head = (f"{self.algorithm}{mode}: {self.mistakes} mistakes in {self.n_trials} trials"
-                + (f", {self.margin_errors} margin errors" if self.margin_errors else ""))
+        mean = f" (mean over {self.n_runs} runs)" if self.n_runs > 1 else ""
+        head = (f"{self.algorithm}{mode}: {_count(self.mistakes)} mistakes{mean} in "
+                f"{self.n_trials} trials" + (f", {_count(self.margin_errors)} margin errors"
+                                             if self.margin_errors else ""))
         columns = ("bound", "variant", "value", "gamma", "mistakes/bound", "holds", "source")
         table = [columns]
         for row in self.rows:
             if row.applies:
                 cells = (row.name, row.variant, f"{row.value:.6g}", f"{row.gamma:.4g}",
-                         f"{row.ratio:.3g}", _yes(row.holds), row.source)
+                         f"{row.ratio:.3g}", _yes(row.holds), row.cited)
             else:
                 cells = (row.name, row.variant, "-", "-", "-", "-",
-                         f"{row.source}; not applicable: {row.reason}")
+                         f"{row.cited}; not applicable: {row.reason}")
             table.append(cells)
         lines = [head, *aligned(table, ragged_last=True)]
         lines.extend(f"note: {note}" for note in self.notes)
@@ -272,15 +288,20 @@ class MulticlassBoundReport:
             values = row.quantities.get("class_values", [None] * len(self.classes))
             cells = [row.name, row.variant, *("-" if v is None else f"{v:.4g}" for v in values)]
             if row.applies:
-                cells += [f"{row.value:.6g}", f"{row.ratio:.3g}", _yes(row.holds), row.source]
+                cells += [f"{row.value:.6g}", f"{row.ratio:.3g}", _yes(row.holds), row.cited]
             else:
-                cells += ["-", "-", "-", f"{row.source}; not applicable: {row.reason}"]
+                cells += ["-", "-", "-", f"{row.cited}; not applicable: {row.reason}"]
             table.append(tuple(cells))
         lines = [head, *aligned(table, ragged_last=True)]
         lines.append("each class's bound is at its own comparator and margin: "
                      "report.class_reports[k] has them")
         lines.extend(f"note: {note}" for note in self.notes)
         return "\n".join(lines)
+
+
+def _count(value) -> str:
+    """A count as printed: an int as it is, a mean over runs to 6 significant digits."""
+    return str(value) if isinstance(value, int) else f"{value:.6g}"
 
 
 def _yes(holds: bool) -> str:

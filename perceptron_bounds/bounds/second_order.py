@@ -179,7 +179,7 @@ class SpectrumQuantities(Quantities):
     """D (a function of gamma), the eigenvalues of X_m X_m^T, u_energy, a, c, R, a_m, m.
 
     X_m holds the instances of the trials that built the algorithm's matrix
-    (:meth:`trials`: the mistakes here; AROW's provider, a subclass, takes its
+    (``trials``: the mistakes here; AROW's provider, a subclass, takes its
     update trials, theory §4.9). D runs over all trials (stated) or those
     (tightened, theory §4.2); ``failure`` is set when LAPACK cannot decompose
     their Gram matrix.
@@ -204,7 +204,7 @@ class SpectrumQuantities(Quantities):
 
     @classmethod
     def spectrum_at(cls, ctx, Xk, k) -> dict:
-        """The spectral quantities of the first k of :meth:`trials`, the rows ``Xk``."""
+        """The spectral quantities of the first k of ``trials``, the rows ``Xk``."""
         return {"eigenvalues": mistake_spectrum(Xk, ctx.kernel)}
 
     @classmethod
@@ -215,7 +215,7 @@ class SpectrumQuantities(Quantities):
 
     @classmethod
     def parameters_at(cls, run, k) -> dict:
-        """The run's parameters on the prefixes with k of :meth:`trials` (as on the whole run)."""
+        """The run's parameters on the prefixes with k of ``trials`` (as on the whole run)."""
         return cls.parameters(run)
 
     @classmethod

@@ -196,6 +196,8 @@ def run_command(args) -> int:
             "seed": run.seed,
             "held_out": held_out,
         }
+        if run.queried_trials is not None:  # selective sampling (theory §2.14)
+            record["queried"] = run.queried
         if run.multiclass is not None:
             record.update(multiclass_counts(run, y))
         print(json.dumps(record, indent=2, default=str))
@@ -213,6 +215,8 @@ def run_command(args) -> int:
               + ", ".join(repr(label) for label in run.classes.tolist()))
     print(f"trials:        {run.n_trials} ({sequence_text(run.epochs, run.shuffle, run.seed)})")
     print(f"mistakes:      {run.mistakes} ({run.mistakes / run.n_trials:.4f} per trial)")
+    if run.queried_trials is not None:  # selective sampling: the labels it asked for (§2.14)
+        print(f"labels asked:  {run.queried} ({run.queried / run.n_trials:.4f} per trial)")
     if run.multiclass is None:
         print(f"margin errors: {run.margin_errors}")
     else:

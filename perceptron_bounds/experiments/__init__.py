@@ -19,6 +19,7 @@ from .corrections import best_params, corrections_table, cross_validate
 from .epochs import epochs_curve
 from .noise import noise_curve
 from .radius import radius_curve
+from .selective import selective_curve
 from .sop import sop_toy
 from .voted_epochs import voted_epochs_curve
 
@@ -34,6 +35,7 @@ __all__ = [
     "noise_curve",
     "radius_curve",
     "read_atlas_csv",
+    "selective_curve",
     "sop_toy",
     "summarize",
     "tightest",

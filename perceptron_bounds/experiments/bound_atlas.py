@@ -27,7 +27,7 @@ from .bound_ratios import bound_cells, bounds_cell
 #: The columns of the atlas's records and CSV, in order.
 ATLAS_COLUMNS = ("dataset", "task", "n_samples", "n_features", "algorithm", "params",
                  "kernel", "epochs", "mistakes", "bound", "variant", "value", "ratio", "holds",
-                 "gamma", "comparator", "seconds", "reason")
+                 "gamma", "comparator", "seconds", "reason", "expectation")
 
 #: The kernels the atlas runs, by name, with their parameters: on rows of unit norm,
 #: (x . z + 1)^3 and exp(-||x - z||^2) (theory §2.1, Mercer kernels).
@@ -136,6 +136,7 @@ def atlas_cell(X, y, data_key, target, spec, epochs, seed, gamma, comparator, ve
             "value": row["value"], "ratio": row["ratio"], "holds": row["holds"],
             "gamma": row["margin_gamma"], "comparator": row["comparator"],
             "seconds": seconds, "reason": row["reason"],
+            "expectation": bool(row.get("expectation", False)),
         }
         records.append({key: record[key] for key in ATLAS_COLUMNS})
     return records
@@ -175,7 +176,9 @@ def bound_atlas(data=None, *, algorithms=None, kernels=("linear",), epochs=(1,),
         the keys :data:`ATLAS_COLUMNS`: ``ratio = mistakes / value`` and ``holds =
         mistakes <= value`` (up to the rounding of the bound's arithmetic); ``value``,
         ``ratio``, ``holds`` and ``gamma`` are None, and ``reason`` says why, for a bound
-        that does not apply; ``params`` is the run's resolved parameters as JSON.
+        that does not apply; ``params`` is the run's resolved parameters as JSON;
+        ``expectation`` is True for a bound on the expected mistakes over a randomized
+        algorithm's draws (theory §4.13), which one run's mistakes may exceed.
 
     Examples
     --------
@@ -230,7 +233,7 @@ def _typed(row: dict) -> dict:
             out[key] = int(text)
         elif key in _FLOATS:
             out[key] = float(text)
-        elif key == "holds":
+        elif key in ("holds", "expectation"):
             out[key] = text == "True"
         else:
             out[key] = text

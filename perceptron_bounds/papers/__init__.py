@@ -7,7 +7,9 @@
 - :mod:`.ballseptron`: paper 004, Fig. 3 (``ballseptron-noise``, ``ballseptron-radius``,
   on synthetic data, a data file, MNIST or USPS);
 - :mod:`.bounds_mnist`: every algorithm's mistakes against every bound, on MNIST
-  (``bounds-mnist``).
+  (``bounds-mnist``);
+- :mod:`.selective`: selective sampling (CGZ06), labels queried against mistakes
+  (``selective-sampling``, on synthetic data, a data file or a real binary task).
 
 Each reproduction is a :class:`~.common.Reproduction`: its experiment returns the
 tidy records (``perceptron_bounds.experiments`` does the runs), its drawing the
@@ -17,7 +19,7 @@ them (PNG, PDF, CSV and the report), as ``perceptron-bounds figure`` and ``table
 do, both reading :data:`REPRODUCTIONS`.
 """
 
-from . import ballseptron, bounds_mnist, freund_schapire, higher_order, second_order
+from . import ballseptron, bounds_mnist, freund_schapire, higher_order, second_order, selective
 from .common import Reproduction, provenance, provenance_line
 from .writer import save_figure
 
@@ -28,9 +30,11 @@ REPRODUCTIONS = {
     "ballseptron-noise": ballseptron.ballseptron_noise,
     "ballseptron-radius": ballseptron.ballseptron_radius,
     "sop-toy": second_order.sop_toy_figure,
+    "selective-sampling": selective.selective_sampling,
     "fs-mnist": freund_schapire.fs_mnist,
     "bounds-mnist": bounds_mnist.bounds_mnist,
     "ballseptron-radius-real": ballseptron.ballseptron_radius_real,
+    "selective-sampling-real": selective.selective_sampling_real,
     "hop-ocr": higher_order.hop_ocr,
     "hop-rcv1": higher_order.hop_rcv1,
 }

@@ -16,5 +16,6 @@ from .real import (  # noqa: F401
     plot_radius_panels,
     plot_voted_epochs,
 )
+from .selective import plot_selective_sampling  # noqa: F401
 from .animation import save_animation  # noqa: F401
 from .teaching import animate_run, plot_mistakes_over_time, plot_run_2d  # noqa: F401

@@ -176,6 +176,12 @@ class RunPanel:
                                             facecolors="none", edgecolors="purple",
                                             linewidths=1.0, zorder=4,
                                             label="margin error so far")
+        self.unqueried = None
+        if run.queried_trials is not None:  # selective sampling (theory §2.14)
+            self.unqueried = ax.scatter(empty[:, 0], empty[:, 1], s=70, marker="s",
+                                        facecolors="none", edgecolors="0.3", linewidths=0.9,
+                                        linestyle=":", zorder=4,
+                                        label="label not queried (last shown)")
         self.previous, = ax.plot([], [], color="0.45", linestyle="--", linewidth=1.2, zorder=5,
                                  label="before this update")
         self.separator, = ax.plot([], [], color="k", linewidth=2.0, zorder=6,
@@ -269,6 +275,8 @@ class RunPanel:
         if self.algorithm.margin_error is not None:
             errors = run.sample_index[run.margin_error_trials[run.margin_error_trials <= trial]]
             self.margin_errors.set_offsets(self.P[np.unique(errors)].reshape(-1, 2))
+        if self.unqueried is not None:
+            self.unqueried.set_offsets(self.P[_unqueried_rows(run, trial)].reshape(-1, 2))
         x = self.P[run.sample_index[trial]] if trial >= 0 else None
         self.current.set_offsets(np.reshape(x, (-1, 2)) if x is not None else np.zeros((0, 2)))
         if self.circle is not None:
@@ -323,8 +331,21 @@ class RunPanel:
             what = "a margin error"
         else:
             what = "correct, no update"
+        if run.queried_trials is not None:
+            what += ("; label queried" if np.isin(trial, run.queried_trials)
+                     else "; label not queried, no update")
         return (f"{head}\ntrial {trial + 1} of {run.n_trials}: {what} "
                 f"(update {snapshot.k} of {run.n_updates})")
+
+
+def _unqueried_rows(run, trial) -> np.ndarray:
+    """The rows whose last showing up to ``trial`` was a trial whose label a selective-sampling
+    run did not ask for (theory §2.14)."""
+    shown = run.sample_index[:trial + 1]
+    last = np.full(int(shown.max(initial=-1)) + 1, -1)
+    np.maximum.at(last, shown, np.arange(shown.shape[0]))  # the last trial showing each row
+    rows = np.flatnonzero(last >= 0)
+    return rows[~np.isin(last[rows], run.queried_trials)]
 
 
 class _NoContour:

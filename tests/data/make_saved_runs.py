@@ -8,7 +8,8 @@ It writes ``LABEL_CASE.npz`` for each case (default: all). The files here:
 ``v3_*`` by perceptron_bounds 0.1.0 at commit 726e6b7 (format version 3, with the
 data fingerprint), ``v2_perceptron`` and ``v2_ovr`` by commit 4163777, the release
 before the fingerprint (a binary run saved as format 1, a one-vs-rest run as format
-2). The data are small integers, so every update is exact and a run made today must
+2), ``v4_selective`` by the selective-sampling release (format version 4: the queried
+trials of a one-vs-rest selective Perceptron run). The data are small integers, so every update is exact and a run made today must
 equal the saved one bit for bit.
 """
 
@@ -32,6 +33,7 @@ CASES = {
                   {"epochs": 2, "shuffle": True, "seed": 5}),
     "native": (("ballseptron", X, Y3), {"multiclass": "native", "r": 0.5, "record_margins": True}),
     "higher_order": (("higher_order", X, Y), {"rho": [0.5, 0.25] * 12, "epochs": 2}),
+    "selective": (("selective_perceptron", X, Y3), {"b": 0.5, "epochs": 2, "seed": 3}),
 }
 
 if __name__ == "__main__":

@@ -1,0 +1,430 @@
+"""Selective sampling: the label-efficient Perceptron and Second-Order Perceptron (theory §2.14).
+
+On trial t the algorithm computes its margin p_t, predicts sign(p_t) and then
+flips a coin Z_t with P(Z_t = 1) = b / (b + |p_t|), b > 0: only when Z_t = 1
+does it ask for the label y_t, and only then may it update, on a mistake
+(y_t p_t <= 0, theory §1.1). Every trial's mistake is counted, queried or not;
+the state changes on the queried mistakes only (``run.update_trials``).
+
+* ``selective_perceptron``: p_t = w . x_t and, on a queried mistake,
+  w <- w + y_t x_t (the Perceptron's rule, theory §2.1); the kernel form keeps
+  w = sum_i y_i K(x_i, .) over the updated instances.
+* ``selective_second_order``: p_t = v^T (a I + S S^T + x_t x_t^T)^{-1} x_t, S the
+  updated instances, v = sum of their y_i x_i; on a queried mistake x_t joins S
+  and v <- v + y_t x_t (the Second-Order Perceptron's rule with fixed a, theory
+  §2.4). The primal form keeps (a I + S S^T)^{-1} with Sherman-Morrison, so a
+  trial costs one n x n matrix-vector product (p_t is needed on every trial, for
+  the coin); the dual form keeps (a I_k + G_k)^{-1} over the k updated instances.
+
+The coin is the run's own draw: Z_t = 1 iff ``data.draws[t] < b / (b + |p_t|)``, the
+t-th uniform in [0, 1) of the run's seed (``Algorithm.randomized``, theory §1.2), so a
+run replays exactly from its record. The record adds ``run.queried_trials`` (and
+``run.queried``); with b so large that b / (b + |p_t|) rounds to 1, every label is
+queried and the run is the fully supervised algorithm's, bit for bit.
+
+References
+----------
+N. Cesa-Bianchi, C. Gentile and L. Zaniboni, "Worst-case analysis of selective
+sampling for linear classification", Journal of Machine Learning Research 7
+(2006) 1205-1230 (not readable here; the rule follows the description in the
+issue and DOGMA's ``sel_perc_train.m``; the bounds are proved in theory §4.13).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._interrupt import EVERY, stop_requested
+from .._jit import jit
+from .._linalg import (
+    dense_row,
+    dot,
+    grow_square_within,
+    grow_vector,
+    rank_one_matvec,
+    square_buffer,
+)
+from .._validation import check_real, loop_arrays
+from ..hypothesis import (
+    KernelHypothesis,
+    LinearHypothesis,
+    SecondOrderHypothesis,
+    SecondOrderKernelHypothesis,
+)
+from ..kernel_engine import (
+    engine_append,
+    engine_diag,
+    engine_order,
+    engine_row,
+    engine_supports,
+    kernel_engine,
+)
+from ..kernels import KERNEL_DEFAULTS, kernel_of
+from ..registry import Algorithm, LegendEntry, LoopResult, Teaching, register
+from ._common import (
+    MEMORY_BUDGET,
+    check_dual_stop,
+    check_form,
+    check_memory_budget,
+    dense_matrices_fit,
+    dual_buffer,
+    max_supports,
+    over_budget,
+    resolve_kernel_form,
+    support_set,
+)
+
+# ---------------------------------------------------------------- first order
+
+
+@jit
+def _selective_primal_loop(X, y, order, draws, b, w, margins):
+    """Selective Perceptron over dense rows; updates w in place.
+
+    Returns (mistake trials, queried trials).
+    """
+    n_trials = order.shape[0]
+    n = X.shape[1]
+    record = margins.shape[0] > 0
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    queried = np.empty(n_trials, dtype=np.int64)
+    m = 0
+    q = 0
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        s = 0.0
+        for j in range(n):
+            s += w[j] * X[i, j]
+        if record:
+            margins[t] = s
+        wrong = y[i] * s <= 0.0
+        if wrong:
+            mistakes[m] = t
+            m += 1
+        if draws[t] < b / (b + abs(s)):
+            queried[q] = t
+            q += 1
+            if wrong:
+                yi = y[i]
+                for j in range(n):
+                    w[j] += yi * X[i, j]
+    return mistakes[:m].copy(), queried[:q].copy()
+
+
+@jit
+def _selective_primal_csr_loop(data, indices, indptr, y, order, draws, b, w, margins):
+    """Selective Perceptron over CSR rows; updates w in place.
+
+    Returns (mistake trials, queried trials).
+    """
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    queried = np.empty(n_trials, dtype=np.int64)
+    m = 0
+    q = 0
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        start, end = indptr[i], indptr[i + 1]
+        s = 0.0
+        for p in range(start, end):
+            s += w[indices[p]] * data[p]
+        if record:
+            margins[t] = s
+        wrong = y[i] * s <= 0.0
+        if wrong:
+            mistakes[m] = t
+            m += 1
+        if draws[t] < b / (b + abs(s)):
+            queried[q] = t
+            q += 1
+            if wrong:
+                yi = y[i]
+                for p in range(start, end):
+                    w[indices[p]] += yi * data[p]
+    return mistakes[:m].copy(), queried[:q].copy()
+
+
+@jit
+def _selective_dual_loop(src, st, k, y, draws, b, coef, margins):
+    """Kernel selective Perceptron: f(x) = sum_{j<k} coef[j] K(s_j, x); a queried
+    mistake appends (x_t, y_t).
+
+    Returns (mistake trials, queried trials, engine state, coef, k).
+    """
+    order = engine_order(src)
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    queried = np.empty(n_trials, dtype=np.int64)
+    row = np.empty(coef.shape[0])
+    m = 0
+    q = 0
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        st = engine_row(src, st, t, k, row)
+        s = dot(coef, row, k)
+        if record:
+            margins[t] = s
+        wrong = y[i] * s <= 0.0
+        if wrong:
+            mistakes[m] = t
+            m += 1
+        if draws[t] < b / (b + abs(s)):
+            queried[q] = t
+            q += 1
+            if wrong:
+                st = engine_append(src, st, t, k)
+                coef = grow_vector(coef, k)
+                row = grow_vector(row, k)
+                coef[k] = y[i]
+                k += 1
+    return mistakes[:m].copy(), queried[:q].copy(), st, coef, k
+
+
+def _fit_first(data, order, params, margins, previous) -> LoopResult:
+    b = params["b"]
+    if params["form"] == "primal":
+        w = (np.zeros(data.n_features) if previous is None
+             else np.array(previous.weights, dtype=np.float64))
+        if data.sparse:
+            X = data.X
+            trials, queried = _selective_primal_csr_loop(X.data, X.indices, X.indptr, data.y,
+                                                         order, data.draws, b, w, margins)
+        else:
+            trials, queried = _selective_primal_loop(data.X, data.y, order, data.draws, b, w,
+                                                     margins)
+        return LoopResult(trials, LinearHypothesis(w), queried_trials=queried)
+    kernel = kernel_of(params)
+    src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
+    trials, queried, st, coef, k = _selective_dual_loop(src, st, k, data.y, data.draws, b,
+                                                        dual_buffer(previous), margins)
+    hypothesis = KernelHypothesis(engine_supports(st, k), coef[:k].copy(), kernel)
+    return LoopResult(trials, hypothesis, queried_trials=queried)
+
+
+# ---------------------------------------------------------------- second order
+
+
+@jit
+def _selective_so_primal_loop(X, data, indices, indptr, y, order, draws, b, a_inv, w,
+                              margins):
+    """Selective Second-Order Perceptron, primal, fixed a; updates ``a_inv`` and ``w``.
+
+    With z = A^{-1} x_t and d = 1 + x_t . z the margin is p_t = (w . x_t) / d
+    (Sherman-Morrison, as the Second-Order primal loop). Returns (mistake
+    trials, queried trials).
+    """
+    n_trials = order.shape[0]
+    n = w.shape[0]
+    record = margins.shape[0] > 0
+    scratch = np.zeros(n)
+    z = np.empty(n)
+    pending = np.zeros(n)  # the last update's z / sqrt(d), not yet subtracted from a_inv
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    queried = np.empty(n_trials, dtype=np.int64)
+    m = 0
+    q = 0
+    for t in range(n_trials):
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        x = dense_row(i, X, data, indices, indptr, scratch)
+        s = dot(w, x, n)
+        rank_one_matvec(a_inv, pending, 1.0, x, n, z)
+        d = 1.0 + dot(x, z, n)
+        p_t = s / d
+        if record:
+            margins[t] = p_t
+        wrong = y[i] * s <= 0.0
+        if wrong:
+            mistakes[m] = t
+            m += 1
+        if draws[t] < b / (b + abs(p_t)):
+            queried[q] = t
+            q += 1
+            if wrong:
+                c = (y[i] - s) / d
+                r = 1.0 / np.sqrt(d)
+                for j in range(n):
+                    w[j] += c * z[j]
+                    pending[j] = z[j] * r
+    rank_one_matvec(a_inv, pending, 1.0, scratch, n, z)
+    return mistakes[:m].copy(), queried[:q].copy()
+
+
+@jit
+def _selective_so_dual_loop(src, st, k, y, draws, b, a, alpha, m_inv, max_k, margins):
+    """Selective Second-Order Perceptron, dual, fixed a, over the engine's k supports.
+
+    Keeps m_inv = (a I_k + G_k)^{-1} and alpha = m_inv y_k; with g the kernel row
+    and u = m_inv g, the margin is p_t = a (alpha . g) / (a + K(x_t, x_t) - g . u).
+    Stops at a queried mistake that would make more than ``max_k`` supports.
+    Returns (mistake trials, queried trials, engine state, alpha, m_inv, k, the
+    trial it stopped at or -1).
+    """
+    order = engine_order(src)
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    g = grow_vector(np.empty(0), k)
+    u = grow_vector(np.empty(0), k)
+    pending = grow_vector(np.empty(0), k)  # m_inv[:k, :k] still lacks + pending pending^T
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    queried = np.empty(n_trials, dtype=np.int64)
+    m = 0
+    q = 0
+    stop = -1
+    for t in range(n_trials):
+        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        g = grow_vector(g, k)
+        u = grow_vector(u, k)
+        pending = grow_vector(pending, k)
+        st = engine_row(src, st, t, k, g)
+        s = dot(alpha, g, k)
+        rank_one_matvec(m_inv, pending, -1.0, g, k, u)
+        schur = a + engine_diag(src, i) - dot(g, u, k)
+        p_t = a * s / schur
+        if record:
+            margins[t] = p_t
+        wrong = y[i] * s <= 0.0
+        ask = draws[t] < b / (b + abs(p_t))
+        if ask and wrong and k >= max_k:
+            stop = t
+            break
+        if wrong:
+            mistakes[m] = t
+            m += 1
+        if ask:
+            queried[q] = t
+            q += 1
+            if wrong:
+                m_inv = grow_square_within(m_inv, k, max_k)
+                r = 1.0 / np.sqrt(schur)
+                for p in range(k):
+                    m_inv[p, k] = -u[p] / schur
+                    m_inv[k, p] = -u[p] / schur
+                    pending[p] = u[p] * r
+                m_inv[k, k] = 1.0 / schur
+                c = (y[i] - s) / schur
+                for p in range(k):
+                    alpha[p] -= c * u[p]
+                st = engine_append(src, st, t, k)
+                alpha = grow_vector(alpha, k)
+                alpha[k] = c
+                k += 1
+    rank_one_matvec(m_inv, pending, -1.0, g, k, u)
+    return mistakes[:m].copy(), queried[:q].copy(), st, alpha, m_inv, k, stop
+
+
+def _fit_second(data, order, params, margins, previous) -> LoopResult:
+    a, b = params["a"], params["b"]
+    if params["form"] == "primal":
+        if previous is None:
+            a_inv, w = np.eye(data.n_features) / a, np.zeros(data.n_features)
+        else:
+            a_inv = np.array(previous.hypothesis.a_inv)
+            w = np.array(previous.hypothesis.weights)
+        trials, queried = _selective_so_primal_loop(*loop_arrays(data.X), data.y, order,
+                                                    data.draws, b, a_inv, w, margins)
+        return LoopResult(trials, SecondOrderHypothesis(w, a_inv), queried_trials=queried)
+    kernel = kernel_of(params)
+    src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
+    m_inv = np.zeros((16, 16)) if previous is None else square_buffer(previous.hypothesis.m_inv)
+    budget = params["memory_budget"]
+    trials, queried, st, alpha, m_inv, k, stop = _selective_so_dual_loop(
+        src, st, k, data.y, data.draws, b, a, dual_buffer(previous), m_inv,
+        max_supports(1, budget), margins)
+    check_dual_stop(stop, k, 1, budget)
+    hypothesis = SecondOrderKernelHypothesis(engine_supports(st, k), alpha[:k].copy(), kernel,
+                                             m_inv[:k, :k].copy(), a)
+    return LoopResult(trials, hypothesis, queried_trials=queried)
+
+
+def _matrix(result, params, rows) -> np.ndarray | None:
+    """A_k = a I + X_k X_k^T of the primal form, X_k the k updated ``rows`` (theory §2.14)."""
+    if params["form"] != "primal":
+        return None
+    X_k = rows.toarray() if hasattr(rows, "toarray") else rows
+    return params["a"] * np.eye(X_k.shape[1]) + X_k.T @ X_k
+
+
+# ---------------------------------------------------------------- parameters
+
+
+def check_b(value) -> float:
+    """``b`` checked: the query parameter, a finite real > 0 (theory §2.14)."""
+    return check_real("b", value, low=0.0, include_low=False)
+
+
+def _resolve_first(params: dict, data) -> dict:
+    """Validate b, the kernel and the form (``"auto"``: primal for the linear kernel)."""
+    b = check_b(params["b"])
+    return {"b": b, **resolve_kernel_form(params, data)}
+
+
+def _resolve_second(params: dict, data) -> dict:
+    """Validate a, b, memory_budget, the kernel and the form.
+
+    ``"auto"`` is the primal form for the linear kernel when n_features <=
+    n_samples and its n x n inverse fits ``memory_budget``, else the dual form,
+    as for the Second-Order Perceptron (theory §2.4).
+    """
+    a = check_real("a", params["a"], low=0.0, include_low=False)
+    b = check_b(params["b"])
+    budget = check_memory_budget(params["memory_budget"])
+    form = check_form(params["form"], ("primal", "dual"))
+    fits = dense_matrices_fit(data.n_features, 1, budget)
+    if form == "auto" and params["kernel"] == "linear":
+        form = "primal" if fits and data.n_features <= data.n_samples else "dual"
+    if form == "primal" and not fits:
+        raise ValueError(over_budget("primal", data.n_features, 1, budget, "form='dual'"))
+    return {"a": a, "b": b, "memory_budget": budget,
+            **resolve_kernel_form({**params, "form": form}, data)}
+
+
+SELECTIVE_PERCEPTRON = register(
+    Algorithm(
+        name="selective_perceptron",
+        estimator="SelectivePerceptron",
+        defaults={"b": 1.0, **KERNEL_DEFAULTS, "form": "auto"},
+        resolve=_resolve_first,
+        fit=_fit_first,
+        summary="Selective-sampling Perceptron (Cesa-Bianchi, Gentile, Zaniboni): asks for a "
+                "label with probability b / (b + |p_t|); primal or kernel form",
+        bounds=("selective_perceptron",),
+        display_name="Selective Perceptron",
+        label_params=("b",),
+        legend=lambda params: LegendEntry(f"Selective Perceptron, b = {params['b']:g}"),
+        randomized=True,
+    )
+)
+
+SELECTIVE_SECOND_ORDER = register(
+    Algorithm(
+        name="selective_second_order",
+        estimator="SelectiveSecondOrderPerceptron",
+        defaults={"a": 1.0, "b": 1.0, **KERNEL_DEFAULTS, "form": "auto",
+                  "memory_budget": MEMORY_BUDGET},
+        resolve=_resolve_second,
+        fit=_fit_second,
+        matrix=_matrix,
+        summary="Selective-sampling Second-Order Perceptron (Cesa-Bianchi, Gentile, Zaniboni): "
+                "fixed a, asks for a label with probability b / (b + |p_t|); primal or kernel "
+                "form",
+        bounds=("selective_second_order",),
+        display_name="Selective Second-Order Perceptron",
+        label_params=("a", "b"),
+        legend=lambda params: LegendEntry(
+            f"Selective Second-Order Perceptron, a = {params['a']:g}, b = {params['b']:g}"),
+        teaching=Teaching(matrix=lambda params: "$A_k = a I + X_k X_k^T$"),
+        randomized=True,
+    )
+)
