@@ -42,7 +42,8 @@ extensions = [
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
-exclude_patterns = ["_build", "_ext", "**.ipynb_checkpoints", "auto_examples/**/*.ipynb",
+exclude_patterns = ["_build", "_ext", "**.ipynb_checkpoints", "atlas/atlas.md",
+                    "auto_examples/**/*.ipynb",
                     "auto_examples/**/*.py", "auto_examples/**/*.zip"]
 root_doc = "index"
 smartquotes_action = "qe"  # curly quotes, but "--quick" stays two hyphens

@@ -51,8 +51,8 @@ def one_line_error(capsys, prefix="perceptron-bounds"):
 
 
 def test_commands_are_one_module_each_and_nothing_imports_the_cli():
-    assert list(COMMANDS) == ["run", "algorithms", "compare", "figure", "table", "demo",
-                              "data"]
+    assert list(COMMANDS) == ["run", "algorithms", "compare", "figure", "table", "atlas",
+                              "demo", "data"]
     for name, module in COMMANDS.items():
         assert module.__name__ == f"perceptron_bounds.cli.{name}"
     assert not (PACKAGE / "bounds" / "cli.py").exists()
@@ -335,7 +335,7 @@ def test_csv_option_errors(files, argv, message, capsys):
     ("argv", "message"),
     [
         (["rn"], "perceptron-bounds: error: unknown command 'rn'; did you mean 'run'? (choose "
-         "from run, algorithms, compare, figure, table, demo, data) (see perceptron-bounds "
+         "from run, algorithms, compare, figure, table, atlas, demo, data) (see perceptron-bounds "
          "--help)"),
         (["--version2"], "perceptron-bounds: error: the following arguments are required: "
          "COMMAND (see perceptron-bounds --help)"),

@@ -35,6 +35,7 @@ from perceptron_bounds.datasets import (
     RealData,
     center_and_scale,
     get_data_home,
+    load_fashion_mnist,
     load_mnist,
     load_rcv1_tasks,
     load_usps,
@@ -223,6 +224,74 @@ def test_load_mnist_checks_every_file(tmp_path, small_mnist):
         load_mnist(tmp_path, download=False)
 
 
+@pytest.fixture
+def small_fashion(monkeypatch):
+    """FASHION_MNIST_FILES patched to the sizes and checksums of ``tiny_mnist(1)``."""
+    arrays = tiny_mnist(1)
+    files = tuple(IdxFile(entry.name, array.shape, hashlib.sha256(idx_bytes(array)).hexdigest())
+                  for entry, array in zip(real.FASHION_MNIST_FILES, arrays, strict=True))
+    monkeypatch.setattr(real, "FASHION_MNIST_FILES", files)
+    return arrays
+
+
+def test_image_sets_have_a_folder_each_and_mnist_also_at_the_top(tmp_path, small_mnist,
+                                                                  small_fashion):
+    """The data home holds mnist/ and fashion-mnist/ (same file names); MNIST's files are
+    still read from the top level when mnist/ holds none (issue 25)."""
+    write_mnist(tmp_path / "fashion-mnist", small_fashion)
+    with pytest.raises(FileNotFoundError, match=f"MNIST is not in {tmp_path / 'mnist'}"):
+        load_mnist(tmp_path, download=False)  # never Fashion-MNIST's files for MNIST's
+    write_mnist(tmp_path, small_mnist)
+    check_mnist(load_mnist(tmp_path, download=False), small_mnist)
+    write_mnist(tmp_path / "mnist", small_mnist)
+    assert str(tmp_path / "mnist") in load_mnist(tmp_path, download=False).source
+    fashion = load_fashion_mnist(tmp_path, download=False)
+    assert fashion.name == "fashion-mnist" and fashion.target_names[9] == "Ankle boot"
+    assert str(tmp_path / "fashion-mnist") in fashion.source
+    assert np.array_equal(fashion.train.X, small_fashion[0].reshape(N_TRAIN, -1))
+    assert np.array_equal(fashion.test.y, small_fashion[3])
+    assert fashion.feature_range == (0.0, 255.0) and fashion.train.y.dtype == np.int64
+
+
+def test_load_fashion_mnist_missing_files_and_checksums(tmp_path, small_fashion):
+    with pytest.raises(FileNotFoundError) as error:
+        load_fashion_mnist(tmp_path, download=False)
+    text = one_line(error)
+    assert f"Fashion-MNIST is not in {tmp_path / 'fashion-mnist'}: missing" in text
+    assert "load_fashion_mnist(download=True)" in text
+    arrays = list(small_fashion)
+    arrays[0] = arrays[0].copy()
+    arrays[0][0, 0, 0] ^= 1
+    write_mnist(tmp_path / "fashion-mnist", arrays)
+    with pytest.raises(ValueError, match="train-images-idx3-ubyte.gz: checksum mismatch"):
+        load_fashion_mnist(tmp_path, download=False)
+
+
+def test_load_fashion_mnist_fetches_openml_into_its_folder(tmp_path, monkeypatch,
+                                                           small_fashion):
+    fake = FakeOpenML(openml_mnist(small_fashion))
+    monkeypatch.setattr(sklearn.datasets, "fetch_openml", fake)
+    data = load_fashion_mnist(tmp_path)
+    [(name, options)] = fake.calls
+    assert name == "Fashion-MNIST" and options["data_home"] == str(tmp_path)
+    for entry, array in zip(real.FASHION_MNIST_FILES, small_fashion, strict=True):
+        assert gzip.decompress((tmp_path / "fashion-mnist" / entry.name).read_bytes()) == (
+            idx_bytes(array))
+    assert np.array_equal(load_fashion_mnist(tmp_path, download=False).train.X, data.train.X)
+    assert len(fake.calls) == 1
+
+
+def test_the_canonical_fashion_mnist_checksums_are_of_the_shared_copy():
+    """The SHA-256 of the uncompressed content of the original files (Debian's
+    dataset-fashion-mnist, the same as the authors'), checked when the data home has them."""
+    folder = os.path.join(os.environ.get(real.DATA_HOME_ENV, ""), "fashion-mnist")
+    if not os.environ.get(real.DATA_HOME_ENV) or not os.path.isdir(folder):
+        pytest.skip(f"{real.DATA_HOME_ENV} names no folder with Fashion-MNIST")
+    for entry in real.FASHION_MNIST_FILES:
+        with gzip.open(os.path.join(folder, entry.name)) as handle:
+            assert hashlib.sha256(handle.read()).hexdigest() == entry.sha256
+
+
 class FakeOpenML:
     """Stands for ``sklearn.datasets.fetch_openml``: records its calls, returns ``bunch``."""
 
@@ -251,10 +320,10 @@ def test_load_mnist_fetches_openml_into_the_data_home(tmp_path, monkeypatch, sma
     assert name == "mnist_784" and options["version"] == 1
     assert options["data_home"] == str(home) and options["as_frame"] is False
     for entry, array in zip(real.MNIST_FILES, small_mnist, strict=True):  # canonical files
-        assert gzip.decompress((home / entry.name).read_bytes()) == idx_bytes(array)
+        assert gzip.decompress((home / "mnist" / entry.name).read_bytes()) == idx_bytes(array)
     check_mnist(load_mnist(home, download=False), small_mnist)  # read back, no fetch
     assert len(fake.calls) == 1
-    assert not [name for name in os.listdir(home) if ".part" in name]
+    assert not [name for name in os.listdir(home / "mnist") if ".part" in name]
 
 
 def test_openml_mnist_that_differs_writes_nothing(tmp_path, monkeypatch, small_mnist):
@@ -494,7 +563,9 @@ def test_docstring_examples_run(module):
 
 MNIST_HOME = os.environ.get(real.DATA_HOME_ENV, "")
 HAS_MNIST = bool(MNIST_HOME) and all(
-    os.path.isfile(os.path.join(MNIST_HOME, entry.name)) for entry in real.MNIST_FILES)
+    os.path.isfile(os.path.join(real.idx_folder(MNIST_HOME, "mnist", real.MNIST_FILES,
+                                                top_level=True), entry.name))
+    for entry in real.MNIST_FILES)
 
 
 @pytest.mark.skipif(not HAS_MNIST, reason=f"{real.DATA_HOME_ENV} names no folder with MNIST")
@@ -552,6 +623,19 @@ def test_cli_run_on_mnist_reports_the_test_part(tmp_path, monkeypatch, small_mni
     assert code == 0 and "held out:      the last 3 of 12 rows" in out
 
 
+def test_cli_run_on_fashion_mnist(tmp_path, monkeypatch, small_fashion, capsys):
+    """``--data fashion-mnist`` reads fashion-mnist/ of the data home (issue 25)."""
+    write_mnist(tmp_path / "fashion-mnist", small_fashion)
+    monkeypatch.setenv(real.DATA_HOME_ENV, str(tmp_path))
+    code, out, _ = cli(["run", "--algorithm", "perceptron", "--data", "fashion-mnist",
+                        "--positive-class", "6", "--json"], capsys)
+    assert code == 0
+    record = json.loads(out)
+    y = np.where(small_fashion[1] == 6, 1, -1)
+    run = run_online("perceptron", small_fashion[0].reshape(N_TRAIN, -1).astype(float), y)
+    assert record["data"] == "fashion-mnist" and record["mistakes"] == run.mistakes
+
+
 def test_cli_data_names_and_positive_class_errors(tmp_path, monkeypatch, small_mnist, capsys):
     write_mnist(tmp_path, small_mnist)
     monkeypatch.setenv(real.DATA_HOME_ENV, str(tmp_path))
@@ -562,7 +646,7 @@ def test_cli_data_names_and_positive_class_errors(tmp_path, monkeypatch, small_m
     monkeypatch.setattr(sklearn.datasets, "fetch_openml", offline)
     for argv, message in [
         (["--data", "minst"], "minst: no such file, nor a data set name; did you mean 'mnist'? "
-         "(mnist, usps, rcv1:TASK)"),
+         "(mnist, fashion-mnist, usps, rcv1:TASK)"),
         (["--data", "mnist", "--positive-class", "11"],
          "--positive-class 11: not among the labels (0, 1, 2,"),
         (["--data", "mnist", "--positive-class", "nine"],

@@ -8,6 +8,7 @@ handler it registers (the parsed arguments in, an exit code out):
 - :mod:`.compare`: every algorithm's mistakes beside the papers' bounds;
 - :mod:`.figure`: a paper's figure and the CSV behind it;
 - :mod:`.table`: a paper's table on its real data, ours beside the paper's;
+- :mod:`.atlas`: every algorithm's mistakes against every bound, on every data set;
 - :mod:`.demo`: an animation of one algorithm on 2-D data beside its bounds;
 - :mod:`.data`: the papers' data sets found in the data home;
 - :mod:`._common`: what they share (one-line errors, ``--param``, the data options).
@@ -27,12 +28,12 @@ from .._interrupt import interruptible
 from .._progress import announcing_compilation, command_line
 from .._validation import did_you_mean
 from .._version import __version__
-from . import algorithms, compare, data, demo, figure, run, table
+from . import algorithms, atlas, compare, data, demo, figure, run, table
 from ._common import Parser, UsageError
 
 #: The commands, in the order ``--help`` lists them.
 COMMANDS = {"run": run, "algorithms": algorithms, "compare": compare, "figure": figure,
-            "table": table, "demo": demo, "data": data}
+            "table": table, "atlas": atlas, "demo": demo, "data": data}
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 

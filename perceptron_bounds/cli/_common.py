@@ -26,6 +26,7 @@ from ..datasets import (
     RealData,
     get_data_home,
     load_data,
+    load_fashion_mnist,
     load_mnist,
     load_rcv1_tasks,
     load_usps,
@@ -38,7 +39,9 @@ from ..registry import current_name
 #: The seeded synthetic data used when ``--data`` is not given (theory §5 style).
 BUILTIN_DATA = {"n_samples": 2000, "n_features": 20, "margin": 0.05, "label_noise": 0.05, "seed": 0}
 #: The papers' data sets ``--data`` takes by name (:mod:`perceptron_bounds.datasets.real`).
-DATA_NAMES = ("mnist", "usps", "rcv1:TASK")
+DATA_NAMES = ("mnist", "fashion-mnist", "usps", "rcv1:TASK")
+#: The data sets ``--data`` takes by a plain name, and their loaders.
+IMAGE_SETS = {"mnist": load_mnist, "fashion-mnist": load_fashion_mnist, "usps": load_usps}
 RCV1_TASKS_TEXT = ", ".join(f"rcv1:{number}" for number in RCV1_TASKS)
 
 
@@ -137,7 +140,8 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data", metavar="FILE|NAME", default=None,
         help="svmlight/LIBSVM file (.svm .svmlight .libsvm .txt), .npz with arrays X and y "
-        "(and optionally the target u), or .csv; or a paper's data set: mnist, usps, "
+        "(and optionally the target u), or .csv; or a real data set: mnist, fashion-mnist, "
+        "usps, "
         "rcv1:TASK (TASK 70, 101, 4, 59 or the category's name), the training part, read "
         f"from the data home (${DATA_HOME_ENV}), fetched when missing only with --download "
         "(default: built-in synthetic data)",
@@ -270,7 +274,7 @@ def named_data(name: str, *, download: bool = False) -> RealData | None:
     from the data home (fetched when missing only with ``download``); None when ``name`` is
     not such a name (a file)."""
     kind, colon, task = name.partition(":")
-    if name not in ("mnist", "usps") and (kind != "rcv1" or not colon):
+    if name not in IMAGE_SETS and (kind != "rcv1" or not colon):
         return None
     if kind == "rcv1" and (not task or (task.isdigit() and int(task) not in RCV1_TASKS)):
         raise UsageError(f"{name}: the RCV1 tasks are {RCV1_TASKS_TEXT} (paper 000's "
@@ -285,10 +289,8 @@ def named_data(name: str, *, download: bool = False) -> RealData | None:
 def _load_named(name: str, home: str, download: bool) -> RealData:
     """:func:`named_data`, cached so that ``run --data mnist`` reads MNIST once for its
     training and test parts (keyed by the data home too)."""
-    if name == "mnist":
-        return load_mnist(home, download=download)
-    if name == "usps":
-        return load_usps(home, download=download)
+    if name in IMAGE_SETS:
+        return IMAGE_SETS[name](home, download=download)
     task = name.partition(":")[2]
     tasks = load_rcv1_tasks(home, download=download)
     for number, data in tasks.items():

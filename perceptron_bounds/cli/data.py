@@ -1,8 +1,9 @@
 """``perceptron-bounds data list [--data-home DIR]``: the papers' data sets found locally.
 
-For each of MNIST, USPS and RCV1: whether ``--data mnist|usps|rcv1:TASK`` can read it
-from the data home without downloading, and the files found there with their sizes
-(see :mod:`perceptron_bounds.datasets.real` for the layout). MNIST's IDX files are
+For each of MNIST, Fashion-MNIST, USPS and RCV1: whether ``--data
+mnist|fashion-mnist|usps|rcv1:TASK`` can read it from the data home without downloading,
+and the files found there with their sizes (see :mod:`perceptron_bounds.datasets.real`
+for the layout). The IDX files are
 decompressed and counted (about 0.3 s for the four): a truncated or corrupt file is
 named as such, not "available".
 """
@@ -14,7 +15,7 @@ import os
 
 from ..datasets import get_data_home
 from ..datasets import real
-from ..datasets.real import DATA_HOME_ENV, USPS_FILES, idx_problem, usps_path
+from ..datasets.real import DATA_HOME_ENV, USPS_FILES, idx_folder, idx_problem, usps_path
 
 #: The pickles scikit-learn's ``fetch_rcv1`` decodes RCV1 into, in ``DATA_HOME/RCV1``.
 RCV1_CACHE = ("samples_py3.pkl", "sample_id_py3.pkl", "sample_topics_py3.pkl",
@@ -24,14 +25,15 @@ RCV1_CACHE = ("samples_py3.pkl", "sample_id_py3.pkl", "sample_topics_py3.pkl",
 def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     """Register the command ``name`` on the main parser's subparsers."""
     parser = subparsers.add_parser(
-        name, help="the papers' data sets (MNIST, USPS, RCV1) in the data home",
-        description="The papers' data sets that --data mnist, usps and rcv1:TASK read from the "
+        name, help="the real data sets (MNIST, Fashion-MNIST, USPS, RCV1) in the data home",
+        description="The real data sets that --data mnist, fashion-mnist, usps and rcv1:TASK "
+        "read from the "
         f"data home (--data-home, else ${DATA_HOME_ENV}, else scikit-learn's data home).",
     )
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     listing = actions.add_parser(
         "list", help="which data sets are available locally, with their files and sizes",
-        description="Show, for MNIST, USPS and RCV1, the files found in the data home, their "
+        description="Show, for MNIST, Fashion-MNIST, USPS and RCV1, the files found in the data home, their "
         "sizes, and whether the data set loads without downloading.",
     )
     listing.add_argument("--data-home", metavar="DIR", default=None,
@@ -55,14 +57,23 @@ def file_line(path: str, label: str) -> tuple[bool, str]:
     return found, f"  {label:<28} {size_text(os.path.getsize(path)) if found else 'missing'}"
 
 
-def idx_line(path: str, entry) -> tuple[bool, str]:
-    """:func:`file_line` of an MNIST IDX file, whose content is checked: usable or not, and
-    its line ending in ``truncated (...)`` or ``corrupt (...)`` when it is not."""
-    found, line = file_line(path, entry.name)
+def idx_line(path: str, entry, label: str) -> tuple[bool, str]:
+    """:func:`file_line` of an IDX file (MNIST's, Fashion-MNIST's), whose content is checked:
+    usable or not, and its line ending in ``truncated (...)`` or ``corrupt (...)`` when it is
+    not. ``label`` names it relative to the data home."""
+    found, line = file_line(path, label)
     problem = idx_problem(path, entry.shape) if found else None
     if problem is None:
         return found, line
     return False, f"{line}  {problem[0]} ({problem[1]}): delete it to fetch it again"
+
+
+def idx_lines(home: str, folder: str, entries, *, top_level: bool = False) -> list:
+    """:func:`idx_line` of each file of an IDX data set, in the folder its loader reads."""
+    where = idx_folder(home, folder, entries, top_level=top_level)
+    return [idx_line(os.path.join(where, entry.name), entry,
+                     os.path.relpath(os.path.join(where, entry.name), home))
+            for entry in entries]
 
 
 def list_command(args) -> int:
@@ -75,7 +86,11 @@ def list_command(args) -> int:
     sections = [(
         "mnist", "four IDX files; loading decodes them (no other cache), about 1 s",
         "fetches OpenML's mnist_784 and writes the IDX files",
-        [idx_line(os.path.join(home, entry.name), entry) for entry in real.MNIST_FILES],
+        idx_lines(home, "mnist", real.MNIST_FILES, top_level=True),
+    ), (
+        "fashion-mnist", "four IDX files in fashion-mnist/; loading decodes them, about 1 s",
+        "fetches OpenML's Fashion-MNIST and writes the IDX files",
+        idx_lines(home, "fashion-mnist", real.FASHION_MNIST_FILES),
     ), (
         "usps", "LIBSVM's files, plain or .bz2",
         "fetches OpenML's data_id 41082 and writes usps, usps.t",

@@ -1,10 +1,17 @@
 """Synthetic generators of the papers, loaders for data files and for the papers' real data
-sets (MNIST, USPS, RCV1), the papers' preprocessing, and ``add_bias``."""
+sets (MNIST, Fashion-MNIST, USPS, RCV1), the papers' preprocessing, and ``add_bias``."""
 
 from .features import add_bias
 from .loaders import load_data
 from .preprocessing import CenterScale, center_and_scale, normalize_rows
-from .real import RealData, get_data_home, load_mnist, load_rcv1_tasks, load_usps
+from .real import (
+    RealData,
+    get_data_home,
+    load_fashion_mnist,
+    load_mnist,
+    load_rcv1_tasks,
+    load_usps,
+)
 from .synthetic import (
     Dataset,
     TrainTest,
@@ -23,6 +30,7 @@ __all__ = [
     "center_and_scale",
     "get_data_home",
     "load_data",
+    "load_fashion_mnist",
     "load_mnist",
     "load_rcv1_tasks",
     "load_usps",

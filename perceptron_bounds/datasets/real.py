@@ -3,13 +3,17 @@
 Every loader reads its files from a *data home*: the ``data_home`` argument,
 else the environment variable ``PERCEPTRON_BOUNDS_DATA``, else scikit-learn's
 data home (:func:`sklearn.datasets.get_data_home`, ``~/scikit_learn_data``
-unless ``SCIKIT_LEARN_DATA`` says otherwise). The files sit directly in it; when
-they are missing and ``download=True``, the loader fetches them:
+unless ``SCIKIT_LEARN_DATA`` says otherwise). The image sets have one folder each in it
+(``mnist/``, ``fashion-mnist/``: their files share their names), MNIST's files also
+accepted directly in the data home as earlier releases kept them; the others sit directly
+in it. When files are missing and ``download=True``, the loader fetches them:
 
 - MNIST: ``train-images-idx3-ubyte.gz``, ``train-labels-idx1-ubyte.gz``,
   ``t10k-images-idx3-ubyte.gz``, ``t10k-labels-idx1-ubyte.gz`` (IDX, gzip). Fetched:
   OpenML's ``mnist_784``, written back as the four IDX files once their content matches
   the canonical SHA-256.
+- Fashion-MNIST: the same four file names, in ``fashion-mnist/``. Fetched: OpenML's
+  ``Fashion-MNIST``, written back likewise.
 - USPS: LIBSVM's ``usps`` and ``usps.t`` (or ``usps.bz2``, ``usps.t.bz2`` as LIBSVM
   distributes them). Fetched: OpenML's data_id 41082, written back as ``usps`` and
   ``usps.t`` once the class counts match.
@@ -66,6 +70,23 @@ MNIST_FILES = (
             "ff7bcfd416de33731a308c3f266cc351222c34898ecbeaf847f06e48f7ec33f2"),
 )
 MNIST_URL = "https://yann.lecun.com/exdb/mnist/"
+
+#: The four Fashion-MNIST files (H. Xiao, K. Rasul, R. Vollgraf, 2017), named and ordered as
+#: MNIST's.
+FASHION_MNIST_FILES = (
+    IdxFile("train-images-idx3-ubyte.gz", (60000, 28, 28),
+            "c59f468a2f672dc815687fe0f83887768d799fd8a3f3276145d20f83aa44d888"),
+    IdxFile("train-labels-idx1-ubyte.gz", (60000,),
+            "bad3541b69d912435c50bb6ba87bec294ff4f6a2e1246121d8633921760443d9"),
+    IdxFile("t10k-images-idx3-ubyte.gz", (10000, 28, 28),
+            "5b4141f0afbad91edebe8549f8fcffe087ea10ca49f1dbef5c9a5cd8815ce37b"),
+    IdxFile("t10k-labels-idx1-ubyte.gz", (10000,),
+            "0402a96d92fd2663957122ceb108a494c5af83dab82d92729df917d7dec38c34"),
+)
+FASHION_MNIST_URL = "https://github.com/zalandoresearch/fashion-mnist"
+#: Fashion-MNIST's classes, labels 0..9.
+FASHION_MNIST_CLASSES = ("T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal",
+                         "Shirt", "Sneaker", "Bag", "Ankle boot")
 
 #: LIBSVM's USPS files (training, test); each may also be bzip2-compressed, ``usps.bz2``.
 USPS_FILES = ("usps", "usps.t")
@@ -356,13 +377,15 @@ def load_mnist(data_home=None, download=True) -> RealData:
     Parameters
     ----------
     data_home : str or os.PathLike, optional
-        Where the four IDX files are (see :func:`get_data_home`).
+        The data home (see :func:`get_data_home`): the four IDX files are in its ``mnist/``
+        folder, or directly in it (as earlier releases kept them) when ``mnist/`` holds
+        none of them.
     download : bool, default=True
         When files are missing, fetch OpenML's ``mnist_784`` through
         :func:`sklearn.datasets.fetch_openml` (cached in ``data_home/openml``; its first
         60,000 rows are the training set), check it against the canonical checksums and
-        write the missing IDX files into ``data_home``. With False, missing files are an
-        error.
+        write the missing IDX files where they belong (``data_home/mnist`` when the data
+        home holds none). With False, missing files are an error.
 
     Returns
     -------
@@ -400,66 +423,157 @@ def load_mnist(data_home=None, download=True) -> RealData:
     >>> train.X.shape, test.X.shape, train.X.max()  # doctest: +SKIP
     ((60000, 784), (10000, 784), 255.0)
     """
-    download = _check_download(download)
-    home = get_data_home(data_home)
-    paths = [os.path.join(home, entry.name) for entry in MNIST_FILES]
-    missing = [entry.name for entry, path in zip(MNIST_FILES, paths, strict=True)
-               if not os.path.isfile(path)]
-    if missing and not download:
-        raise FileNotFoundError(
-            f"MNIST is not in {home}: missing {', '.join(missing)}; put the four IDX files "
-            f"({MNIST_URL} or a mirror) there, or call load_mnist(download=True)"
-        )
-    if missing:
-        _fetch_mnist(home, missing)
-    train_images, train_labels, test_images, test_labels = (
-        read_idx(path, shape=entry.shape, sha256=entry.sha256)
-        for entry, path in zip(MNIST_FILES, paths, strict=True)
-    )
-    parts = []
-    for images, labels, path in ((train_images, train_labels, paths[1]),
-                                 (test_images, test_labels, paths[3])):
-        if labels.size and labels.max() > 9:
-            raise ValueError(f"{path}: labels must be digits 0..9, got {int(labels.max())}")
-        X = np.empty((images.shape[0], math.prod(images.shape[1:])))
-        np.copyto(X, images.reshape(X.shape))  # no uint8 -> float64 temporary
-        parts.append(Dataset(X, labels.astype(np.int64), None))
-    train, test = parts
+    files = _load_idx_set(get_data_home(data_home), _check_download(download), MNIST_FILES,
+                          "mnist", "MNIST", MNIST_URL, "load_mnist", top_level=True,
+                          name="mnist_784", version=1)
+    train, test = files.parts
     return RealData(
         train=train, test=test, name="mnist",
         description=f"MNIST: {train.X.shape[0]} training and {test.X.shape[0]} test images of "
         f"{train.X.shape[1]} pixels, raw 8-bit grey values 0..255, labels 0..9",
         feature_range=(0.0, 255.0), target_names=tuple(str(digit) for digit in range(10)),
-        source=", ".join(paths),
+        source=files.source,
     )
 
 
-def _fetch_mnist(home: str, missing: list[str]) -> None:
-    """Fetch OpenML's ``mnist_784`` and write the ``missing`` IDX files, content checked."""
-    bunch = _fetch_openml(home, "MNIST", f"put the IDX files from {MNIST_URL} there instead",
-                          name="mnist_784", version=1)
+def load_fashion_mnist(data_home=None, download=True) -> RealData:
+    """Fashion-MNIST: 60,000 training and 10,000 test images of clothing, raw pixels.
+
+    Zalando's drop-in replacement for MNIST [XRV17]: 28 x 28 grey images of ten kinds of
+    clothing (:data:`FASHION_MNIST_CLASSES`), in MNIST's IDX format and file names, read
+    from the folder ``fashion-mnist/`` of the data home.
+
+    Parameters
+    ----------
+    data_home : str or os.PathLike, optional
+        The data home (see :func:`get_data_home`); the four IDX files are in its
+        ``fashion-mnist/`` folder.
+    download : bool, default=True
+        When files are missing, fetch OpenML's ``Fashion-MNIST`` through
+        :func:`sklearn.datasets.fetch_openml` (cached in ``data_home/openml``; its first
+        60,000 rows are the training set), check it against the canonical checksums and
+        write the missing IDX files into ``data_home/fashion-mnist``. With False, missing
+        files are an error.
+
+    Returns
+    -------
+    RealData
+        ``train``: X (60000, 784), ``test``: X (10000, 784), float64, the raw 8-bit grey
+        values 0..255 row by row; y int64 classes 0..9, named in ``target_names``.
+
+    Raises
+    ------
+    FileNotFoundError
+        Files missing and ``download=False``: the message names them and the folder.
+    ValueError
+        A damaged file (as for :func:`load_mnist`, against :data:`FASHION_MNIST_FILES`),
+        or OpenML data that differ from the canonical files.
+
+    References
+    ----------
+    .. [XRV17] H. Xiao, K. Rasul, R. Vollgraf, "Fashion-MNIST: a Novel Image Dataset for
+       Benchmarking Machine Learning Algorithms", arXiv:1708.07747, 2017.
+
+    Examples
+    --------
+    >>> train, test = load_fashion_mnist()  # doctest: +SKIP
+    >>> train.X.shape, test.target_names[9]  # doctest: +SKIP
+    ((60000, 784), 'Ankle boot')
+    """
+    files = _load_idx_set(get_data_home(data_home), _check_download(download),
+                          FASHION_MNIST_FILES, "fashion-mnist", "Fashion-MNIST",
+                          FASHION_MNIST_URL, "load_fashion_mnist", name="Fashion-MNIST",
+                          version=1)
+    train, test = files.parts
+    return RealData(
+        train=train, test=test, name="fashion-mnist",
+        description=f"Fashion-MNIST: {train.X.shape[0]} training and {test.X.shape[0]} test "
+        f"images of {train.X.shape[1]} pixels, raw 8-bit grey values 0..255, labels 0..9 "
+        "(T-shirt/top .. Ankle boot)",
+        feature_range=(0.0, 255.0), target_names=FASHION_MNIST_CLASSES, source=files.source,
+    )
+
+
+def idx_folder(home: str, folder: str, entries, *, top_level: bool = False) -> str:
+    """Where an IDX data set's files are: ``home/folder``, or with ``top_level`` the data
+    home itself when it holds some of them and ``home/folder`` none (MNIST as earlier
+    releases kept it); ``home/folder`` when neither holds any (where a download goes)."""
+    own = os.path.join(home, folder)
+    if top_level and not _holds_any(own, entries) and _holds_any(home, entries):
+        return home
+    return own
+
+
+def _holds_any(folder: str, entries) -> bool:
+    return any(os.path.isfile(os.path.join(folder, entry.name)) for entry in entries)
+
+
+@dataclass(frozen=True)
+class _IdxSet:
+    parts: tuple
+    source: str
+
+
+def _load_idx_set(home: str, download: bool, entries, folder: str, what: str, url: str,
+                  loader: str, *, top_level: bool = False, **query) -> _IdxSet:
+    """The training and test Datasets of an IDX image set (MNIST's four files) from its
+    folder of ``home`` (:func:`idx_folder`), fetched from OpenML's ``query`` when missing
+    and ``download``."""
+    where = idx_folder(home, folder, entries, top_level=top_level)
+    paths = [os.path.join(where, entry.name) for entry in entries]
+    missing = [entry.name for entry, path in zip(entries, paths, strict=True)
+               if not os.path.isfile(path)]
+    if missing and not download:
+        raise FileNotFoundError(
+            f"{what} is not in {where}: missing {', '.join(missing)}; put the four IDX files "
+            f"({url} or a mirror) there, or call {loader}(download=True)"
+        )
+    if missing:
+        _fetch_idx_set(home, where, missing, entries, what, url, **query)
+    train_images, train_labels, test_images, test_labels = (
+        read_idx(path, shape=entry.shape, sha256=entry.sha256)
+        for entry, path in zip(entries, paths, strict=True)
+    )
+    parts = []
+    for images, labels, path in ((train_images, train_labels, paths[1]),
+                                 (test_images, test_labels, paths[3])):
+        if labels.size and labels.max() > 9:
+            raise ValueError(f"{path}: labels must be 0..9, got {int(labels.max())}")
+        X = np.empty((images.shape[0], math.prod(images.shape[1:])))
+        np.copyto(X, images.reshape(X.shape))  # no uint8 -> float64 temporary
+        parts.append(Dataset(X, labels.astype(np.int64), None))
+    return _IdxSet(tuple(parts), ", ".join(paths))
+
+
+def _fetch_idx_set(home: str, where: str, missing: list[str], entries, what: str, url: str,
+                   **query) -> None:
+    """Fetch OpenML's ``query`` (cached in ``home``; 70,000 rows of 784 pixels, the first
+    60,000 the training set) and write the ``missing`` IDX files into ``where``, content
+    checked."""
+    bunch = _fetch_openml(home, what, f"put the IDX files from {url} there instead", **query)
     images, target = np.asarray(bunch.data), np.asarray(bunch.target)
-    train_shape, test_shape = MNIST_FILES[0].shape, MNIST_FILES[2].shape
+    train_shape, test_shape = entries[0].shape, entries[2].shape
     n_train, n_test, n_pixels = train_shape[0], test_shape[0], math.prod(train_shape[1:])
+    openml = f"OpenML's {query.get('name')}"
     if images.shape != (n_train + n_test, n_pixels) or target.shape != (n_train + n_test,):
-        raise ValueError(f"OpenML's mnist_784 holds X of shape {images.shape}, expected "
+        raise ValueError(f"{openml} holds X of shape {images.shape}, expected "
                          f"({n_train + n_test}, {n_pixels}); nothing was written")
     pixels = images.astype(np.uint8)
     labels = target.astype(np.int64).astype(np.uint8)
     arrays = (pixels[:n_train].reshape(train_shape), labels[:n_train],
               pixels[n_train:].reshape(test_shape), labels[n_train:])
     contents = {}
-    for entry, array in zip(MNIST_FILES, arrays, strict=True):
+    for entry, array in zip(entries, arrays, strict=True):
         content = _idx_content(array)
         digest = hashlib.sha256(content).hexdigest()
         if digest != entry.sha256:
-            raise ValueError(f"OpenML's mnist_784 differs from the canonical {entry.name} "
+            raise ValueError(f"{openml} differs from the canonical {entry.name} "
                              f"(SHA-256 {digest}, expected {entry.sha256}); nothing was written: "
-                             f"put the IDX files from {MNIST_URL} in {home}")
+                             f"put the IDX files from {url} in {where}")
         contents[entry.name] = content
-    os.makedirs(home, exist_ok=True)
+    os.makedirs(where, exist_ok=True)
     for name in missing:
-        _write_atomic(os.path.join(home, name),
+        _write_atomic(os.path.join(where, name),
                       gzip.compress(contents[name], compresslevel=6, mtime=0))
 
 

@@ -13,6 +13,7 @@ writes a figure: the papers' configurations, figures and reports are in
 
 from .._tables import summarize
 from ._cells import AlgorithmSpec, write_csv
+from .bound_atlas import ATLAS_COLUMNS, bound_atlas, read_atlas_csv, tightest, write_atlas_csv
 from .bound_ratios import bound_ratios
 from .budget import budget_curve
 from .corrections import best_params, corrections_table, cross_validate
@@ -24,8 +25,10 @@ from .sop import sop_toy
 from .voted_epochs import voted_epochs_curve
 
 __all__ = [
+    "ATLAS_COLUMNS",
     "AlgorithmSpec",
     "best_params",
+    "bound_atlas",
     "bound_ratios",
     "budget_curve",
     "corrections_table",
@@ -33,9 +36,12 @@ __all__ = [
     "epochs_curve",
     "noise_curve",
     "radius_curve",
+    "read_atlas_csv",
     "selective_curve",
     "sop_toy",
     "summarize",
+    "tightest",
     "voted_epochs_curve",
+    "write_atlas_csv",
     "write_csv",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_labels, check_X
+from .._validation import check_class_labels, check_labels, check_X
 from .._version import __version__
 from ..bounds import evaluate
 from ..online import run_online
@@ -37,7 +37,8 @@ def bound_ratios(
         The algorithms, e.g. ``[("FO", "perceptron", {}), ("SO", "second_order", {})]``.
     data : Dataset or (X, y) tuple
         Binary data (two labels; a Dataset's target u is the comparator under
-        ``comparator="auto"`` or ``"target"``).
+        ``comparator="auto"`` or ``"target"``), or more labels: one-vs-rest runs
+        (``bound_cells``).
     epochs : int, default=1
         Passes over the data.
     seeds : sequence of int or None, default=None
@@ -69,23 +70,38 @@ def bound_ratios(
     >>> all(row["holds"] for row in table if row["applies"])
     True
     """
+    cells = bound_cells(specs, data, epochs=epochs, seeds=seeds, gamma=gamma,
+                        comparator=comparator)
+    return run_cached_cells(bounds_cell, cells, cache=cache, n_jobs=n_jobs, progress=progress,
+                            desc="bound_ratios")
+
+
+def bound_cells(specs, data, *, epochs: int = 1, seeds=None, gamma: float | None = None,
+                comparator: str = "auto") -> list[dict]:
+    """The cells of :func:`bound_ratios`: the keyword arguments of :func:`bounds_cell`, one
+    dict per (spec, seed), checked; the data hashed once (``data_key``).
+
+    Data with more than two labels make multiclass (one-vs-rest) runs, whose records are
+    the bounds summed over the classes (``class`` None) and each class's (theory §4.5).
+    """
     specs = as_specs(specs)
     X = check_X(data[0], name="data.X")
-    y, _ = check_labels(data[1], X.shape[0])
+    multiclass = np.unique(np.asarray(data[1])).size > 2
+    y, _ = (check_class_labels if multiclass else check_labels)(data[1], X.shape[0])
     target = data[2] if len(data) > 2 else None
     key = data_key(X, y, target)
-    cells = [
+    return [
         {"X": X, "y": y, "data_key": key, "target": target, "spec": spec, "epochs": epochs,
          "seed": seed, "gamma": gamma, "comparator": comparator, "version": __version__}
         for spec in specs
         for seed in check_seeds(seeds)
     ]
-    return run_cached_cells(_bounds_cell, cells, cache=cache, n_jobs=n_jobs, progress=progress,
-                            desc="bound_ratios")
 
 
-def _bounds_cell(X, y, data_key, target, spec, epochs, seed, gamma, comparator,
-                 version) -> list[dict]:
+def bounds_cell(X, y, data_key, target, spec, epochs, seed, gamma, comparator,
+                version) -> list[dict]:
+    """One run of ``spec`` and its :func:`~perceptron_bounds.bounds.evaluate` report, as
+    records (see :func:`bound_ratios`; ``data_key`` and ``version`` key the cache)."""
     run = run_online(spec.algorithm, X, y, epochs=epochs, shuffle=seed is not None, seed=seed,
                      **spec.params)
     report = evaluate(run, X, y, gamma=gamma, comparator=comparator, target=target)

@@ -22,6 +22,7 @@ import numpy as np
 from .._validation import check_bool, check_int
 from .._version import __version__
 from ..datasets import load_mnist, load_rcv1_tasks, load_usps
+from ..datasets.catalog import subsample  # noqa: F401  (the reproductions' subsample)
 
 #: The loaders of the data sets the real-data reproductions name.
 LOADERS = {"mnist": load_mnist, "usps": load_usps, "rcv1": load_rcv1_tasks}
@@ -159,15 +160,6 @@ def load_real(name: str, data_home=None, download: bool = False):
         return loader(data_home, download=check_bool("download", download))
     except FileNotFoundError as error:
         raise FileNotFoundError(f"{loader.__name__}: {error}") from None
-
-
-def subsample(X, y, n: int | None, seed: int = 0):
-    """``n`` rows of (X, y) drawn without replacement by ``default_rng(seed)``, in their
-    original order; all of them when ``n`` is None or at least their number."""
-    if n is None or n >= X.shape[0]:
-        return X, y
-    rows = np.sort(np.random.default_rng(seed).choice(X.shape[0], n, replace=False))
-    return X[rows], y[rows]
 
 
 def check_names(kind: str, names, known) -> list[str]:

@@ -2,6 +2,12 @@
 (``mistakes_vs_bounds`` and the teaching plots: their Axes; ``animate_run``: a FuncAnimation)
 and never call plt.show()."""
 
+from .atlas import (  # noqa: F401
+    plot_atlas_heatmap,
+    plot_atlas_noise,
+    plot_atlas_ratios,
+    plot_atlas_winners,
+)
 from .bounds import mistakes_vs_bounds  # noqa: F401
 from .budget import plot_budget_curves  # noqa: F401
 from .curves import plot_epochs_curve, plot_noise_curve, plot_radius_curve, plot_sop_toy  # noqa: F401

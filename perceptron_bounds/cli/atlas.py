@@ -1,0 +1,150 @@
+"""``perceptron-bounds atlas``: every algorithm, every bound, every data set (issue 25).
+
+``atlas [--data NAMES|FILES] [--algorithms A,B] [--kernels K,...] [--epochs E,...]
+[--quick] [--cache DIR] [--n-jobs J] [--scheduler ADDRESS] [--out DIR] [--download]
+[--from-csv FILE]`` writes ``DIR/atlas.csv``, ``atlas.md`` and the figures of the four
+views (``atlas.png`` the heat map, ``atlas-winners``, ``atlas-ratios``, ``atlas-noise``,
+each ``.png`` and ``.pdf``), and prints the paths and the time. Every name, file and option
+is checked before any cell runs; ``--cache`` keeps every finished cell, so a run started
+again recomputes nothing that finished. ``--scheduler`` runs the cells on a Dask cluster
+(the ``dask`` extra); ``--from-csv`` redraws the report and figures from atlas CSVs,
+joining several into one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import time
+
+from ..algorithms import available
+from ..datasets.catalog import CATALOG, GROUPS, atlas_tasks, check_data_names
+from ..experiments import bound_atlas, read_atlas_csv
+from ..experiments.bound_atlas import KERNELS, check_atlas_options
+from ..papers.atlas import save_atlas
+from ._common import UsageError
+
+
+def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
+    """Register the command ``name`` on the main parser's subparsers."""
+    parser = subparsers.add_parser(
+        name, help="every algorithm's mistakes against every bound on every data set (CSV, "
+        "Markdown, figures)",
+        description="Run every registered algorithm on every data set, evaluate every bound "
+        "that applies, and write DIR/atlas.csv, atlas.md and the figures (atlas.png: the "
+        "tightest ratio per algorithm and data set; atlas-winners, atlas-ratios, "
+        "atlas-noise). A progress bar is shown on a terminal, a line every 10 s otherwise.",
+    )
+    parser.add_argument(
+        "--data", metavar="NAMES|FILES", default=None,
+        help="comma-separated data set names (" + ", ".join(CATALOG) + "), groups ("
+        + ", ".join(GROUPS) + ") or data files (svmlight, .npz, .csv with the labels last). "
+        "Default: every synthetic and scikit-learn set, and the real sets the data home holds")
+    parser.add_argument("--algorithms", metavar="A,B,...", default=None,
+                        help="comma-separated registered names (default: every one: "
+                        + ", ".join(available()) + ")")
+    parser.add_argument("--kernels", metavar="K,...", default="linear",
+                        help="comma-separated among " + ", ".join(KERNELS) + " (default "
+                        "linear; poly is (x.z + 1)^3, rbf exp(-||x - z||^2) on rows of unit "
+                        "norm); an algorithm without a kernel form runs linear only")
+    parser.add_argument("--epochs", metavar="E,...", default="1",
+                        help="comma-separated passes over the data (default 1)")
+    parser.add_argument("--quick", action="store_true",
+                        help="reduced sizes (under a minute), marked as quick in the report "
+                        "and figures")
+    parser.add_argument("--cache", metavar="DIR", default=None,
+                        help="keep every finished cell in DIR and read it back when run again "
+                        "(a killed run resumes)")
+    parser.add_argument("--n-jobs", type=int, default=1, metavar="J",
+                        help="parallel workers (joblib; -1 = all cores; default 1)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                        help="run the cells on the Dask cluster at ADDRESS (e.g. "
+                        "tcp://host:8786; needs the dask extra); --cache must then be on a "
+                        "shared file system")
+    parser.add_argument("--out", metavar="DIR", default="atlas",
+                        help="output directory (default: ./atlas)")
+    parser.add_argument("--download", action="store_true",
+                        help="fetch a real data set named in --data that the data home lacks")
+    parser.add_argument("--from-csv", metavar="FILE,...", default=None,
+                        help="run nothing: redraw atlas.md and the figures from atlas CSVs "
+                        "(several are joined into one atlas.csv, e.g. a run with kernels on "
+                        "the small sets and one on MNIST)")
+    parser.set_defaults(handler=atlas_command)
+    return parser
+
+
+def _split(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _epochs(text: str) -> list[int]:
+    try:
+        return [int(part) for part in _split(text)]
+    except ValueError:
+        raise UsageError(f"--epochs must be comma-separated integers >= 1, got {text!r}") from None
+
+
+def atlas_command(args) -> int:
+    """Check everything, load the data, run the cells, write the files, print the paths."""
+    start = time.perf_counter()
+    if args.from_csv is not None:
+        sources = _split(args.from_csv)
+        records = [row for path in sources for row in read_atlas_csv(path)]
+        target = os.path.abspath(os.path.join(args.out, "atlas.csv"))
+        paths = save_atlas(records, args.out, {"quick": args.quick},
+                           csv=target not in map(os.path.abspath, sources))
+        print(f"atlas: {', '.join(paths)} (from {args.from_csv}, {len(records)} rows)")
+        return 0
+    try:
+        algorithms = _split(args.algorithms)  # None: every registered one, kernels where taken
+        _, kernels, epochs = check_atlas_options(algorithms, _split(args.kernels),
+                                                 _epochs(args.epochs))
+    except ValueError as error:
+        raise UsageError(f"--{str(error)}") from None
+    if args.n_jobs == 0:
+        raise UsageError("--n-jobs must be a nonzero integer, got 0")
+    names = _split(args.data)
+    if names is not None:
+        try:
+            names = check_data_names(names)
+        except ValueError as error:
+            raise UsageError(f"--{error}") from None
+    os.makedirs(args.out, exist_ok=True)  # a bad --out fails now, not after the cells
+    try:
+        tasks, skipped = atlas_tasks(names, quick=args.quick, download=args.download)
+    except FileNotFoundError as error:
+        raise UsageError(f"{error} (on the command line: --download)") from None
+    with _scheduler(args.scheduler):
+        records = bound_atlas(tasks, algorithms=algorithms, kernels=kernels, epochs=epochs,
+                              n_jobs=None if args.scheduler else args.n_jobs, progress=True,
+                              cache=args.cache)
+    seconds = time.perf_counter() - start
+    paths = save_atlas(records, args.out, {"quick": args.quick, "seconds": seconds,
+                                           "skipped": skipped})
+    violated = sum(row["holds"] is False and not row["expectation"] for row in records)
+    print(f"atlas: {', '.join(paths)} ({len(records)} rows, {violated} violated, "
+          f"{seconds:.1f} s)")
+    return 0
+
+
+@contextlib.contextmanager
+def _scheduler(address: str | None):
+    """Run joblib's cells on the Dask cluster at ``address`` (nothing when None)."""
+    if address is None:
+        yield
+        return
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise UsageError("--scheduler needs Dask: pip install \"perceptron_bounds[dask]\"") from None
+    from joblib import parallel_config
+
+    try:
+        client = Client(address, timeout=10)
+    except OSError as error:
+        raise UsageError(f"--scheduler {address}: cannot reach it ({error})") from None
+    with client, parallel_config(backend="dask"):
+        yield

@@ -1,0 +1,169 @@
+"""The bound atlas's files: ``atlas.csv``, ``atlas.md`` and a figure per view (issue 25).
+
+:func:`save_atlas` writes what ``perceptron-bounds atlas`` makes from the records of
+:func:`~perceptron_bounds.experiments.bound_atlas` (or from a CSV written before): the
+CSV, the Markdown report (the data sets, the tightest ratio of every algorithm on every
+data set, every bound's row, the bounds that do not apply and why, and any violated
+bound) and the four views of :mod:`perceptron_bounds.plots.atlas`, as PNG and PDF.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+
+from .._files import replacing
+from .._version import __version__
+from ..datasets.catalog import CATALOG
+from ..experiments import tightest, write_atlas_csv
+from ..plots.atlas import (
+    plot_atlas_heatmap,
+    plot_atlas_noise,
+    plot_atlas_ratios,
+    plot_atlas_winners,
+)
+from ..plots.style import add_caption
+from .common import markdown_table
+from .writer import save_markdown
+
+#: The synthetic family drawn against label noise, and the prefix of its tasks' names.
+NOISE_FAMILY, NOISE_PREFIX = "label-noise", "eta="
+#: The line of the report after which its tables start (the docs page includes them).
+TABLES_MARK = "<!-- tables -->"
+#: The files of the views, after ``atlas.csv`` and ``atlas.md``.
+VIEWS = ("atlas", "atlas-winners", "atlas-ratios", "atlas-noise")
+
+
+def primary(records) -> list[dict]:
+    """The records of the first kernel and the first epochs the atlas ran: the figures'."""
+    kernel, epochs = records[0]["kernel"], records[0]["epochs"]
+    return [row for row in records if row["kernel"] == kernel and row["epochs"] == epochs]
+
+
+def describe(meta: dict) -> str:
+    """The caption line: version, sizes, what was run."""
+    size = "quick (reduced sizes)" if meta.get("quick") else "full size"
+    return (f"perceptron_bounds {meta.get('version', __version__)} · bound atlas · {size}"
+            + (f" · {meta['seconds']:.0f} s" if meta.get("seconds") is not None else ""))
+
+
+def draw_atlas(records, meta: dict) -> dict:
+    """The figures of the views, by file stem (:data:`VIEWS`; ``atlas-noise`` only when the
+    label-noise family is among the records): the heat map and the winners of every kernel
+    and epochs, the ratios and the noise of the first (:func:`primary`)."""
+    rows = primary(records)
+    kernel, epochs = rows[0]["kernel"], rows[0]["epochs"]
+    combos = ", ".join(dict.fromkeys(f"{r['kernel']} x {r['epochs']}" for r in records))
+    every = (f"Kernels x passes: {combos}, in the order given; rows of unit norm; each bound "
+             "with the comparator and margin that make it smallest (theory §4.3).")
+    first = every.replace(f"Kernels x passes: {combos}",
+                          f"Kernel {kernel}, {epochs} pass(es)")
+    best = tightest(records)
+    figures = {"atlas": plot_atlas_heatmap(best), "atlas-winners": plot_atlas_winners(best),
+               "atlas-ratios": plot_atlas_ratios(rows)}
+    noise = [{**row, "noise": float(row["task"].removeprefix(NOISE_PREFIX))} for row in rows
+             if row["dataset"] == NOISE_FAMILY and row["task"].startswith(NOISE_PREFIX)]
+    if len({row["noise"] for row in noise}) > 1:
+        figures["atlas-noise"] = plot_atlas_noise(noise)
+    for name, fig in figures.items():
+        add_caption(fig, every if name in ("atlas", "atlas-winners") else first,
+                    describe(meta))
+    return figures
+
+
+def _number(value, digits: int = 3) -> str:
+    return "" if value is None else f"{value:.{digits}g}"
+
+
+def _reason(text: str) -> str:
+    """A reason with its numbers (and the class of a one-vs-rest run) replaced by ``#``."""
+    if text.startswith("class "):
+        text = text.split(": ", 1)[-1]
+    return re.sub(r"-?\d+(\.\d+)?(e[-+]?\d+)?", "#", text)
+
+
+def atlas_markdown(records, meta: dict) -> str:
+    """The atlas's report: data sets, tightest ratios, every bound, the reasons, violations."""
+    combos = list(dict.fromkeys((row["kernel"], row["epochs"]) for row in records))
+    sets = list(dict.fromkeys((row["dataset"], row["task"], row["n_samples"],
+                               row["n_features"]) for row in records))
+    algorithms = list(dict.fromkeys(row["algorithm"] for row in records))
+    violated = [row for row in records if row["holds"] is False and not row["expectation"]]
+    drawn = [row for row in records if row["holds"] is False and row["expectation"]]
+    lines = ["# Bound atlas", ""]
+    if meta.get("quick"):
+        lines += ["**Quick run** (reduced sizes): the numbers are a smoke test, not the atlas.",
+                  ""]
+    lines += [f"{len(records)} rows: {len(algorithms)} algorithms, {len(sets)} tasks of "
+              f"{len({s[0] for s in sets})} data sets, kernels and passes "
+              + ", ".join(f"{k} x {e}" for k, e in combos) + f". {describe(meta)}.", ""]
+    if meta.get("skipped"):
+        lines += ["Left out, not in the data home: "
+                  + ", ".join(line.split(":")[0] for line in meta["skipped"]) + ".", ""]
+    lines += [TABLES_MARK, "", "## Data sets", "", markdown_table(
+        ["data set", "task", "samples", "features", "what"],
+        [[d, t, n, f, CATALOG[d].description if d in CATALOG else "data file"]
+         for d, t, n, f in sets]), ""]
+    lines += [f"## Violated bounds: {len(violated)}", ""]
+    lines += [markdown_table(["data set", "task", "algorithm", "kernel", "epochs", "bound",
+                              "variant", "mistakes", "value"],
+                             [[r["dataset"], r["task"], r["algorithm"], r["kernel"],
+                               r["epochs"], r["bound"], r["variant"], r["mistakes"],
+                               _number(r["value"], 6)] for r in violated])
+              if violated else "None: every bound that applies holds.", ""]
+    if drawn:
+        lines += [f"{len(drawn)} rows of bounds in expectation over a randomized algorithm's "
+                  "draws are exceeded by this run's draw (not a violation: the theorem bounds "
+                  "the mean).", ""]
+    for kernel, epochs in combos:
+        rows = [r for r in records if r["kernel"] == kernel and r["epochs"] == epochs]
+        best = {(r["algorithm"], r["dataset"], r["task"]): r for r in tightest(rows)}
+        columns = [s for s in sets if any((a, s[0], s[1]) in best for a in algorithms)]
+        lines += [f"## Tightest ratio mistakes / bound: kernel {kernel}, {epochs} pass(es)",
+                  "", "Each cell: the largest ratio over the bounds that apply, and that "
+                  "bound (s: stated, t: tightened); - when none applies.", ""]
+        table = []
+        for a in algorithms:
+            cells = []
+            for d, t, _, _ in columns:
+                r = best.get((a, d, t))
+                cells.append("" if r is None else "-" if r["value"] is None else
+                             f"{r['ratio']:.3f} {r['bound']} ({r['variant'][0]})")
+            table.append([a, *cells])
+        lines += [markdown_table(["algorithm", *(f"{d} {t}" for d, t, _, _ in columns)], table),
+                  ""]
+    reasons = Counter((r["algorithm"], r["bound"], _reason(r["reason"])) for r in records
+                      if r["value"] is None)
+    lines += ["## Bounds that do not apply", "", "Each reason once per algorithm and bound "
+              "(# stands for the numbers, which differ from row to row; the CSV has them).",
+              "", markdown_table(
+        ["algorithm", "bound", "rows", "reason"],
+        [[a, b, n, reason] for (a, b, reason), n in sorted(reasons.items(),
+                                                           key=lambda item: item[0][:2])]), ""]
+    lines += ["## Every bound", "", markdown_table(
+        ["data set", "task", "algorithm", "kernel", "epochs", "mistakes", "bound", "variant",
+         "value", "ratio", "gamma", "comparator", "s"],
+        [[r["dataset"], r["task"], r["algorithm"], r["kernel"], r["epochs"], r["mistakes"],
+          r["bound"], r["variant"], _number(r["value"], 5), _number(r["ratio"]),
+          _number(r["gamma"]), r["comparator"] or "", _number(r["seconds"], 2)]
+         for r in records if r["value"] is not None])]
+    return "\n".join(lines)
+
+
+def save_atlas(records, out, meta: dict, *, csv: bool = True) -> list[str]:
+    """Write ``out/atlas.csv`` (unless ``csv`` is False), ``atlas.md`` and the views' PNG
+    and PDF; return the paths."""
+    if not records:
+        raise ValueError("the atlas has no rows: no algorithm ran on any data set")
+    os.makedirs(out, exist_ok=True)
+    base = os.fspath(out)
+    paths = [write_atlas_csv(records, os.path.join(base, "atlas.csv"))] if csv else []
+    paths.append(save_markdown(atlas_markdown(records, meta), os.path.join(base, "atlas.md")))
+    for name, fig in draw_atlas(records, meta).items():
+        for suffix, options in ((".png", {"dpi": 150}), (".pdf", {})):
+            path = os.path.join(base, name + suffix)
+            with replacing(path) as temp:
+                fig.savefig(temp, **options)
+            paths.append(path)
+    return paths

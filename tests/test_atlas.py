@@ -1,0 +1,232 @@
+"""The bound atlas (issue 25): its columns and arithmetic, every registered algorithm, the
+cache (a second run recomputes nothing, an interrupted one resumes), the command and its
+one-line errors. Small data only: the full atlas is ``benchmarks/run_atlas.py``."""
+
+import csv
+import importlib
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from perceptron_bounds.algorithms import available  # noqa: E402
+from perceptron_bounds.bounds.report import HOLDS_RTOL  # noqa: E402
+from perceptron_bounds.cli import main  # noqa: E402
+from perceptron_bounds.datasets.catalog import CATALOG, atlas_tasks, check_data_names  # noqa: E402
+from perceptron_bounds.experiments import (  # noqa: E402
+    ATLAS_COLUMNS,
+    bound_atlas,
+    read_atlas_csv,
+    tightest,
+    write_atlas_csv,
+)
+from perceptron_bounds.experiments.bound_atlas import takes_kernel  # noqa: E402
+from real_fixtures import mnist_home  # noqa: E402
+
+# The module, not the function of the same name that perceptron_bounds.experiments exports.
+bound_ratios_module = importlib.import_module("perceptron_bounds.experiments.bound_ratios")
+
+
+@pytest.fixture(scope="module")
+def iris_rows():
+    return bound_atlas(["iris"], quick=True)
+
+
+def test_columns_are_the_issues_and_every_algorithm_appears(iris_rows):
+    assert ATLAS_COLUMNS[:17] == (
+        "dataset", "task", "n_samples", "n_features", "algorithm", "params", "kernel",
+        "epochs", "mistakes", "bound", "variant", "value", "ratio", "holds", "gamma",
+        "comparator", "seconds")
+    assert ATLAS_COLUMNS[17:] == ("reason", "expectation")  # what the report says, carried
+    assert all(tuple(row) == ATLAS_COLUMNS for row in iris_rows)
+    for task in ("setosa-vs-rest", "3-class"):  # a binary and a one-vs-rest task
+        assert {row["algorithm"] for row in iris_rows if row["task"] == task} == set(available())
+    assert {(row["n_samples"], row["n_features"]) for row in iris_rows} == {(150, 4)}
+
+
+def test_ratio_and_holds_arithmetic_and_reasons(iris_rows):
+    applied = [row for row in iris_rows if row["value"] is not None]
+    skipped = [row for row in iris_rows if row["value"] is None]
+    assert applied and skipped
+    for row in applied:
+        expected = row["mistakes"] / row["value"] if row["value"] > 0 else math.inf
+        assert row["ratio"] == pytest.approx(expected, rel=1e-12)
+        assert row["holds"] is (row["mistakes"] <= row["value"] * (1 + HOLDS_RTOL))
+        assert row["holds"] or row["expectation"], row  # a violated bound is a bug (issue 25)
+        assert row["reason"] is None  # gamma: None for a sum over classes (each its own)
+    for row in skipped:
+        assert row["ratio"] is None and row["holds"] is None and row["gamma"] is None
+        assert isinstance(row["reason"], str) and row["reason"]
+
+
+def test_tightest_is_the_largest_ratio_per_cell(iris_rows):
+    best = tightest(iris_rows)
+    cells = {(r["dataset"], r["task"], r["algorithm"], r["kernel"], r["epochs"])
+             for r in iris_rows}
+    assert len(best) == len(cells)
+    for row in best:
+        same = [r["ratio"] for r in iris_rows if r["value"] is not None and
+                (r["task"], r["algorithm"]) == (row["task"], row["algorithm"])]
+        assert row["ratio"] == (max(same) if same else None)
+
+
+def test_csv_round_trip(tmp_path, iris_rows):
+    path = write_atlas_csv(iris_rows, tmp_path / "atlas.csv")
+    with open(path, newline="") as handle:
+        assert tuple(next(csv.reader(handle))) == ATLAS_COLUMNS
+    assert read_atlas_csv(path) == iris_rows
+    (tmp_path / "other.csv").write_text("a,b\n1,2\n")
+    with pytest.raises(ValueError, match="not an atlas CSV"):
+        read_atlas_csv(tmp_path / "other.csv")
+
+
+class Interrupted(Exception):
+    """Stands for an interruption in the middle of a sweep."""
+
+
+def counting_evaluate(monkeypatch, stop_after=None):
+    """Count the bounds evaluated (one per cell); stop the sweep (an exception, as a killed
+    worker or Ctrl-C would) after ``stop_after``."""
+    real = bound_ratios_module.evaluate
+    calls = []
+
+    def evaluate(*args, **kwargs):
+        if stop_after is not None and len(calls) == stop_after:
+            raise Interrupted
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(bound_ratios_module, "evaluate", evaluate)
+    return calls
+
+
+ALGORITHMS = ["perceptron", "second_order", "pnorm"]
+
+
+def test_a_second_run_with_the_cache_recomputes_nothing_and_writes_the_same_csv(
+        tmp_path, monkeypatch):
+    tasks, _ = atlas_tasks(["iris", "wine"], quick=True)
+    calls = counting_evaluate(monkeypatch)
+    first = bound_atlas(tasks, algorithms=ALGORITHMS, epochs=[1, 2], cache=tmp_path / "c")
+    assert len(calls) == len(tasks) * len(ALGORITHMS) * 2
+    again = bound_atlas(tasks, algorithms=ALGORITHMS, epochs=[1, 2], cache=tmp_path / "c")
+    assert len(calls) == len(tasks) * len(ALGORITHMS) * 2  # nothing recomputed
+    write_atlas_csv(first, tmp_path / "a.csv")
+    write_atlas_csv(again, tmp_path / "b.csv")
+    assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
+
+
+def test_an_interrupted_run_resumes_from_the_cache(tmp_path, monkeypatch):
+    tasks, _ = atlas_tasks(["iris"], quick=True)
+    counting_evaluate(monkeypatch, stop_after=3)
+    with pytest.raises(Interrupted):
+        bound_atlas(tasks, algorithms=ALGORITHMS, cache=tmp_path / "c")
+    monkeypatch.undo()
+    calls = counting_evaluate(monkeypatch)
+    rows = bound_atlas(tasks, algorithms=ALGORITHMS, cache=tmp_path / "c")
+    assert len(calls) == len(tasks) * len(ALGORITHMS) - 3  # the 3 finished cells read back
+    assert {row["algorithm"] for row in rows} == set(ALGORITHMS)
+
+
+def test_kernels_run_only_where_an_algorithm_has_a_kernel_form():
+    tasks, _ = atlas_tasks(["iris"], quick=True)
+    rows = bound_atlas(tasks[:1], kernels=["linear", "poly"])
+    without = [name for name in available() if not takes_kernel(name)]
+    assert without  # the p-norm Perceptron has no dual form
+    poly = {row["algorithm"] for row in rows if row["kernel"] == "poly"}
+    assert poly == {name for name in available() if takes_kernel(name)}
+    assert all('"kernel": "poly"' in row["params"] for row in rows if row["kernel"] == "poly")
+
+
+def test_the_catalogue_tasks_are_unit_norm_with_their_targets():
+    tasks, skipped = atlas_tasks(["synthetic"], quick=True)
+    assert {task.dataset for task in tasks} == {
+        name for name, entry in CATALOG.items() if entry.group == "synthetic"}
+    assert not skipped
+    for task in tasks:
+        X, y, u = task.data
+        assert np.allclose(np.linalg.norm(X, axis=1), 1.0)
+        assert set(np.unique(y)) == {-1, 1}
+        if task.task in ("margin=0.05", "eta=0", "margin=0.15"):  # separable by their target
+            assert (y * (X @ u) > 0).all()
+
+
+def test_real_sets_from_the_data_home_and_left_out_when_missing(tmp_path, monkeypatch):
+    home = mnist_home(tmp_path / "home" / "mnist", monkeypatch)
+    tasks, _ = atlas_tasks(["mnist"], data_home=tmp_path / "home")
+    assert [(task.dataset, task.task, task.data.X.shape) for task in tasks] == [
+        ("mnist", "9-vs-rest", (300, 784))]
+    assert np.allclose(np.linalg.norm(tasks[0].data.X, axis=1), 1.0)
+    monkeypatch.setenv("PERCEPTRON_BOUNDS_DATA", str(tmp_path / "empty"))
+    tasks, skipped = atlas_tasks(None, quick=True)
+    assert not {"mnist", "fashion-mnist", "usps"} & {task.dataset for task in tasks}
+    assert {line.split(":")[0] for line in skipped} == {"mnist", "fashion-mnist", "usps", "rcv1"}
+    del home
+
+
+def test_check_data_names_suggests_and_expands_groups(tmp_path):
+    assert check_data_names(["scikit-learn"]) == ["breast-cancer", "digits", "wine", "iris"]
+    with pytest.raises(ValueError, match="unknown data set 'digts'; did you mean 'digits'"):
+        check_data_names(["digts"])
+    with pytest.raises(ValueError, match="no such file"):
+        check_data_names([str(tmp_path / "missing.csv")])
+
+
+def test_atlas_command_quick_writes_the_files_and_redraws_from_csv(tmp_path, capsys):
+    """Every algorithm by default; files of every view (kernels: see the test above)."""
+    out = tmp_path / "out"
+    data = tmp_path / "small.csv"
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((80, 3))
+    np.savetxt(data, np.c_[X, np.sign(X[:, 0])], delimiter=",")
+    assert main(["atlas", "--data", f"iris,label-noise,{data}", "--quick",
+                 "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "0 violated" in printed
+    for name in ("atlas.csv", "atlas.md", "atlas.png", "atlas.pdf", "atlas-winners.png",
+                 "atlas-ratios.png", "atlas-noise.png"):
+        assert (out / name).stat().st_size > 0, name
+    report = (out / "atlas.md").read_text()
+    assert "**Quick run**" in report and "## Violated bounds: 0" in report
+    rows = read_atlas_csv(out / "atlas.csv")
+    assert {"iris", "label-noise", "small.csv"} == {row["dataset"] for row in rows}
+    assert {row["algorithm"] for row in rows} == set(available())
+    redrawn = tmp_path / "redrawn"
+    assert main(["atlas", "--from-csv", str(out / "atlas.csv"), "--out", str(redrawn)]) == 0
+    assert (redrawn / "atlas.png").stat().st_size > 0
+    assert read_atlas_csv(redrawn / "atlas.csv") == rows
+    joined = f"{out / 'atlas.csv'},{redrawn / 'atlas.csv'}"  # two runs in one atlas
+    assert main(["atlas", "--from-csv", joined, "--out", str(redrawn)]) == 0
+    assert read_atlas_csv(redrawn / "atlas.csv") == rows  # its own CSV is not overwritten
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--data", "digts"], "--data: unknown data set 'digts'; did you mean 'digits'?"),
+    (["--algorithms", "pnorm", "--kernels", "poly"], "--kernels: pnorm takes no kernel"),
+    (["--algorithms", "perceptrn"], "did you mean 'perceptron'?"),
+    (["--kernels", "rbg"], "--kernels: unknown name 'rbg'; did you mean 'rbf'?"),
+    (["--epochs", "0"], "epochs must be"),
+    (["--epochs", "x"], "--epochs must be comma-separated integers"),
+    (["--n-jobs", "0"], "--n-jobs must be a nonzero"),
+])
+def test_atlas_bad_input_is_one_line_before_any_cell(tmp_path, capsys, monkeypatch, args,
+                                                     message):
+    calls = counting_evaluate(monkeypatch)
+    assert main(["atlas", "--quick", "--out", str(tmp_path / "o"), *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
+    assert not calls
+
+
+def test_atlas_file_that_does_not_parse_is_one_line(tmp_path, capsys, monkeypatch):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("1,2,a\n3,x\n")
+    calls = counting_evaluate(monkeypatch)
+    assert main(["atlas", "--data", f"iris,{bad}", "--quick", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert str(bad) in err and err.count("\n") == 1, err
+    assert not calls and not (tmp_path / "atlas.csv").exists()
