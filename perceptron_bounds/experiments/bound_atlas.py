@@ -220,8 +220,9 @@ def read_atlas_csv(path) -> list[dict]:
         return [_typed(row) for row in reader]
 
 
-_INTS = ("n_samples", "n_features", "epochs", "mistakes")
-_FLOATS = ("value", "ratio", "gamma", "seconds")
+_INTS = ("n_samples", "n_features", "epochs")
+# mistakes are a count, or a mean over the runs of a randomized algorithm (bounds_cell)
+_FLOATS = ("value", "ratio", "gamma", "seconds", "mistakes")
 
 
 def _typed(row: dict) -> dict:
@@ -232,7 +233,8 @@ def _typed(row: dict) -> dict:
         elif key in _INTS:
             out[key] = int(text)
         elif key in _FLOATS:
-            out[key] = float(text)
+            number = float(text)
+            out[key] = int(number) if key == "mistakes" and number.is_integer() else number
         elif key in ("holds", "expectation"):
             out[key] = text == "True"
         else:

@@ -13,8 +13,13 @@ from .._validation import check_class_labels, check_labels, check_X
 from .._version import __version__
 from ..bounds import evaluate
 from ..online import run_online
+from ..registry import get
 from ._cache import data_key, run_cached_cells
 from ._cells import as_specs, check_seeds, plain
+
+#: The runs of a randomized algorithm in one cell: its bounds in expectation are held
+#: against the mean of their mistakes.
+EXPECTATION_RUNS = 20
 
 
 def bound_ratios(
@@ -101,10 +106,20 @@ def bound_cells(specs, data, *, epochs: int = 1, seeds=None, gamma: float | None
 def bounds_cell(X, y, data_key, target, spec, epochs, seed, gamma, comparator,
                 version) -> list[dict]:
     """One run of ``spec`` and its :func:`~perceptron_bounds.bounds.evaluate` report, as
-    records (see :func:`bound_ratios`; ``data_key`` and ``version`` key the cache)."""
-    run = run_online(spec.algorithm, X, y, epochs=epochs, shuffle=seed is not None, seed=seed,
-                     **spec.params)
-    report = evaluate(run, X, y, gamma=gamma, comparator=comparator, target=target)
+    records (see :func:`bound_ratios`; ``data_key`` and ``version`` key the cache).
+
+    A randomized algorithm on binary labels, whose bounds hold for the expectation of its
+    mistakes over the draws (theory §1.2, §4.11, §4.13), makes :data:`EXPECTATION_RUNS`
+    runs, the draws of seeds ``seed``, ``seed + 1``, ... (0 when ``seed`` is None), and
+    the report holds their mean mistakes against the bounds (``evaluate`` of the runs).
+    """
+    shuffle = seed is not None
+    runs = [run_online(spec.algorithm, X, y, epochs=epochs, shuffle=shuffle, seed=draw,
+                       **spec.params)
+            for draw in _draw_seeds(spec.algorithm, y, seed)]
+    run = runs[0]
+    report = evaluate(runs if len(runs) > 1 else run, X, y, gamma=gamma, comparator=comparator,
+                      target=target)
     head = {
         "experiment": "bound_ratios",
         "label": spec.label,
@@ -115,6 +130,15 @@ def bounds_cell(X, y, data_key, target, spec, epochs, seed, gamma, comparator,
     }
     return [{**head, **{key: _plain(value) for key, value in row.items()}}
             for row in report.to_records()]
+
+
+def _draw_seeds(algorithm, y, seed) -> list:
+    """The seeds of a cell's runs: :data:`EXPECTATION_RUNS` consecutive ones for a randomized
+    algorithm on two labels (``evaluate`` averages binary runs only), else ``[seed]``."""
+    if not get(algorithm).randomized or np.unique(y).shape[0] > 2:
+        return [seed]
+    first = 0 if seed is None else seed
+    return list(range(first, first + EXPECTATION_RUNS))
 
 
 def _plain(value):
