@@ -12,6 +12,7 @@ from perceptron_bounds import run_online
 from perceptron_bounds.algorithms import available, get
 from perceptron_bounds.bounds import evaluate
 from perceptron_bounds.cli import main
+from perceptron_bounds.cli.figure import DATA_FIGURES
 from perceptron_bounds.datasets import load_data
 
 DIGITS_X, DIGITS_Y = load_digits(return_X_y=True)
@@ -174,5 +175,5 @@ def test_figure_ballseptron_radius_on_a_multiclass_file(files, tmp_path, capsys)
             run.mistakes, run.margin_errors)
     assert any(int(record["margin_errors"]) > 0 for record in records)
     message = error_of(["figure", "hop-fig2", "--data", files["svm"]], capsys)
-    assert message == ("perceptron-bounds figure: error: --data: only ballseptron-radius runs on "
-                       "given data; hop-fig2 makes its own")
+    assert message == (f"perceptron-bounds figure: error: --data: only {', '.join(DATA_FIGURES)} "
+                       "runs on given data; hop-fig2 makes its own")

@@ -53,8 +53,8 @@ def test_shuffle_without_seed_records_a_replayable_seed(algorithm):
 )
 def test_input_kinds_give_the_same_run(algorithm, convert):
     X32 = X.astype(np.float32).astype(np.float64)
-    reference = run_online(algorithm, X32, Y, epochs=2)
-    same_run(run_online(algorithm, convert(X32), list(Y), epochs=2), reference)
+    reference = run_online(algorithm, X32, Y, epochs=2, seed=0)
+    same_run(run_online(algorithm, convert(X32), list(Y), epochs=2, seed=0), reference)
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
@@ -67,7 +67,7 @@ def test_inputs_are_not_modified(algorithm):
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_record_invariants(algorithm):
-    run = run_online(algorithm, X, Y, epochs=3, record_margins=True)
+    run = run_online(algorithm, X, Y, epochs=3, record_margins=True, seed=0)
     assert run.n_trials == 3 * len(Y)
     for trials in (run.mistake_trials, run.margin_error_trials):
         assert trials.dtype == np.int64
@@ -78,12 +78,12 @@ def test_record_invariants(algorithm):
     y_shown = Y[run.sample_index]
     np.testing.assert_array_equal(np.flatnonzero(y_shown * run.margins <= 0), run.mistake_trials)
     assert run.mistake_trials[0] == 0
-    assert run_online(algorithm, X, Y).margins is None
+    assert run_online(algorithm, X, Y, seed=0).margins is None
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_run_is_immutable_and_picklable(algorithm):
-    run = run_online(algorithm, X, Y, epochs=2)
+    run = run_online(algorithm, X, Y, epochs=2, seed=0)
     with pytest.raises(dataclasses.FrozenInstanceError):
         run.algorithm = "other"
     with pytest.raises(ValueError, match="read-only"):
@@ -131,19 +131,19 @@ def test_input_kinds_compile_no_new_signature():
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_warm_start_with_form_auto_keeps_its_form(algorithm):
-    first = run_online(algorithm, X, Y)
+    first = run_online(algorithm, X, Y, seed=0)
     # On 3 rows of 4 features, "auto" alone would pick the second-order dual form.
     given = {"form": "auto"} if "form" in first.params else {}
-    second = run_online(algorithm, X[:3], Y[:3], warm_start=first, **given)
+    second = run_online(algorithm, X[:3], Y[:3], warm_start=first, **given, seed=0)
     assert second.params == first.params
 
 
 @pytest.mark.parametrize("algorithm", [a for a in ALGORITHMS if a != "pnorm"])
 def test_a_dual_warm_start_continues_on_sparse_input(algorithm):
     """A dense dual run continued on CSR rows is the run continued on the same dense rows."""
-    first = run_online(algorithm, X, Y, kernel="rbf")
-    sparse = run_online(algorithm, sp.csr_matrix(X), Y, warm_start=first)
-    dense = run_online(algorithm, X, Y, warm_start=first)
+    first = run_online(algorithm, X, Y, kernel="rbf", seed=0)
+    sparse = run_online(algorithm, sp.csr_matrix(X), Y, warm_start=first, seed=0)
+    dense = run_online(algorithm, X, Y, warm_start=first, seed=0)
     np.testing.assert_array_equal(sparse.mistake_trials, dense.mistake_trials)
     np.testing.assert_allclose(sparse.decision_function(X), dense.decision_function(X),
                                rtol=1e-10, atol=1e-12)
@@ -161,8 +161,8 @@ def test_csr_with_duplicate_and_unsorted_indices_is_its_dense_matrix(algorithm, 
     assert not Xs.has_canonical_format
     kept = Xs.data.copy(), Xs.indices.copy()
     params = {"kernel": kernel} if kernel != "linear" and algorithm != "pnorm" else {}
-    run = run_online(algorithm, Xs, Y, epochs=2, record_margins=True, **params)
-    dense = run_online(algorithm, X, Y, epochs=2, record_margins=True, **params)
+    run = run_online(algorithm, Xs, Y, epochs=2, record_margins=True, **params, seed=0)
+    dense = run_online(algorithm, X, Y, epochs=2, record_margins=True, **params, seed=0)
     np.testing.assert_array_equal(run.mistake_trials, dense.mistake_trials)
     np.testing.assert_array_equal(run.margin_error_trials, dense.margin_error_trials)
     np.testing.assert_allclose(run.margins, dense.margins, rtol=1e-9, atol=1e-12)
