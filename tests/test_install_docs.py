@@ -41,7 +41,7 @@ def test_readme_names_every_option_of_run_and_compare(command, capsys):
     with pytest.raises(SystemExit):
         main([command, "--help"])
     options = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", capsys.readouterr().out)) - {"--help"}
-    if command == "figure":  # documented in the README's figure section
+    if command in ("figure", "atlas"):  # documented in the README's figures section
         section = README[README.index("## Experiments and figures"):]
     else:
         section = README[README.index("The command line:"):README.index("## Experiments")]
