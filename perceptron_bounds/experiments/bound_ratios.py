@@ -112,6 +112,8 @@ def bounds_cell(X, y, data_key, target, spec, epochs, seed, gamma, comparator,
     mistakes over the draws (theory §1.2, §4.11, §4.13), makes :data:`EXPECTATION_RUNS`
     runs, the draws of seeds ``seed``, ``seed + 1``, ... (0 when ``seed`` is None), and
     the report holds their mean mistakes against the bounds (``evaluate`` of the runs).
+    On more labels it makes one run, seed ``seed`` (0 when None), whose rows of bounds in
+    expectation have ``holds`` None: one draw neither meets nor breaks such a bound.
     """
     shuffle = seed is not None
     runs = [run_online(spec.algorithm, X, y, epochs=epochs, shuffle=shuffle, seed=draw,
@@ -128,17 +130,22 @@ def bounds_cell(X, y, data_key, target, spec, epochs, seed, gamma, comparator,
         "seed": seed,
         "n_trials": run.n_trials,
     }
-    return [{**head, **{key: _plain(value) for key, value in row.items()}}
-            for row in report.to_records()]
+    records = [{**head, **{key: _plain(value) for key, value in row.items()}}
+               for row in report.to_records()]
+    if len(runs) == 1:  # one draw says nothing of a bound on the mean over the draws
+        for record in records:
+            if record.get("expectation") and record.get("holds") is not None:
+                record["holds"] = None
+    return records
 
 
 def _draw_seeds(algorithm, y, seed) -> list:
     """The seeds of a cell's runs: :data:`EXPECTATION_RUNS` consecutive ones for a randomized
     algorithm on two labels (``evaluate`` averages binary runs only), else ``[seed]``."""
-    if not get(algorithm).randomized or np.unique(y).shape[0] > 2:
+    if not get(algorithm).randomized:
         return [seed]
     first = 0 if seed is None else seed
-    return list(range(first, first + EXPECTATION_RUNS))
+    return [first] if np.unique(y).shape[0] > 2 else list(range(first, first + EXPECTATION_RUNS))
 
 
 def _plain(value):
