@@ -21,11 +21,12 @@ import numpy as np
 
 from .._validation import check_bool, check_int
 from .._version import __version__
-from ..datasets import load_mnist, load_rcv1_tasks, load_usps
+from ..datasets import load_fashion_mnist, load_mnist, load_rcv1_tasks, load_usps
 from ..datasets.catalog import subsample  # noqa: F401  (the reproductions' subsample)
 
 #: The loaders of the data sets the real-data reproductions name.
-LOADERS = {"mnist": load_mnist, "usps": load_usps, "rcv1": load_rcv1_tasks}
+LOADERS = {"mnist": load_mnist, "fashion-mnist": load_fashion_mnist, "usps": load_usps,
+           "rcv1": load_rcv1_tasks}
 
 
 @dataclass(frozen=True)
