@@ -3,6 +3,7 @@
 - :mod:`.freund_schapire`: paper 001 sec. 5 on MNIST (``fs-mnist``);
 - :mod:`.higher_order`: paper 000, Figure 2 (``hop-fig2``), Tables 3 and 2
   (``hop-ocr``, ``hop-rcv1``);
+- :mod:`.hop_dna`: paper 000, Table 1 on the user's DNA microarray files (``hop-dna``);
 - :mod:`.second_order`: paper 003 sec. 5 (``sop-toy``);
 - :mod:`.ballseptron`: paper 004, Fig. 3 (``ballseptron-noise``, ``ballseptron-radius``,
   on synthetic data, a data file, MNIST or USPS);
@@ -17,7 +18,7 @@ them (PNG, PDF, CSV and the report), as ``perceptron-bounds figure`` and ``table
 do, both reading :data:`REPRODUCTIONS`.
 """
 
-from . import ballseptron, bounds_mnist, freund_schapire, higher_order, second_order
+from . import ballseptron, bounds_mnist, freund_schapire, higher_order, hop_dna, second_order
 from .common import Reproduction, provenance, provenance_line
 from .writer import save_figure
 
@@ -33,6 +34,7 @@ REPRODUCTIONS = {
     "ballseptron-radius-real": ballseptron.ballseptron_radius_real,
     "hop-ocr": higher_order.hop_ocr,
     "hop-rcv1": higher_order.hop_rcv1,
+    "hop-dna": hop_dna.hop_dna,
 }
 
 #: The figures on synthetic data (``perceptron-bounds figure all``).
