@@ -3,6 +3,7 @@ gives, here small generated fixtures of the data sets' shape (58 and 96 profiles
 column; fewer genes, so that the suite stays fast)."""
 
 import csv
+import dataclasses
 
 import matplotlib
 
@@ -12,7 +13,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from sklearn.datasets import dump_svmlight_file  # noqa: E402
 
-from perceptron_bounds.cli import main  # noqa: E402
+from perceptron_bounds.cli import main, table  # noqa: E402
 from perceptron_bounds.datasets import normalize_rows  # noqa: E402
 from perceptron_bounds.online import run_online  # noqa: E402
 from perceptron_bounds.papers import REPRODUCTIONS, hop_dna  # noqa: E402
@@ -153,3 +154,44 @@ def test_bad_options_one_line(tmp_path, capsys, args, message):
     assert code == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1, err
+
+
+def test_the_command_runs_on_a_dask_cluster(files, tmp_path, capsys, monkeypatch):
+    """--scheduler ADDRESS: the experiment runs under joblib's Dask backend with a client of
+    that scheduler, n_jobs left to the cluster; the table is the one of a local run."""
+    distributed = pytest.importorskip("distributed")
+    from joblib.parallel import get_active_backend
+
+    seen = []
+    experiment = hop_dna.hop_dna_records
+
+    def spy(*args, **options):
+        seen.append((type(get_active_backend()[0]).__name__, options["n_jobs"],
+                     distributed.default_client().scheduler.address))
+        return experiment(*args, **options)
+
+    args = ["table", "hop-dna", "--data", files[0], "--quick", "--seeds", "2",
+            "--algorithms", "FO,HO2"]
+    assert main([*args, "--out", str(tmp_path / "local")]) == 0
+    monkeypatch.setitem(table.TABLES, "hop-dna", dataclasses.replace(hop_dna.hop_dna,
+                                                                     experiment=spy))
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        assert main([*args, "--out", str(tmp_path / "remote"), "--scheduler",
+                     cluster.scheduler_address]) == 0
+        assert seen == [("DaskDistributedBackend", None, cluster.scheduler_address)]
+    capsys.readouterr()
+    assert (tmp_path / "remote" / "hop-dna.csv").read_text() == (
+        tmp_path / "local" / "hop-dna.csv").read_text()
+
+
+def test_an_unreachable_scheduler_is_one_line(files, tmp_path, capsys):
+    pytest.importorskip("distributed")
+    import dask
+
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        code = main(["table", "hop-dna", "--data", files[0], "--quick", "--seeds", "1",
+                     "--algorithms", "FO", "--scheduler", "tcp://127.0.0.1:9", "--out",
+                     str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "127.0.0.1:9" in err, err

@@ -27,6 +27,7 @@ from ._common import (
     UsageError,
     add_sweep_options,
     choice,
+    cluster,
     label_column,
     reproduce,
     sweep_options,
@@ -140,8 +141,9 @@ def table_command(args) -> int:
     if args.cv:
         seeds = options.pop("seeds")
         try:
-            records, options["params"], markdown = hop_ocr_search(*given, folds=args.folds,
-                                                                  **options)
+            with cluster(args.scheduler):
+                records, options["params"], markdown = hop_ocr_search(
+                    *given, folds=args.folds, **options)
         except FileNotFoundError as error:
             raise UsageError(f"{error} (on the command line: --download)") from None
         base = os.path.join(args.out, f"{args.name}-search")
