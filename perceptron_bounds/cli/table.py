@@ -5,7 +5,8 @@
 hop-rcv1 [--algorithms FO,HO2,SO]`` its Table 2, ``table hop-dna --data FILE [--data FILE]
 [--label-column C] [--delimiter D] [--algorithms FO,HO2,...]`` its Table 1 on the user's
 expression matrices (58 rows: Breast, 96: Lymphoma); all take ``--out DIR``,
-``--seeds N``, ``--n-jobs J``, ``--quick``, ``--cache DIR`` and ``--download``.
+``--seeds N`` (hop-dna: the number of random splits), ``--n-jobs J``, ``--quick``,
+``--cache DIR`` and ``--scheduler ADDRESS``, and the first two ``--download``.
 Each writes ``DIR/NAME.png``, ``.pdf``, ``.csv`` and ``.md`` (the Markdown table,
 also printed: our numbers, the paper's and the differences). ``--cv`` first
 runs the 5-fold search for the kernel and algorithm parameters on a training
