@@ -24,7 +24,8 @@ from perceptron_bounds.papers.second_order import (  # noqa: E402
 )
 
 #: The options a reproduction may declare: those the commands know how to pass.
-COMMAND_OPTIONS = {"data", "radii", "positive_class", "algorithms", "kernels", "cv"}
+COMMAND_OPTIONS = {"data", "radii", "positive_class", "algorithms", "kernels", "cv",
+                   "label_column", "delimiter"}
 
 
 def test_docstring_examples():
@@ -39,7 +40,7 @@ def test_the_commands_read_the_one_registry():
     assert figure.SYNTHETIC == list(FIGURES) == ["hop-fig2", "ballseptron-noise",
                                                  "ballseptron-radius", "sop-toy",
                                                  "selective-sampling"]
-    assert list(table.TABLES) == ["hop-ocr", "hop-rcv1"]
+    assert list(table.TABLES) == ["hop-ocr", "hop-rcv1", "hop-dna"]
 
 
 @pytest.mark.parametrize("key", list(REPRODUCTIONS))

@@ -367,9 +367,9 @@ def add_sweep_options(parser: argparse.ArgumentParser, *, out: str, seeds: str, 
     """The options of the sweeping commands (``figure``, ``table``), one set for both.
 
     ``--out DIR`` (default ``./OUT``), ``--seeds N``, ``--n-jobs J``, ``--quick``,
-    ``--cache DIR`` and ``--download``; ``seeds`` and ``quick`` are the help of
-    ``--seeds`` and ``--quick``, ``real`` the words that lead the help of the two
-    options only real data take (e.g. ``"real-data figures: "``).
+    ``--cache DIR``, ``--download`` and ``--scheduler ADDRESS``; ``seeds`` and
+    ``quick`` are the help of ``--seeds`` and ``--quick``, ``real`` the words that lead
+    the help of the two options only real data take (e.g. ``"real-data figures: "``).
     """
     parser.add_argument("--out", default=out, metavar="DIR",
                         help=f"output directory (default: ./{out})")
@@ -383,23 +383,50 @@ def add_sweep_options(parser: argparse.ArgumentParser, *, out: str, seeds: str, 
     parser.add_argument("--download", action="store_true",
                         help=f"{real}fetch a data set missing from the data home (default: a "
                         "one-line error naming the missing files)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                        help="run the cells on the Dask cluster whose scheduler is at ADDRESS "
+                        "(e.g. tcp://host:8786; the dask extra), as many at once as it has "
+                        "workers (--n-jobs is ignored); --cache must then be a folder the "
+                        "workers share")
 
 
 def sweep_options(args) -> dict:
     """The keyword options of a reproduction from the sweep's: checked, progress on."""
     check_sweep_options(args)
-    return {"seeds": args.seeds, "quick": args.quick, "n_jobs": args.n_jobs, "progress": True}
+    n_jobs = None if args.scheduler is not None else args.n_jobs
+    return {"seeds": args.seeds, "quick": args.quick, "n_jobs": n_jobs, "progress": True}
+
+
+@contextlib.contextmanager
+def cluster(address: str | None):
+    """Inside, joblib runs the cells on the Dask cluster of the scheduler at ``address``
+    (``--scheduler``); nothing changes for None. A scheduler that cannot be reached is an
+    OSError after Dask's connect timeout."""
+    if address is None:
+        yield
+        return
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise UsageError("--scheduler needs Dask: pip install \"perceptron_bounds[dask]\"") \
+            from None
+    from joblib import parallel_config
+
+    with Client(address), parallel_config(backend="dask"):
+        yield
 
 
 def reproduce(reproduction, args, *args_of_experiment, **options) -> int:
     """Run a reproduction, write its files to ``--out``, print the report and the paths.
 
     A real-data one's report is printed before the paths; a data set missing from the
-    data home is a one-line error that names ``--download``.
+    data home is a one-line error that names ``--download``. With ``--scheduler`` the
+    cells run on that Dask cluster (:func:`cluster`).
     """
     start = time.perf_counter()
     try:
-        made = reproduction(*args_of_experiment, **options)
+        with cluster(args.scheduler):
+            made = reproduction(*args_of_experiment, **options)
     except FileNotFoundError as error:
         raise UsageError(f"{error} (on the command line: --download)") from None
     records, fig, markdown = (*made, None)[:3]

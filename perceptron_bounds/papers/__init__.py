@@ -3,6 +3,7 @@
 - :mod:`.freund_schapire`: paper 001 sec. 5 on MNIST (``fs-mnist``);
 - :mod:`.higher_order`: paper 000, Figure 2 (``hop-fig2``), Tables 3 and 2
   (``hop-ocr``, ``hop-rcv1``);
+- :mod:`.hop_dna`: paper 000, Table 1 on the user's DNA microarray files (``hop-dna``);
 - :mod:`.second_order`: paper 003 sec. 5 (``sop-toy``);
 - :mod:`.ballseptron`: paper 004, Fig. 3 (``ballseptron-noise``, ``ballseptron-radius``,
   on synthetic data, a data file, MNIST or USPS);
@@ -27,6 +28,7 @@ from . import (
     budget_mnist,
     freund_schapire,
     higher_order,
+    hop_dna,
     second_order,
     selective,
 )
@@ -48,6 +50,7 @@ REPRODUCTIONS = {
     "selective-sampling-real": selective.selective_sampling_real,
     "hop-ocr": higher_order.hop_ocr,
     "hop-rcv1": higher_order.hop_rcv1,
+    "hop-dna": hop_dna.hop_dna,
 }
 
 #: The figures on synthetic data (``perceptron-bounds figure all``).
