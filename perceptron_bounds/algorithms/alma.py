@@ -53,8 +53,17 @@ import numpy as np
 
 from .._interrupt import EVERY, stop_requested
 from .._jit import jit
-from .._linalg import csr_dot, dense_dot, dot, grow_vector, lift_tiny_rows, normalize_rows, row_axpy
-from .._validation import check_real, loop_arrays
+from .._linalg import (
+    dot,
+    grow_vector,
+    lift_tiny_rows,
+    normalize_rows,
+    row_axpy,
+    row_axpy_norm,
+    row_dot,
+    rows,
+)
+from .._validation import check_real
 from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
 from ..kernel_engine import (
     engine_append,
@@ -72,7 +81,7 @@ from .pnorm import link, link_into
 
 
 @jit
-def _alma_primal_loop(X, data, indices, indptr, y, order, p, alpha, B, C, k0, theta, w,
+def _alma_primal_loop(X, y, order, p, alpha, B, C, k0, theta, w,
                       margins):
     """ALMA_p, p > 2, over normalised dense or CSR rows; theta and w = g(theta) updated in place.
 
@@ -83,7 +92,6 @@ def _alma_primal_loop(X, data, indices, indptr, y, order, p, alpha, B, C, k0, th
     n_trials = order.shape[0]
     n = theta.shape[0]
     record = margins.shape[0] > 0
-    csr = indptr.shape[0] > 0
     updates = np.empty(n_trials, dtype=np.int64)
     cases = np.empty(n_trials, dtype=np.int64)
     root = np.sqrt(p - 1.0)
@@ -95,7 +103,7 @@ def _alma_primal_loop(X, data, indices, indptr, y, order, p, alpha, B, C, k0, th
         if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
-        s = csr_dot(w, data, indices, indptr, i) if csr else dense_dot(w, X, i)
+        s = row_dot(X, i, w)
         if record:
             margins[t] = s
         ys = y[i] * s
@@ -106,7 +114,7 @@ def _alma_primal_loop(X, data, indices, indptr, y, order, p, alpha, B, C, k0, th
         u += 1
         step_root, sqrt_k = sqrt_k, np.sqrt(k0 + u + 1.0)
         threshold = margin * root / sqrt_k
-        row_axpy(y[i] * C / (root * step_root), X, data, indices, indptr, i, csr, theta)
+        row_axpy(X, i, y[i] * C / (root * step_root), theta)
         link_into(theta, p, w)
         norm = np.sqrt(dot(w, theta, n))  # g(theta) . theta = ||theta||_p^2
         if norm > 1.0:
@@ -117,7 +125,7 @@ def _alma_primal_loop(X, data, indices, indptr, y, order, p, alpha, B, C, k0, th
 
 
 @jit
-def _alma2_primal_loop(X, data, indices, indptr, y, order, alpha, B, C, k0, v, norm_sq,
+def _alma2_primal_loop(X, y, order, alpha, B, C, k0, v, norm_sq,
                        margins):
     """ALMA_2 over normalised dense or CSR rows with w = theta = scale * v; ends with v = w.
 
@@ -127,7 +135,6 @@ def _alma2_primal_loop(X, data, indices, indptr, y, order, alpha, B, C, k0, v, n
     """
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
-    csr = indptr.shape[0] > 0
     updates = np.empty(n_trials, dtype=np.int64)
     cases = np.empty(n_trials, dtype=np.int64)
     u = 0
@@ -139,7 +146,7 @@ def _alma2_primal_loop(X, data, indices, indptr, y, order, alpha, B, C, k0, v, n
         if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
-        s = scale * (csr_dot(v, data, indices, indptr, i) if csr else dense_dot(v, X, i))
+        s = scale * row_dot(X, i, v)
         if record:
             margins[t] = s
         ys = y[i] * s
@@ -152,15 +159,7 @@ def _alma2_primal_loop(X, data, indices, indptr, y, order, alpha, B, C, k0, v, n
         threshold = margin / sqrt_k
         eta = C / step_root
         c = y[i] * eta / scale
-        xx = 0.0
-        if csr:
-            for q in range(indptr[i], indptr[i + 1]):
-                v[indices[q]] += c * data[q]
-                xx += data[q] * data[q]
-        else:
-            for j in range(v.shape[0]):
-                v[j] += c * X[i, j]
-                xx += X[i, j] * X[i, j]
+        xx = row_axpy_norm(X, i, c, v)
         norm_sq = max(norm_sq + 2.0 * eta * ys + eta * eta * xx, 0.0)
         if norm_sq > 1.0:
             scale /= np.sqrt(norm_sq)
@@ -260,14 +259,14 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     if params["form"] == "primal":
         theta = np.zeros(data.n_features) if previous is None else np.array(
             previous.state["theta"])
-        rows = loop_arrays(normalize_rows(data.X, p))
+        X = rows(normalize_rows(data.X, p))
         if p == 2.0:
-            updates, cases, _ = _alma2_primal_loop(*rows, data.y, order, alpha, B, C, k0, theta,
+            updates, cases, _ = _alma2_primal_loop(X, data.y, order, alpha, B, C, k0, theta,
                                                    float(theta @ theta), margins)
             w = theta.copy()
         else:
             w = link(theta, p)
-            updates, cases = _alma_primal_loop(*rows, data.y, order, p, alpha, B, C, k0, theta,
+            updates, cases = _alma_primal_loop(X, data.y, order, p, alpha, B, C, k0, theta,
                                                w, margins)
         hypothesis = HigherOrderHypothesis(w, p, True)
         state = {"theta": theta}

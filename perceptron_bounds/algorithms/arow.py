@@ -81,8 +81,9 @@ import scipy.sparse
 from .._interrupt import EVERY, stop_requested
 from .._jit import jit
 from .._linalg import (
+    row_dense,
+    rows,
     cholesky_update,
-    dense_row,
     dot,
     grow_square_within,
     grow_vector,
@@ -91,7 +92,7 @@ from .._linalg import (
     upper_solve,
     upper_solve_t,
 )
-from .._validation import check_bool, check_real, loop_arrays
+from .._validation import check_bool, check_real
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (
     engine_append,
@@ -122,7 +123,7 @@ _MATRICES = 1
 
 
 @jit
-def _arow_full_loop(X, data, indices, indptr, y, order, r, factor, mu, margins):
+def _arow_full_loop(X, y, order, r, factor, mu, margins):
     """Primal AROW with a full covariance; updates ``factor`` and ``mu`` in place.
 
     ``factor`` is the upper Cholesky factor R of the precision Sigma^{-1} = R^T R. An
@@ -146,7 +147,7 @@ def _arow_full_loop(X, data, indices, indptr, y, order, r, factor, mu, margins):
         if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
-        x = dense_row(i, X, data, indices, indptr, scratch)
+        x = row_dense(X, i, scratch)
         s = dot(mu, x, n)
         if record:
             margins[t] = s
@@ -330,7 +331,7 @@ def _fit_primal(data, params, order, margins, previous):
             found = _arow_diagonal_loop(data.X, data.y, order, r, precision, mu, margins)
         return (*found, LinearHypothesis(mu), {"precision": precision})
     factor = np.eye(n) if previous is None else np.array(previous.state["precision_factor"])
-    found = _arow_full_loop(*loop_arrays(data.X), data.y, order, r, factor, mu, margins)
+    found = _arow_full_loop(rows(data.X), data.y, order, r, factor, mu, margins)
     return (*found, LinearHypothesis(mu), {"precision_factor": factor})
 
 

@@ -30,8 +30,7 @@ Forms
 Exactness
 ---------
 The primal loops compute each class's w . x_t with the sum the binary loops
-write out (:func:`perceptron_bounds._linalg.dense_dot`,
-:func:`perceptron_bounds._linalg.csr_dot` are that loop). In the dual loop,
+write out (:func:`perceptron_bounds._linalg.row_dot` is that loop). In the dual loop,
 score k gathers class k's kernel values, in the order of its supports, into
 one contiguous vector and sums it against its coefficients with
 :func:`perceptron_bounds._linalg.dot`, the sum of the binary dual loops, on
@@ -85,7 +84,7 @@ import scipy.sparse as sp
 
 from .._interrupt import EVERY, stop_requested
 from .._jit import jit
-from .._linalg import capacity, csr_dot, dense_dot, dot, grow_vector, prefetch
+from .._linalg import capacity, dot, grow_vector, prefetch, row_dot
 from .._validation import Data
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (
@@ -154,7 +153,7 @@ def _ovr_primal_loop(X, y, order, r, ball, W, norm_sq, margins, cases):
         # All K scores first: the dot products run back to back, free of the updates' branches.
         scores = margins[t]
         for k in range(n_classes):
-            scores[k] = dense_dot(W[k], X, i)
+            scores[k] = row_dot(X, i, W[k])
         label = y[i]
         for k in range(n_classes):
             s = scores[k]
@@ -199,7 +198,7 @@ def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, m
                 prefetch(indices, p)
         scores = margins[t]
         for k in range(n_classes):
-            scores[k] = csr_dot(V[k], data, indices, indptr, i) * scale[k]
+            scores[k] = row_dot((data, indices, indptr), i, V[k]) * scale[k]
         label = y[i]
         for k in range(n_classes):
             s = scores[k]

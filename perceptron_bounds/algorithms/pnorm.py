@@ -32,8 +32,8 @@ import numpy as np
 
 from .._interrupt import EVERY, stop_requested
 from .._jit import jit
-from .._linalg import csr_dot, dense_dot, normalize_rows, row_axpy
-from .._validation import check_bool, check_real, loop_arrays
+from .._linalg import normalize_rows, row_axpy, row_dot, rows
+from .._validation import check_bool, check_real
 from ..hypothesis import HigherOrderHypothesis
 from ..registry import Algorithm, LegendEntry, LoopResult, register
 
@@ -112,25 +112,24 @@ def link(theta, p: float) -> np.ndarray:
 
 
 @jit
-def _pnorm_primal_loop(X, data, indices, indptr, y, order, p, theta, w, margins):
+def _pnorm_primal_loop(X, y, order, p, theta, w, margins):
     """p-norm Perceptron: margin w . x_t with w = g(theta); a mistake adds y_t x_t to theta.
 
     Updates theta and w in place; returns the mistake trials.
     """
     n_trials = order.shape[0]
     record = margins.shape[0] > 0
-    csr = indptr.shape[0] > 0
     mistakes = np.empty(n_trials, dtype=np.int64)
     m = 0
     for t in range(n_trials):
         if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
-        s = csr_dot(w, data, indices, indptr, i) if csr else dense_dot(w, X, i)
+        s = row_dot(X, i, w)
         if record:
             margins[t] = s
         if y[i] * s <= 0.0:
-            row_axpy(y[i], X, data, indices, indptr, i, csr, theta)
+            row_axpy(X, i, y[i], theta)
             link_into(theta, p, w)
             mistakes[m] = t
             m += 1
@@ -147,7 +146,7 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     X = normalize_rows(data.X, p) if params["normalize"] else data.X
     theta = np.zeros(data.n_features) if previous is None else np.array(previous.state["theta"])
     w = link(theta, p)
-    trials = _pnorm_primal_loop(*loop_arrays(X), data.y, order, p, theta, w, margins)
+    trials = _pnorm_primal_loop(rows(X), data.y, order, p, theta, w, margins)
     return LoopResult(trials, HigherOrderHypothesis(w, p, params["normalize"]),
                       state={"theta": theta, "normalized": params["normalize"]})
 

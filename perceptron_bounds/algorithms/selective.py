@@ -37,14 +37,15 @@ import numpy as np
 from .._interrupt import EVERY, stop_requested
 from .._jit import jit
 from .._linalg import (
-    dense_row,
+    row_dense,
+    rows,
     dot,
     grow_square_within,
     grow_vector,
     rank_one_matvec,
     square_buffer,
 )
-from .._validation import check_real, loop_arrays
+from .._validation import check_real
 from ..hypothesis import (
     KernelHypothesis,
     LinearHypothesis,
@@ -213,7 +214,7 @@ def _fit_first(data, order, params, margins, previous) -> LoopResult:
 
 
 @jit
-def _selective_so_primal_loop(X, data, indices, indptr, y, order, draws, b, a_inv, w,
+def _selective_so_primal_loop(X, y, order, draws, b, a_inv, w,
                               margins):
     """Selective Second-Order Perceptron, primal, fixed a; updates ``a_inv`` and ``w``.
 
@@ -235,7 +236,7 @@ def _selective_so_primal_loop(X, data, indices, indptr, y, order, draws, b, a_in
         if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
-        x = dense_row(i, X, data, indices, indptr, scratch)
+        x = row_dense(X, i, scratch)
         s = dot(w, x, n)
         rank_one_matvec(a_inv, pending, 1.0, x, n, z)
         d = 1.0 + dot(x, z, n)
@@ -332,7 +333,7 @@ def _fit_second(data, order, params, margins, previous) -> LoopResult:
         else:
             a_inv = np.array(previous.hypothesis.a_inv)
             w = np.array(previous.hypothesis.weights)
-        trials, queried = _selective_so_primal_loop(*loop_arrays(data.X), data.y, order,
+        trials, queried = _selective_so_primal_loop(rows(data.X), data.y, order,
                                                     data.draws, b, a_inv, w, margins)
         return LoopResult(trials, SecondOrderHypothesis(w, a_inv), queried_trials=queried)
     kernel = kernel_of(params)
