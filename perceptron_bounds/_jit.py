@@ -168,9 +168,9 @@ def row_kind(stub, dense, csr, *, csr_fastmath=GATHER):
     overload per kind), so a loop calling ``stub`` compiles once per input kind
     with no run-time test. ``dense`` is compiled with :data:`CONTIGUOUS` fast
     math, ``csr`` with ``csr_fastmath``: :data:`GATHER` when it sums through the
-    row's indices, :data:`CONTIGUOUS` when it sums the row's values alone. ``stub`` itself is what runs with the
-    JIT off: it must call ``csr`` for a tuple and ``dense`` otherwise. The
-    three take the same arguments, X first.
+    row's indices, :data:`CONTIGUOUS` when it sums the row's values alone.
+    ``stub`` itself is what runs with the JIT off: it must call ``csr`` for a
+    tuple and ``dense`` otherwise. The three take the same arguments, X first.
 
     Returns
     -------

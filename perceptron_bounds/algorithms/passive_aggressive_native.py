@@ -50,7 +50,16 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit, rule
-from .._linalg import capacity, dot, grow_vector, row_axpy_over, row_dot, row_sq_norm, row_stable_norm, rows
+from .._linalg import (
+    capacity,
+    dot,
+    grow_vector,
+    row_axpy_over,
+    row_dot,
+    row_sq_norm,
+    row_stable_norm,
+    rows,
+)
 from ..hypothesis import PrototypeHypothesis, PrototypeKernelHypothesis
 from ..kernel_engine import (
     engine_append,
@@ -75,6 +84,7 @@ from .passive_aggressive_rules import (
     pa_step_times_norm,
     update_records,
 )
+
 
 @jit
 def _runner_up(s, y):

@@ -25,9 +25,10 @@ The loops never form ||x||^2 ||w||^2 or its difference with (w.x)^2, which
 underflow, overflow or cancel for rows scaled 1e-150..1e150: they keep
 ||w|| (not its square, which overflows there) incrementally by the formula
 above (one extra kernel value K(x, x) per update) and work with q, cos and g.
-The CSR and kernel loops keep w as one scale factor times a vector (CSR) or
-the dual coefficients (kernel), as the Ballseptron's do, so that an update
-costs one pass over x_t (plus, in the kernel form, one appended support).
+The primal rule (dense or CSR rows) and the kernel rule keep w as one scale
+factor times a vector (primal) or the dual coefficients (kernel), as the
+Ballseptron's do, so that an update costs one pass over x_t (O(nnz(x_t)) on
+CSR; plus, in the kernel form, one appended support).
 
 Registered as ``"romma"`` with ``aggressive`` (default False), the kernel
 parameters ``kernel``, ``degree``, ``gamma``, ``coef0`` (theory §1.7) and
@@ -59,9 +60,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._interrupt import EVERY, stop_requested
-from .._jit import jit
-from .._linalg import dot, grow_vector
+from .._jit import jit, rule
+from .._linalg import dot, grow_vector, row_axpy, row_dot, row_sq_norm, rows
 from .._validation import check_bool
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (
@@ -76,6 +76,7 @@ from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, register
 from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, rescaled
 from ._common import dual_buffer, resolve_kernel_form, support_set
+from ._frame import online_loop
 
 #: x_t and w_t count as parallel when the squared sine of their angle, g = 1 - cos^2, is at
 #: most this: g then carries few correct digits (w.x has a rounding error up to n eps ||w|| ||x||)
@@ -120,127 +121,56 @@ def romma_step(signed_margin, y, xx, norm):
     return True, c, d, np.hypot(norm, loss / (a * np.sqrt(g)))
 
 
-@jit
-def _romma_primal_loop(X, y, order, aggressive, w, norm, margins):
-    """Primal ROMMA over dense rows; updates w in place. Returns (update trials, cases, ||w||^2)."""
-    n_trials = order.shape[0]
-    n = X.shape[1]
-    record = margins.shape[0] > 0
-    updates = np.empty(n_trials, dtype=np.int64)
-    cases = np.empty(n_trials, dtype=np.int64)
-    u = 0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        s = 0.0
-        for j in range(n):
-            s += w[j] * X[i, j]
-        if record:
-            margins[t] = s
-        yi = y[i]
-        case = romma_case(yi * s, aggressive)
-        if case == NO_UPDATE:
-            continue
-        updates[u] = t
-        cases[u] = case
-        u += 1
-        xx = 0.0
-        for j in range(n):
-            xx += X[i, j] * X[i, j]
-        changed, c, d, norm = romma_step(yi * s, yi, xx, norm)
-        if changed:
-            for j in range(n):
-                w[j] = c * w[j] + d * X[i, j]
-    return updates[:u].copy(), cases[:u].copy(), norm
+@rule
+def _romma_primal_step(X, y, i, t, u, arrays, state):
+    """ROMMA on trial t over a dense or CSR row, with w = scale * v (O(nnz(x_t)) an update).
 
-
-@jit
-def _romma_primal_csr_loop(data, indices, indptr, y, order, aggressive, v, norm, margins):
-    """Primal ROMMA over CSR rows with w = scale * v; ends with v = w.
-
-    Returns (update trials, their cases, ||w||^2).
+    ``arrays`` is (v,), ``state`` (aggressive, ||w||, scale); the wrapper ends with v = w.
     """
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    updates = np.empty(n_trials, dtype=np.int64)
-    cases = np.empty(n_trials, dtype=np.int64)
-    u = 0
-    scale = 1.0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        start, end = indptr[i], indptr[i + 1]
-        s = 0.0
-        for p in range(start, end):
-            s += v[indices[p]] * data[p]
-        s *= scale
-        if record:
-            margins[t] = s
-        yi = y[i]
-        case = romma_case(yi * s, aggressive)
-        if case == NO_UPDATE:
-            continue
-        updates[u] = t
-        cases[u] = case
-        u += 1
-        xx = 0.0
-        for p in range(start, end):
-            xx += data[p] * data[p]
-        changed, c, d, norm = romma_step(yi * s, yi, xx, norm)
-        if not changed:
-            continue
+    (v,) = arrays
+    aggressive, norm, scale = state
+    s = row_dot(X, i, v) * scale
+    yi = y[i]
+    case = romma_case(yi * s, aggressive)
+    if case == NO_UPDATE:
+        return s, case, state
+    changed, c, d, norm = romma_step(yi * s, yi, row_sq_norm(X, i), norm)
+    if changed:
         scale = rescaled(scale, c, v, v.shape[0])
-        e = d / scale
-        for p in range(start, end):
-            v[indices[p]] += e * data[p]
-    v *= scale
-    return updates[:u].copy(), cases[:u].copy(), norm
+        row_axpy(X, i, d / scale, v)
+    return s, case, (aggressive, norm, scale)
 
 
-@jit
-def _romma_dual_loop(src, st, k, y, aggressive, coef, norm, margins):
-    """Kernel ROMMA: w = scale * sum_{j<k} coef[j] K(s_j, .); every change appends x_t.
+_romma_primal_loop = online_loop(_romma_primal_step)
 
-    Kernel values come from the kernel-row engine (``src``, ``st``); ||w||^2 is
-    kept with K(x_t, x_t) alone. Returns (update trials, their cases, engine
-    state, coef, k, ||w||^2) with coef holding the effective coefficients.
+
+@rule(returns_arrays=True)
+def _romma_dual_step(src, y, i, t, u, arrays, state):
+    """Kernel ROMMA on trial t: w = scale * sum_{j<k} coef[j] K(s_j, .); every change appends x_t.
+
+    ``state`` is (aggressive, engine state, coef, kernel-row buffer, k, ||w||, scale);
+    kernel values come from the kernel-row engine (``src``); ||w|| is kept with
+    K(x_t, x_t) alone.
     """
-    order = engine_order(src)
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    updates = np.empty(n_trials, dtype=np.int64)
-    cases = np.empty(n_trials, dtype=np.int64)
-    row = np.empty(coef.shape[0])
-    u = 0
-    scale = 1.0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        st = engine_row(src, st, t, k, row)
-        s = dot(coef, row, k) * scale
-        if record:
-            margins[t] = s
-        yi = y[i]
-        case = romma_case(yi * s, aggressive)
-        if case == NO_UPDATE:
-            continue
-        updates[u] = t
-        cases[u] = case
-        u += 1
-        changed, c, d, norm = romma_step(yi * s, yi, engine_diag(src, i), norm)
-        if not changed:
-            continue
+    aggressive, st, coef, row, k, norm, scale = state
+    st = engine_row(src, st, t, k, row)
+    s = dot(coef, row, k) * scale
+    yi = y[i]
+    case = romma_case(yi * s, aggressive)
+    if case == NO_UPDATE:
+        return s, case, (aggressive, st, coef, row, k, norm, scale)
+    changed, c, d, norm = romma_step(yi * s, yi, engine_diag(src, i), norm)
+    if changed:
         scale = rescaled(scale, c, coef, k)
         st = engine_append(src, st, t, k)
         coef = grow_vector(coef, k)
         row = grow_vector(row, k)
         coef[k] = d / scale
         k += 1
-    coef[:k] *= scale
-    return updates[:u].copy(), cases[:u].copy(), st, coef, k, norm
+    return s, case, (aggressive, st, coef, row, k, norm, scale)
+
+
+_romma_dual_loop = online_loop(_romma_dual_step)
 
 
 def _resolve(params: dict, data) -> dict:
@@ -253,22 +183,18 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     norm = 0.0 if previous is None else previous.state["norm"]
     if params["form"] == "primal":
         w = np.zeros(data.n_features) if previous is None else np.array(previous.weights)
-        if data.sparse:
-            X = data.X
-            updates, cases, norm = _romma_primal_csr_loop(
-                X.data, X.indices, X.indptr, data.y, order, aggressive, w, norm, margins
-            )
-        else:
-            updates, cases, norm = _romma_primal_loop(data.X, data.y, order, aggressive, w,
-                                                         norm, margins)
+        updates, cases, (_, norm, scale), _ = _romma_primal_loop(
+            rows(data.X), data.y, order, (w,), (aggressive, norm, 1.0), margins)
+        w *= scale
         hypothesis = LinearHypothesis(w)
     else:
         kernel = kernel_of(params)
         src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
-        updates, cases, st, coef, k, norm = _romma_dual_loop(
-            src, st, k, data.y, aggressive, dual_buffer(previous), norm, margins
-        )
-        hypothesis = KernelHypothesis(engine_supports(st, k), coef[:k].copy(), kernel)
+        coef = dual_buffer(previous)
+        updates, cases, (_, st, coef, _, k, norm, scale), _ = _romma_dual_loop(
+            src, data.y, engine_order(src), (),
+            (aggressive, st, coef, np.empty(coef.shape[0]), k, norm, 1.0), margins)
+        hypothesis = KernelHypothesis(engine_supports(st, k), coef[:k] * scale, kernel)
     return LoopResult(
         updates[cases == MISTAKE],
         hypothesis,
