@@ -65,7 +65,9 @@ def case_diagonal(args, clock):
     empty = np.empty(0)
 
     def loop():
-        return _arow_diagonal_loop(X, y, order, 1.0, np.ones(100), np.zeros(100), empty)
+        records = np.empty(X.shape[0]), np.empty(X.shape[0])
+        return _arow_diagonal_loop(X, y, order, (np.zeros(100), np.ones(100), np.ones(100),
+                                                 *records), (1.0,), empty)
 
     updates = loop()[0].shape[0]
     t = race({"loop": loop, "floor": lambda: _dense_floor(X, y, w_fixed)}, args.repeats, clock)

@@ -45,8 +45,8 @@ def primal_rows(repeats):
         taus = np.empty(X.shape[0])
 
         def loop(code=code, taus=taus):
-            return _pa_primal_loop(X, y, order, code, 1.0, np.zeros(X.shape[1]), no_margins,
-                                   taus)
+            return _pa_primal_loop(X, y, order, (np.zeros(X.shape[1]), np.empty_like(taus), taus),
+                                   (code, 1.0), no_margins)
 
         t = race({"loop": loop, "floor": lambda: _dense_floor(X, y, w_fixed)}, repeats,
                  CLOCKS["cpu"])
