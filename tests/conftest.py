@@ -27,16 +27,31 @@ def data():
     return noisy_separable()
 
 
+_DENSE_ROWS = numba.types.Array(numba.types.float64, 2, "C")
+_CSR_ROWS = numba.types.Tuple((numba.types.Array(numba.types.float64, 1, "C"),
+                               *[numba.types.Array(numba.types.int64, 1, "C")] * 2))
+
+
+def _input_kind_free(signature):
+    """``signature`` with its rows (a float64 C-contiguous 2-D array or the CSR tuple of
+    ``perceptron_bounds._linalg.rows``) named alike: signatures that differ only there
+    differ by the input kind."""
+    return tuple("rows" if arg in (_DENSE_ROWS, _CSR_ROWS) else arg for arg in signature)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def every_loop_compiles_for_one_signature():
-    """After the whole session, each jitted function has at most one signature (STYLE 1)."""
+    """After the whole session, each jitted function has at most one signature per input
+    kind, dense or CSR rows (STYLE 1)."""
     yield
     for info in pkgutil.walk_packages(perceptron_bounds.__path__, "perceptron_bounds."):
         module = importlib.import_module(info.name)
         for name, obj in vars(module).items():
             jitted = isinstance(obj, numba.core.registry.CPUDispatcher)
             if jitted and obj.__module__ == module.__name__:
-                assert len(obj.signatures) <= 1, f"{module.__name__}.{name}: {obj.signatures}"
+                kinds = {_input_kind_free(signature) for signature in obj.signatures}
+                assert len(kinds) <= 1 and len(obj.signatures) <= 2, (
+                    f"{module.__name__}.{name}: {obj.signatures}")
 
 
 @pytest.fixture(autouse=True)

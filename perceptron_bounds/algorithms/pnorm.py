@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._interrupt import EVERY, stop_requested
-from .._jit import jit
-from .._linalg import csr_dot, dense_dot, normalize_rows, row_axpy
-from .._validation import check_bool, check_real, loop_arrays
+from .._jit import jit, rule
+from .._linalg import normalize_rows, row_axpy, row_dot, rows
+from .._validation import check_bool, check_real
 from ..hypothesis import HigherOrderHypothesis
 from ..registry import Algorithm, LegendEntry, LoopResult, register
+from ._cases import MISTAKE, NO_UPDATE
+from ._frame import online_loop
 
 
 @jit
@@ -111,30 +112,21 @@ def link(theta, p: float) -> np.ndarray:
     return out
 
 
-@jit
-def _pnorm_primal_loop(X, data, indices, indptr, y, order, p, theta, w, margins):
-    """p-norm Perceptron: margin w . x_t with w = g(theta); a mistake adds y_t x_t to theta.
+@rule
+def _pnorm_step(X, y, i, t, u, arrays, state):
+    """p-norm Perceptron on trial t: margin w . x_t with w = g(theta); a mistake adds y_t x_t
+    to theta (dense or CSR row) and recomputes w. ``arrays`` is (theta, w), ``state`` (p,)."""
+    theta, w = arrays
+    (p,) = state
+    s = row_dot(X, i, w)
+    if y[i] * s <= 0.0:
+        row_axpy(X, i, y[i], theta)
+        link_into(theta, p, w)
+        return s, MISTAKE, state
+    return s, NO_UPDATE, state
 
-    Updates theta and w in place; returns the mistake trials.
-    """
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    csr = indptr.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        s = csr_dot(w, data, indices, indptr, i) if csr else dense_dot(w, X, i)
-        if record:
-            margins[t] = s
-        if y[i] * s <= 0.0:
-            row_axpy(y[i], X, data, indices, indptr, i, csr, theta)
-            link_into(theta, p, w)
-            mistakes[m] = t
-            m += 1
-    return mistakes[:m].copy()
+
+_pnorm_primal_loop = online_loop(_pnorm_step)
 
 
 def _resolve(params: dict, data) -> dict:
@@ -147,7 +139,7 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     X = normalize_rows(data.X, p) if params["normalize"] else data.X
     theta = np.zeros(data.n_features) if previous is None else np.array(previous.state["theta"])
     w = link(theta, p)
-    trials = _pnorm_primal_loop(*loop_arrays(X), data.y, order, p, theta, w, margins)
+    trials = _pnorm_primal_loop(rows(X), data.y, order, (theta, w), (p,), margins)[0]
     return LoopResult(trials, HigherOrderHypothesis(w, p, params["normalize"]),
                       state={"theta": theta, "normalized": params["normalize"]})
 

@@ -75,8 +75,9 @@ import scipy.sparse
 from .._interrupt import stop_requested
 from .._jit import jit
 from .._linalg import (
+    row_dense,
+    rows,
     cholesky_solve,
-    dense_row,
     dot,
     grow_square_within,
     grow_vector,
@@ -86,7 +87,7 @@ from .._linalg import (
     solve_lower,
     square_buffer,
 )
-from .._validation import check_choice, check_real, loop_arrays
+from .._validation import check_choice, check_real
 from ..hypothesis import (
     SecondOrderHypothesis,
     SecondOrderKernelHypothesis,
@@ -123,7 +124,7 @@ VARIANTS = ("inverse", "adaptive", "pinv")
 
 
 @jit
-def _so_inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margins):
+def _so_inverse_primal_loop(X, y, order, a_inv, w, margins):
     """Primal SO with fixed a; updates ``a_inv`` and ``w`` in place, returns the mistake trials."""
     n_trials = order.shape[0]
     n = w.shape[0]
@@ -137,7 +138,7 @@ def _so_inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margin
         if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
-        x = dense_row(i, X, data, indices, indptr, scratch)
+        x = row_dense(X, i, scratch)
         s = dot(w, x, n)
         mistake = y[i] * s <= 0.0
         if record or mistake:
@@ -220,7 +221,7 @@ def _so_inverse_dual_loop(src, st, k, y, a, alpha, m_inv, max_k, margins):
 
 
 @jit
-def _so_adaptive_primal_loop(X, data, indices, indptr, y, order, c_r2, k0, corr, v, w, margins):
+def _so_adaptive_primal_loop(X, y, order, c_r2, k0, corr, v, w, margins):
     """Primal SO with a_k = c R^2 k; updates ``corr`` = X_k X_k^T, ``v`` and ``w`` in place.
 
     ``k0`` mistakes were made before this run. Returns the mistake trials.
@@ -239,7 +240,7 @@ def _so_adaptive_primal_loop(X, data, indices, indptr, y, order, c_r2, k0, corr,
         if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
-        x = dense_row(i, X, data, indices, indptr, scratch)
+        x = row_dense(X, i, scratch)
         s = dot(w, x, n)
         if record:
             solve_lower(L, x, n, tmp)
@@ -346,7 +347,7 @@ def _fit_inverse(data, order, params, margins, previous):
         else:
             a_inv = np.array(previous.hypothesis.a_inv)
             w = np.array(previous.hypothesis.weights)
-        trials = _so_inverse_primal_loop(*loop_arrays(data.X), data.y, order, a_inv, w, margins)
+        trials = _so_inverse_primal_loop(rows(data.X), data.y, order, a_inv, w, margins)
         return LoopResult(trials, SecondOrderHypothesis(w, a_inv))
     kernel = kernel_of(params)
     src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
@@ -380,7 +381,7 @@ def _fit_adaptive(data, order, params, margins, previous):
         else:
             corr, v = np.array(previous.state["correlation"]), np.array(previous.state["v"])
         w = np.empty(n)
-        trials = _so_adaptive_primal_loop(*loop_arrays(data.X), data.y, order, c_r2, k0, corr, v, w,
+        trials = _so_adaptive_primal_loop(rows(data.X), data.y, order, c_r2, k0, corr, v, w,
                                        margins)
         k = k0 + trials.shape[0]
         a = c_r2 * (k + 1)

@@ -31,8 +31,9 @@ import numpy as np
 from .._interrupt import stop_requested
 from .._jit import jit
 from .._linalg import (
+    row_dense,
+    rows,
     append_row,
-    dense_row,
     dot,
     grow_square,
     grow_square_within,
@@ -42,7 +43,6 @@ from .._linalg import (
     square_buffer,
     sym_matvec,
 )
-from .._validation import loop_arrays
 from ..hypothesis import PseudoinverseHypothesis
 from ..kernel_engine import (
     engine_append,
@@ -94,7 +94,7 @@ def _coordinates_grow(c_inv, p, r, eta, zc):
 
 
 @jit
-def _so_pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_inv, r, w, margins):
+def _so_pinv_primal_loop(X, y, order, span_tol, Q, wc, c_inv, r, w, margins):
     """Primal SO with the pseudoinverse, Q[:r] an orthonormal basis of the mistakes' span.
 
     Returns (mistake trials, rank-growth flags per mistake, Q, wc, c_inv, r);
@@ -115,7 +115,7 @@ def _so_pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_
         if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
-        x = dense_row(i, X, data, indices, indptr, scratch)
+        x = row_dense(X, i, scratch)
         s = dot(w, x, n)
         full = r == n
         if full and not record and y[i] * s > 0.0:
@@ -249,7 +249,7 @@ def fit_pinv(data, order, params, margins, previous) -> LoopResult:
         basis = np.empty((16, n)) if h is None else rows_buffer(h.basis)
         w = np.zeros(n) if h is None else np.array(h.weights)
         trials, grew, basis, wc, c_inv, r = _so_pinv_primal_loop(
-            *loop_arrays(data.X), data.y, order, tol, basis, wc, c_inv, r, w, margins
+            rows(data.X), data.y, order, tol, basis, wc, c_inv, r, w, margins
         )
         basis, transform = basis[:r].copy(), None
     else:
