@@ -58,7 +58,7 @@ from perceptron_bounds.bounds import (
 from perceptron_bounds.cli import main as command_line
 from perceptron_bounds.datasets import make_separable
 from perceptron_bounds.hypothesis import LinearHypothesis
-from perceptron_bounds.plots import plot_mistakes_over_time, plot_run_2d
+from perceptron_bounds.plots import plot_mistakes_over_time, plot_run_2d, register_presentation
 
 NAME, TAU, MARGIN, SEED = "margin_perceptron", 0.5, 0.1, 2
 
@@ -128,8 +128,11 @@ if NAME not in available():
     register(Algorithm(
         name=NAME, defaults={"tau": 1.0}, resolve=resolve, fit=fit,
         summary="Perceptron with a fixed margin tau (the adding_an_algorithm example)",
-        bounds=(NAME,), display_name="Margin Perceptron", label_params=("tau",),
-        margin_error=(r"$0 < y\,w \cdot x \leq \tau$", r"$0 < y\,w \cdot x \leq \tau$")))
+        bounds=(NAME,)))
+    # how figures name it and mark its margin errors (the plots' record, beside it)
+    register_presentation(
+        NAME, display_name="Margin Perceptron", label_params=("tau",),
+        margin_error=(r"$0 < y\,w \cdot x \leq \tau$", r"$0 < y\,w \cdot x \leq \tau$"))
 # [/register]
 
 

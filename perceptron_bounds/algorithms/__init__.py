@@ -18,9 +18,9 @@ from .._interrupt import EVERY, stop_requested
 from .._jit import jit
 from ..registry import (
     Algorithm,
-    LegendEntry,
     LoopResult,
-    Teaching,
+    attach,
+    attached,
     available,
     check_params,
     get,
@@ -46,6 +46,6 @@ from . import (
 )
 from ._common import FORMS
 
-__all__ = ["EVERY", "FORMS", "Algorithm", "LegendEntry", "LoopResult", "Teaching", "available",
+__all__ = ["EVERY", "FORMS", "Algorithm", "LoopResult", "attach", "attached", "available",
            "check_params", "get", "hypothesis_classes", "jit", "register", "register_hypothesis",
            "stop_requested"]

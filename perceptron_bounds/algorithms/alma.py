@@ -65,7 +65,7 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LoopResult, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._cases import MARGIN_ERROR, MISTAKE, scale_in_range
 from ._common import dual_buffer, resolve_kernel_form, support_set
 from .pnorm import link, link_into
@@ -302,10 +302,11 @@ ALMA = register(
         summary="Gentile's ALMA_p (approximate large margin, p-norm link, unit-ball projection)",
         bounds=("alma_separable", "alma_d2"),
         instance_map=_instances,
-        display_name="ALMA",
-        label_params=("p", "alpha"),
-        # an update with the right sign: y w.x_hat within (1 - alpha) gamma_k (theory §2.9)
-        margin_error=(r"right sign, $y\,w \cdot \hat x \leq (1 - \alpha)\gamma_k$",
-                      r"right sign, $y\,w \cdot \hat x \leq (1 - \alpha)\gamma_k$"),
     )
 )
+attach(ALMA.name, "presentation",
+       display_name="ALMA",
+       label_params=("p", "alpha"),
+       # an update with the right sign: y w.x_hat within (1 - alpha) gamma_k (theory §2.9)
+       margin_error=(r"right sign, $y\,w \cdot \hat x \leq (1 - \alpha)\gamma_k$",
+                     r"right sign, $y\,w \cdot \hat x \leq (1 - \alpha)\gamma_k$"))

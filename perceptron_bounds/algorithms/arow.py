@@ -102,7 +102,7 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LoopResult, Teaching, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._common import (
     MEMORY_BUDGET,
     check_dual_stop,
@@ -409,12 +409,13 @@ AROW = register(
         summary="AROW (Crammer, Kulesza, Dredze): adaptive regularization of weight vectors, "
                 "full or diagonal covariance; primal or kernel form",
         bounds=("arow",),
-        display_name="AROW",
-        label_params=lambda params: ("r", "diagonal") if params["diagonal"] else ("r",),
-        # a right prediction with margin below 1: an update (theory §2.10); no native form
-        margin_error=(r"right sign, $y\,\mu \cdot x < 1$", r"right sign, $y\,\mu \cdot x < 1$"),
-        teaching=Teaching(matrix=lambda params: (
-            r"$\Sigma_k^{-1} = I + \mathrm{diag}(X_k X_k^T) / r$" if params["diagonal"]
-            else r"$\Sigma_k^{-1} = I + X_k X_k^T / r$")),
     )
 )
+attach(AROW.name, "presentation",
+       display_name="AROW",
+       label_params=lambda params: ("r", "diagonal") if params["diagonal"] else ("r",),
+       # a right prediction with margin below 1: an update (theory §2.10); no native form
+       margin_error=(r"right sign, $y\,\mu \cdot x < 1$", r"right sign, $y\,\mu \cdot x < 1$"),
+       teaching=dict(matrix=lambda params: (
+           r"$\Sigma_k^{-1} = I + \mathrm{diag}(X_k X_k^T) / r$" if params["diagonal"]
+           else r"$\Sigma_k^{-1} = I + X_k X_k^T / r$")))

@@ -119,7 +119,7 @@ from .._validation import check_bool, check_finite, check_real, loop_arrays
 from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
 from ..kernel_engine import engine_append, engine_order, engine_row, engine_supports, kernel_engine
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LegendEntry, LoopResult, Teaching, register
+from ..registry import Algorithm, LoopResult, attach, attached, register
 from ._common import (
     MEMORY_BUDGET,
     check_form,
@@ -623,16 +623,17 @@ HIGHER_ORDER = register(
         summary="Higher-Order Perceptron HO_p(c) (Brotto-Gentile-Vitale): primal, dual, implicit",
         bounds=("higher_order",),
         transformed_sequence=True,
-        display_name="Higher-Order Perceptron",
-        label_params=lambda params: ("p", "c") if params["rho"] is None else ("p", "rho"),
-        # HO_p(0) is the p-norm Perceptron (paper 000, sec. 2), drawn as such
-        legend=lambda params: PNORM.legend(params)
-        if params["c"] == 0 and params["rho"] is None
-        else LegendEntry(f"p = {params['p']:g}, c = {params['c']:g}", notation=HO_NOTATION),
-        # its bounds measure gamma on the transformed instances (theory §4.1): no band
-        teaching=Teaching(matrix=lambda params: "$A_k = B_k^T B_k$", band=False),
     )
 )
+attach(HIGHER_ORDER.name, "presentation",
+       display_name="Higher-Order Perceptron",
+       label_params=lambda params: ("p", "c") if params["rho"] is None else ("p", "rho"),
+       # HO_p(0) is the p-norm Perceptron (paper 000, sec. 2), drawn as such
+       legend=lambda params: attached(PNORM.name, "presentation")["legend"](params)
+       if params["c"] == 0 and params["rho"] is None
+       else dict(text=f"p = {params['p']:g}, c = {params['c']:g}", notation=HO_NOTATION),
+       # its bounds measure gamma on the transformed instances (theory §4.1): no band
+       teaching=dict(matrix=lambda params: "$A_k = B_k^T B_k$", band=False))
 
 
 

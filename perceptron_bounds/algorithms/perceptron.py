@@ -21,7 +21,7 @@ from .._linalg import dot, grow_vector
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import engine_append, engine_order, engine_row, engine_supports, kernel_engine
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LegendEntry, LoopResult, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._common import dual_buffer, resolve_kernel_form, support_set
 from .native import fit_native_perceptron
 from .ovr import fit_ovr_perceptron
@@ -153,7 +153,8 @@ PERCEPTRON = register(
         summary="Rosenblatt's Perceptron (FO), primal or kernel form",
         bounds=("novikoff", "freund_schapire", "ballseptron_d1"),
         native_bounds=("novikoff", "freund_schapire", "ballseptron_d1"),
-        display_name="Perceptron",
-        legend=lambda params: LegendEntry("Perceptron (first order)"),
     )
 )
+attach(PERCEPTRON.name, "presentation",
+       display_name="Perceptron",
+       legend=lambda params: "Perceptron (first order)")

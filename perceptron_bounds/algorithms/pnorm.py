@@ -35,7 +35,7 @@ from .._jit import jit
 from .._linalg import csr_dot, dense_dot, normalize_rows, row_axpy
 from .._validation import check_bool, check_real, loop_arrays
 from ..hypothesis import HigherOrderHypothesis
-from ..registry import Algorithm, LegendEntry, LoopResult, register
+from ..registry import Algorithm, LoopResult, attach, register
 
 
 @jit
@@ -172,9 +172,10 @@ PNORM = register(
                 "pnorm_d2", "pnorm_d1"),
         instance_map=lambda X, params: (normalize_rows(X, params["p"])
                                         if params["normalize"] else X),
-        display_name="p-norm Perceptron",
-        label_params=("p",),
-        legend=lambda params: LegendEntry(f"p-norm Perceptron, p = {params['p']:g}", dashed=True,
-                                          notation=HO_NOTATION),
     )
 )
+attach(PNORM.name, "presentation",
+       display_name="p-norm Perceptron",
+       label_params=("p",),
+       legend=lambda params: dict(text=f"p-norm Perceptron, p = {params['p']:g}", dashed=True,
+                                  notation=HO_NOTATION))

@@ -100,7 +100,7 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LegendEntry, LoopResult, Teaching, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._common import (
     MEMORY_BUDGET,
     check_dual_stop,
@@ -484,14 +484,15 @@ SECOND_ORDER = register(
                 "adaptive a_k or pseudoinverse; primal or kernel form",
         # one of them per run, by its variant (their declared selectors)
         bounds=("second_order", "second_order_adaptive", "second_order_pinv"),
-        display_name="Second-Order Perceptron",
-        # the variant's own parameter: a (theory §2.4), c of a_k (adaptive), none (pinv)
-        label_params=lambda params: ("variant", *{"inverse": ("a",), "adaptive": ("c",)}.get(
-            params["variant"], ())),
-        legend=lambda params: LegendEntry("Second-Order Perceptron, " + {
-            "inverse": f"a = {params['a']:g}", "adaptive": f"adaptive, c = {params['c']:g}"}.get(
-            params["variant"], "pseudoinverse")),
-        teaching=Teaching(matrix=lambda params: "$A_k = {}X_k X_k^T$".format(
-            {"pinv": "", "adaptive": "a_{k+1} I + "}.get(params["variant"], "a I + "))),
     )
 )
+attach(SECOND_ORDER.name, "presentation",
+       display_name="Second-Order Perceptron",
+       # the variant's own parameter: a (theory §2.4), c of a_k (adaptive), none (pinv)
+       label_params=lambda params: ("variant", *{"inverse": ("a",), "adaptive": ("c",)}.get(
+           params["variant"], ())),
+       legend=lambda params: ("Second-Order Perceptron, " + {
+           "inverse": f"a = {params['a']:g}", "adaptive": f"adaptive, c = {params['c']:g}"}.get(
+           params["variant"], "pseudoinverse")),
+       teaching=dict(matrix=lambda params: "$A_k = {}X_k X_k^T$".format(
+           {"pinv": "", "adaptive": "a_{k+1} I + "}.get(params["variant"], "a I + "))))

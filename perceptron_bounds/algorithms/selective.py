@@ -60,7 +60,7 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LegendEntry, LoopResult, Teaching, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._common import (
     MEMORY_BUDGET,
     check_dual_stop,
@@ -400,12 +400,13 @@ SELECTIVE_PERCEPTRON = register(
         summary="Selective-sampling Perceptron (Cesa-Bianchi, Gentile, Zaniboni): asks for a "
                 "label with probability b / (b + abs(p_t)); primal or kernel form",
         bounds=("selective_perceptron",),
-        display_name="Selective Perceptron",
-        label_params=("b",),
-        legend=lambda params: LegendEntry(f"Selective Perceptron, b = {params['b']:g}"),
         randomized=True,
     )
 )
+attach(SELECTIVE_PERCEPTRON.name, "presentation",
+       display_name="Selective Perceptron",
+       label_params=("b",),
+       legend=lambda params: f"Selective Perceptron, b = {params['b']:g}")
 
 SELECTIVE_SECOND_ORDER = register(
     Algorithm(
@@ -420,11 +421,12 @@ SELECTIVE_SECOND_ORDER = register(
                 "fixed a, asks for a label with probability b / (b + abs(p_t)); primal or kernel "
                 "form",
         bounds=("selective_second_order",),
-        display_name="Selective Second-Order Perceptron",
-        label_params=("a", "b"),
-        legend=lambda params: LegendEntry(
-            f"Selective Second-Order Perceptron, a = {params['a']:g}, b = {params['b']:g}"),
-        teaching=Teaching(matrix=lambda params: "$A_k = a I + X_k X_k^T$"),
         randomized=True,
     )
 )
+attach(SELECTIVE_SECOND_ORDER.name, "presentation",
+       display_name="Selective Second-Order Perceptron",
+       label_params=("a", "b"),
+       legend=lambda params: (
+           f"Selective Second-Order Perceptron, a = {params['a']:g}, b = {params['b']:g}"),
+       teaching=dict(matrix=lambda params: "$A_k = a I + X_k X_k^T$"))

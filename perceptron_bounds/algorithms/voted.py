@@ -80,7 +80,7 @@ import scipy.sparse as sp
 
 from ..hypothesis import VotedHypothesis
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LoopResult, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._common import resolve_kernel_form
 from .ovr import class_data, fit_ovr_perceptron
 from .perceptron import fit_dual, fit_primal
@@ -282,6 +282,7 @@ VOTED_PERCEPTRON = register(
         fit_ovr=_fit_ovr,
         summary="Freund & Schapire's voted/averaged Perceptron, primal or kernel form",
         bounds=("novikoff", "freund_schapire", "ballseptron_d1"),
-        display_name="Voted Perceptron",
     )
 )
+attach(VOTED_PERCEPTRON.name, "presentation",
+       display_name="Voted Perceptron")
