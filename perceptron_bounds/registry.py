@@ -129,10 +129,13 @@ class Algorithm:
         within r of the hyperplane is a margin error and an update, the
         first-order bounds take the Ballseptron's conditions and corrections,
         and the teaching panels draw the ball. None (default): no ball.
-    estimator : str, optional
+    estimator : str or tuple of str, optional
         The name of its scikit-learn estimator class in
         ``perceptron_bounds.estimators`` (``"SecondOrderPerceptron"``), which
-        :func:`perceptron_bounds.estimators.estimator_of` returns; None: none.
+        :func:`perceptron_bounds.estimators.estimator_of` returns, or several names,
+        the first that one (the Perceptron's ``KernelPerceptron`` is a twin with
+        other defaults); None: ``estimator_of`` builds a generic estimator over the
+        algorithm, its registered defaults as parameters.
     randomized : bool, default=False
         The algorithm draws at random (a budget's removals, a label query): its
         ``fit`` reads ``data.draws``, one uniform in [0, 1) per trial of ``order``,
@@ -159,7 +162,7 @@ class Algorithm:
     transformed_sequence: bool = False
     former_names: tuple[str, ...] = ()
     ball: str | None = None
-    estimator: str | None = None
+    estimator: str | tuple[str, ...] | None = None
     randomized: bool = False
 
 
@@ -210,6 +213,16 @@ def attached(name: str, kind: str) -> dict:
 def available() -> list[str]:
     """Names of the registered algorithms, sorted."""
     return sorted(_REGISTRY)
+
+
+def estimator_names() -> list[str]:
+    """The estimator classes the registrations name (``Algorithm.estimator``), in the order of
+    registration: what ``perceptron_bounds`` and ``perceptron_bounds.estimators`` export."""
+    names = []
+    for algorithm in _REGISTRY.values():
+        named = algorithm.estimator
+        names += [named] if isinstance(named, str) else list(named or ())
+    return names
 
 
 def current_name(name, *, warn: bool = True):

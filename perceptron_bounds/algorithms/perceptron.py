@@ -144,7 +144,7 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
 PERCEPTRON = register(
     Algorithm(
         name="perceptron",
-        estimator="Perceptron",
+        estimator=("Perceptron", "KernelPerceptron"),
         defaults={**KERNEL_DEFAULTS, "form": "auto"},
         resolve=resolve_kernel_form,
         fit=_fit,

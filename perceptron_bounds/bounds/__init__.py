@@ -26,6 +26,9 @@
 * :func:`bounds_over_time`: each bound on every prefix of a run (:mod:`.over_time`).
 """
 
+import importlib
+import pkgutil
+
 from .alma import alma_updates, step_sums
 from .arow import arow_bound, arow_q
 from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
@@ -56,7 +59,6 @@ from .quantities import (
     run_quantities,
 )
 from .report import BoundReport, BoundRow, MulticlassBoundReport
-from .romma import ROMMA_BOUND  # noqa: F401  (declares "romma")
 from .second_order import (
     second_order_adaptive_bound,
     second_order_bound,
@@ -65,6 +67,12 @@ from .second_order import (
 from .selective import selective_perceptron_bound, selective_second_order_bound
 from .spectra import mistake_spectrum, span_spectrum
 from .transformed import transformed_instances, transformed_margins, transformed_norms
+
+# Every module of the package, those above included: a theorem module declares its bounds
+# and providers when imported, so a new one needs no line here (only to export names).
+for _module in pkgutil.iter_modules(__path__):
+    importlib.import_module(f"{__name__}.{_module.name}")
+del _module
 
 __all__ = [
     "Bound",

@@ -26,6 +26,19 @@ _PROTOCOLS = {
 }
 
 
+# The estimator classes of the package, by class name (each subclass that sets _algorithm).
+_CLASSES: dict[str, type] = {}
+
+
+def estimator_class(name: str) -> type:
+    """The estimator class called ``name`` (a subclass of :class:`OnlineClassifier` that sets
+    ``_algorithm``); ``ValueError`` naming the known ones otherwise."""
+    if name not in _CLASSES:
+        raise ValueError(f"no estimator class named {name!r}; the known ones: "
+                         f"{', '.join(sorted(_CLASSES))}")
+    return _CLASSES[name]
+
+
 class OnlineClassifier(ClassifierMixin, BaseEstimator):
     """Base of the toolkit's estimators: a registered algorithm behind the scikit-learn API.
 
@@ -97,11 +110,14 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
     3. list in ``_predict_params`` the parameters meant for the final
        hypothesis's ``decision_function`` rather than for the run (e.g. the
        voted Perceptron's ``method``);
-    4. name it in the algorithm's registration (``estimator="ClassName"``, so that
-       :func:`estimator_of` finds it), export it (``_ESTIMATORS`` in
-       ``perceptron_bounds/__init__.py``) and
-       run scikit-learn's ``check_estimator`` on it in a test, with
-       ``parametrize_with_checks`` as ``tests/test_estimators.py`` does.
+    4. name it in the algorithm's registration (``estimator="ClassName"``: then
+       :func:`estimator_of` returns it, and ``perceptron_bounds`` and
+       ``perceptron_bounds.estimators`` export it) and run scikit-learn's
+       ``check_estimator`` on it in a test, with ``parametrize_with_checks`` as
+       ``tests/test_estimators.py`` does.
+
+    An algorithm registered without one gets a generic estimator from
+    :func:`estimator_of` (:mod:`.generic`), whose parameters are its registered defaults.
 
     Every estimator takes sparse X (as CSR, scikit-learn's ``accept_sparse="csr"``) in
     ``fit``, ``partial_fit``, ``predict`` and ``decision_function``: every form of every
@@ -111,6 +127,11 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     _algorithm: str
     _predict_params: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "_algorithm" in cls.__dict__ and not getattr(cls, "_generated", False):
+            _CLASSES[cls.__name__] = cls
 
     def fit(self, X, y):
         """Run the algorithm for ``epochs`` passes over (X, y) from its initial state.
