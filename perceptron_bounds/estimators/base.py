@@ -119,7 +119,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
     An algorithm registered without one gets a generic estimator from
     :func:`estimator_of` (:mod:`.generic`), whose parameters are its registered defaults.
 
-    Every estimator takes sparse X (as CSR, scikit-learn's ``accept_sparse="csr"``) in
+    Every estimator takes sparse X (as CSR, scikit-learn's ``accept_sparse=self._accept_sparse``) in
     ``fit``, ``partial_fit``, ``predict`` and ``decision_function``: every form of every
     algorithm runs on CSR rows, the dual (kernel) forms included, whose support vectors
     are then CSR rows too (``run_.support_vectors``).
@@ -127,6 +127,8 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     _algorithm: str
     _predict_params: tuple[str, ...] = ()
+    # What validate_data accepts: CSR (every algorithm of the package runs on it), or False.
+    _accept_sparse: str | bool = "csr"
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -147,7 +149,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        X, y = validate_data(self, X, y, accept_sparse="csr")
+        X, y = validate_data(self, X, y, accept_sparse=self._accept_sparse)
         self.classes_ = self._check_targets(y, None)
         self._intercept = self._setting("fit_intercept")
         self.mistakes_ = self.corrections_ = self.margin_errors_ = 0
@@ -179,7 +181,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         first = not hasattr(self, "run_")
-        X, y = validate_data(self, X, y, accept_sparse="csr", reset=first)
+        X, y = validate_data(self, X, y, accept_sparse=self._accept_sparse, reset=first)
         if first:
             self.classes_ = self._check_targets(y, classes)
             self._intercept = self._setting("fit_intercept")
@@ -266,7 +268,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
+        tags.input_tags.sparse = bool(self._accept_sparse)
         return tags
 
     def _count(self, run) -> None:
@@ -350,4 +352,4 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def _check_predict_input(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, accept_sparse="csr", reset=False)
+        return validate_data(self, X, accept_sparse=self._accept_sparse, reset=False)

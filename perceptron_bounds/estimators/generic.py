@@ -6,13 +6,18 @@ of its own (one registered from outside the package, as in
 :class:`~.base.OnlineClassifier` whose ``__init__`` takes the parameters every estimator
 takes (``protocol``, ``fit_intercept``, ``epochs``, ``shuffle``, ``random_state``,
 ``multiclass``) and the algorithm's registered ``defaults``, each stored unchanged
-(scikit-learn's rule). :func:`~perceptron_bounds.estimators.estimator_of` returns it.
+(scikit-learn's rule). It takes sparse X when the algorithm does (:func:`takes_sparse`).
+:func:`~perceptron_bounds.estimators.estimator_of` returns it.
 """
 
 from __future__ import annotations
 
 from inspect import Parameter, Signature
 
+import numpy as np
+import scipy.sparse as sp
+
+from .._validation import Data
 from ..registry import get
 from .base import OnlineClassifier
 
@@ -90,19 +95,31 @@ def generic_estimator(algorithm: str) -> type:
                          "estimators' own; rename them to give it an estimator")
     defaults = {**COMMON, **spec.defaults}
     built = _BUILT.get(spec.name)
-    if built is not None and built._defaults == defaults:
+    if built is not None and built._defaults == defaults and built._resolve is spec.resolve:
         return built
     name = class_name(spec.name)
     init = _signed(GenericEstimator.__init__, defaults)
     cls = type(name, (GenericEstimator,), {
         "__init__": init, "__module__": __name__, "__qualname__": name,
-        "_algorithm": spec.name, "_defaults": defaults,
+        "_algorithm": spec.name, "_defaults": defaults, "_resolve": spec.resolve,
+        "_accept_sparse": "csr" if takes_sparse(spec) else False,
         "__doc__": f"{spec.summary or spec.name}: the registered algorithm {spec.name!r} "
                    "behind the scikit-learn API (a generic estimator; see OnlineClassifier "
                    f"for the parameters every estimator takes). Its own: "
                    f"{', '.join(spec.defaults) or 'none'}, defaults as registered."})
     _BUILT[spec.name] = cls
     return cls
+
+
+def takes_sparse(spec) -> bool:
+    """Whether the algorithm runs on CSR rows: its ``resolve`` accepts its defaults on two CSR
+    rows (an algorithm that reads dense rows only refuses them there, before any work)."""
+    data = Data(sp.csr_matrix((2, 1)), np.array([-1.0, 1.0]), np.array([-1, 1]))
+    try:
+        spec.resolve(dict(spec.defaults), data)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def _signed(function, defaults: dict):
