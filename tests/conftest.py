@@ -29,7 +29,9 @@ def data():
 
 @pytest.fixture(scope="session", autouse=True)
 def every_loop_compiles_for_one_signature():
-    """After the whole session, each jitted function has at most one signature (STYLE 1)."""
+    """After the whole session, each jitted function has at most one signature (README,
+    "Development"; perceptron_bounds/_jit.py: loops receive only float64 C-contiguous arrays,
+    int64 arrays and scalars)."""
     yield
     for info in pkgutil.walk_packages(perceptron_bounds.__path__, "perceptron_bounds."):
         module = importlib.import_module(info.name)
