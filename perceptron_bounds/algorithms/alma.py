@@ -55,7 +55,6 @@ from .._interrupt import EVERY, stop_requested
 from .._jit import jit
 from .._linalg import csr_dot, dense_dot, dot, grow_vector, lift_tiny_rows, normalize_rows, row_axpy
 from .._validation import check_real, loop_arrays
-from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
 from ..kernel_engine import (
     engine_append,
     engine_diag,
@@ -68,7 +67,7 @@ from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, attach, register
 from ._cases import MARGIN_ERROR, MISTAKE, scale_in_range
 from ._common import dual_buffer, resolve_kernel_form, support_set
-from .pnorm import link, link_into
+from .pnorm import HigherOrderHypothesis, HigherOrderKernelHypothesis, link, link_into
 
 
 @jit

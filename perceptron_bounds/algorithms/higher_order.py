@@ -116,7 +116,6 @@ from .._linalg import (
     symmetric_sweep,
 )
 from .._validation import check_bool, check_finite, check_real, loop_arrays
-from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
 from ..kernel_engine import engine_append, engine_order, engine_row, engine_supports, kernel_engine
 from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, attach, attached, register
@@ -128,7 +127,14 @@ from ._common import (
     over_budget,
     resolve_kernel,
 )
-from .pnorm import HO_NOTATION, PNORM, link, link_into
+from .pnorm import (
+    HO_NOTATION,
+    PNORM,
+    HigherOrderHypothesis,
+    HigherOrderKernelHypothesis,
+    link,
+    link_into,
+)
 
 # form="auto" runs the primal form for p = 2 up to this many features (its A is n x n; a
 # mistake costs O(n^2) against the implicit form's O(n a)), unless sparse=True, whose rare

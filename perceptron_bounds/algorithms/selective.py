@@ -45,12 +45,7 @@ from .._linalg import (
     square_buffer,
 )
 from .._validation import check_real, loop_arrays
-from ..hypothesis import (
-    KernelHypothesis,
-    LinearHypothesis,
-    SecondOrderHypothesis,
-    SecondOrderKernelHypothesis,
-)
+from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (
     engine_append,
     engine_diag,
@@ -73,6 +68,7 @@ from ._common import (
     resolve_kernel_form,
     support_set,
 )
+from .second_order import SecondOrderHypothesis, SecondOrderKernelHypothesis
 
 # ---------------------------------------------------------------- first order
 
