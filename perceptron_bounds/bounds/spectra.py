@@ -199,17 +199,8 @@ def span_spectrum(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
 
     Parameters
     ----------
-    Xm : ndarray or sparse matrix of shape (m, n)
-        The mistaken instances in the order of the run.
-    kernel : Kernel
-    rtol : float, default=SPAN_RTOL
-        A mistake whose squared distance to the span of the earlier ones is at
-        most ``rtol`` K(x, x) is inside that span.
-    rank_growth : array of int, optional
-        Indices (0-based, among the mistakes) where the run itself found the
-        instance outside the span (``run.state["rank_growth"]`` of a
-        pseudoinverse run); used instead of ``rtol`` so that the rank follows
-        the run's decisions.
+    Xm, kernel, rtol, rank_growth
+        As for :func:`span_coordinates`.
 
     Returns
     -------
