@@ -544,5 +544,6 @@ def test_estimator_of_serves_an_algorithm_registered_from_outside():
     assert out["mistakes"][0] == out["mistakes"][1] > 0
     assert out["margin_errors"][0] == out["margin_errors"][1]
     assert out["same_predictions"] and out["classes"] == ["no", "yes"]
-    assert "dense data is required" in out["sparse"]  # the example's loop reads dense rows: refused up front
+    # the example's loop reads dense rows: its estimator refuses sparse X up front
+    assert "dense data is required" in out["sparse"]
     assert out["failed"] == [] and out["passed"] > 30

@@ -2,7 +2,8 @@
 
 A presentation's display name, label parameters, legend entry, margin errors
 and teaching decorations (attached beside the registration, issue 33) decide what
-the figures show; an algorithm registered without one gets its name and no decorations. The toy algorithms here reuse
+the figures show; an algorithm registered without one gets its name and no
+decorations. The toy algorithms here reuse
 registered loops under another name, so that nothing can come from the name.
 """
 

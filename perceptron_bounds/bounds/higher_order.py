@@ -180,7 +180,8 @@ class TransformedQuantities(Quantities):
 
     @classmethod
     def margins(cls, ctx, comp) -> np.ndarray:
-        """y_t u^T B_{k-1} x_{t(k)} over the mistakes (:func:`~.transformed.transformed_margins`)."""
+        """y_t u^T B_{k-1} x_{t(k)} over the mistakes
+        (:func:`~.transformed.transformed_margins`)."""
         return transformed_margins(ctx.run, ctx.X_raw, ctx.y_raw,
                                    comp.u if comp.u is not None else comp.values)
 

@@ -62,8 +62,9 @@ class FirstOrderQuantities(Quantities):
     """R, D1, D2, min_margin and margin_errors of a binary run (theory §4.1, §4.2).
 
     Attributes (besides those of :class:`~.declaration.Quantities`): ``R``, ``D1``,
-    ``D2`` (functions of gamma), ``min_margin``, ``margin_errors``, ``m``, ``params`` (the run's resolved parameters, which the bound of
-    an algorithm registered outside the package may read, e.g. ``q.params["tau"]``);
+    ``D2`` (functions of gamma), ``min_margin``, ``margin_errors``, ``m``, ``params`` (the
+    run's resolved parameters, which the bound of an algorithm registered outside the
+    package may read, e.g. ``q.params["tau"]``);
     texts ``which``, ``R_text``, ``r_text``, ``margin_text`` for the conditions' reasons.
     """
 
@@ -112,7 +113,8 @@ class FirstOrderQuantities(Quantities):
         return cls(tightened=tightened, params=run.params, margin_errors=run.margin_errors,
                    m=run.mistakes, which=cls.which[tightened],
                    D1=profile.d1, D2=profile.d2, min_margin=profile.min_margin,
-                   margins=profile.margins, common=cls._common(ctx, tightened, radius, profile.size),
+                   margins=profile.margins,
+                   common=cls._common(ctx, tightened, radius, profile.size),
                    **cls._radius(ctx, cls.factor * radius),
                    scale=max(cls.factor * radius, top_margin(profile)))
 

@@ -226,7 +226,8 @@ def span_spectrum(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
 
 
 def coordinate_spectrum(L, rises):
-    """(positive eigenvalues, lambda*) of the mistakes with coordinates L (:func:`span_spectrum`)."""
+    """(positive eigenvalues, lambda*) of the mistakes whose coordinates are the rows of L, the
+    rank rising where ``rises`` is 1 (:func:`span_coordinates`; see :func:`span_spectrum`)."""
     m, rank = L.shape
     if rank == 0:
         return np.zeros(0), np.inf
