@@ -7,19 +7,17 @@ algorithm and returns an :class:`OnlineRun`, and the scikit-learn estimators
 
 from ._version import __version__  # noqa: F401  (the package version)
 from .online import run_online
+from .registry import estimator_names
 from .run import OnlineRun, load_run
 
-_ESTIMATORS = ("Perceptron", "KernelPerceptron", "VotedPerceptron", "Ballseptron",
-               "SecondOrderPerceptron", "HigherOrderPerceptron", "PNormPerceptron",
-               "PassiveAggressive", "ALMA", "ROMMA", "AROW", "SelectivePerceptron",
-               "SelectiveSecondOrderPerceptron", "Projectron", "Forgetron",
-               "RandomizedBudgetPerceptron")
+# The estimator classes the registrations name (importing run_online registered them).
+_ESTIMATORS = tuple(estimator_names())
 
 __all__ = ["OnlineRun", "load_run", "run_online", *_ESTIMATORS]
 
 
 def __getattr__(name):
-    if name in _ESTIMATORS:
+    if name in estimator_names():
         from . import estimators
 
         return getattr(estimators, name)

@@ -595,6 +595,17 @@ def _row_norms_loop(X, p, out):
         out[i] = top * s ** (1.0 / p)
 
 
+def dual_exponent(p: float) -> float:
+    """q = p / (p - 1), the exponent of the dual norm of ||.||_p (2 for p = 2).
+
+    Examples
+    --------
+    >>> dual_exponent(2.0), dual_exponent(3.0)
+    (2.0, 1.5)
+    """
+    return p / (p - 1.0)
+
+
 def row_norms(X, p: float) -> np.ndarray:
     """||x||_p of every row of validated dense or CSR X, without a temporary copy of X."""
     out = np.empty(X.shape[0])

@@ -42,7 +42,8 @@ def _input_kind_free(signature):
 @pytest.fixture(scope="session", autouse=True)
 def every_loop_compiles_for_one_signature():
     """After the whole session, each jitted function has at most one signature per input
-    kind, dense or CSR rows (STYLE 1)."""
+    kind, dense or CSR rows (README, "Development"; perceptron_bounds/_jit.py: loops receive
+    only float64 C-contiguous arrays, int64 arrays and scalars)."""
     yield
     for info in pkgutil.walk_packages(perceptron_bounds.__path__, "perceptron_bounds."):
         module = importlib.import_module(info.name)

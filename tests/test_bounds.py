@@ -568,12 +568,12 @@ def test_a_failed_eigensolver_makes_the_second_order_bound_not_applicable(monkey
     mixed-scale data: evaluate reports the bound not applicable instead of raising."""
     import scipy.linalg
 
-    from perceptron_bounds.bounds import quantities
+    from perceptron_bounds.bounds import spectra
 
     def failing(*args, **kwargs):
         raise scipy.linalg.LinAlgError("Internal Error.")
 
-    monkeypatch.setattr(quantities.scipy.linalg, "eigvalsh", failing)
+    monkeypatch.setattr(spectra.scipy.linalg, "eigvalsh", failing)
     rng = np.random.default_rng(0)
     X = rng.standard_normal((30, 4)) * 10.0 ** rng.uniform(-3, 8, (30, 1))
     y = np.where(rng.standard_normal(30) > 0, 1, -1)

@@ -14,8 +14,8 @@ import reference
 import scipy.sparse as sp
 from conftest import noisy_separable
 
-from perceptron_bounds import OnlineRun, hypothesis, replay, run_online
-from perceptron_bounds.algorithms import available, get
+from perceptron_bounds import OnlineRun, replay, run_online
+from perceptron_bounds.algorithms import available, get, voted
 from perceptron_bounds.datasets import add_bias
 from perceptron_bounds.run import Snapshot
 
@@ -70,9 +70,9 @@ def prefix_run(run, data, stop):
 
 
 def score_options(h):
-    if isinstance(h, hypothesis.VotedHypothesis):
+    if isinstance(h, voted.VotedHypothesis):
         return [{"method": m, "normalize": n, "seed": 7}
-                for m in hypothesis.VOTE_METHODS for n in (False, True)]
+                for m in voted.VOTE_METHODS for n in (False, True)]
     return [{}]
 
 

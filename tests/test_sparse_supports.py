@@ -29,12 +29,9 @@ from perceptron_bounds import (
     run_online,
 )
 from perceptron_bounds.bounds import bounds_over_time, evaluate
-from perceptron_bounds.hypothesis import (
-    OneVsRestHypothesis,
-    PseudoinverseHypothesis,
-    VotedHypothesis,
-    product_operand,
-)
+from perceptron_bounds.algorithms.second_order_pinv import PseudoinverseHypothesis
+from perceptron_bounds.algorithms.voted import VotedHypothesis
+from perceptron_bounds.hypothesis import OneVsRestHypothesis, product_operand
 from perceptron_bounds.kernels import Kernel
 
 

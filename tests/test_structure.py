@@ -104,6 +104,29 @@ def test_layers_point_one_way(module):
             assert not target.startswith("perceptron_bounds.experiments"), f"{module}:{line}"
 
 
+# The general bound machinery and the modules of particular theorems (issue 33): what only some
+# theorems read is computed by their providers, so the machinery sits below every theorem.
+GENERAL_BOUND_MODULES = ("declaration", "quantities", "providers", "search", "report", "evaluate",
+                         "over_time")
+THEOREM_MODULES = ("first_order", "ballseptron", "pnorm", "second_order", "higher_order",
+                   "passive_aggressive", "romma", "alma", "arow", "forgetron",
+                   "budget_perceptron", "projectron", "selective")
+
+
+@pytest.mark.parametrize("module", GENERAL_BOUND_MODULES)
+def test_the_general_bound_machinery_imports_no_theorem_module(module):
+    """At module level or deferred, directly or through another module of the package."""
+    theorems = {f"perceptron_bounds.bounds.{name}" for name in THEOREM_MODULES}
+    seen, todo = set(), [f"perceptron_bounds.bounds.{module}"]
+    while todo:
+        current = todo.pop()
+        for target in GRAPH.get(current, ()):
+            assert target not in theorems, f"{module} imports {target} (through {current})"
+            if target not in seen and target != "perceptron_bounds":
+                seen.add(target)
+                todo.append(target)
+
+
 def third_party_imports(module: str) -> set[str]:
     """The top-level names of the modules outside the package that ``module`` imports."""
     found = set()

@@ -63,7 +63,6 @@ from .._linalg import (
     rows,
 )
 from .._validation import check_real
-from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
 from ..kernel_engine import (
     engine_append,
     engine_diag,
@@ -73,11 +72,11 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LoopResult, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, scale_in_range
 from ._common import dual_buffer, resolve_kernel_form, support_set
 from ._frame import online_loop
-from .pnorm import link, link_into
+from .pnorm import HigherOrderHypothesis, HigherOrderKernelHypothesis, link, link_into
 
 
 @jit
@@ -265,10 +264,11 @@ ALMA = register(
         summary="Gentile's ALMA_p (approximate large margin, p-norm link, unit-ball projection)",
         bounds=("alma_separable", "alma_d2"),
         instance_map=_instances,
-        display_name="ALMA",
-        label_params=("p", "alpha"),
-        # an update with the right sign: y w.x_hat within (1 - alpha) gamma_k (theory §2.9)
-        margin_error=(r"right sign, $y\,w \cdot \hat x \leq (1 - \alpha)\gamma_k$",
-                      r"right sign, $y\,w \cdot \hat x \leq (1 - \alpha)\gamma_k$"),
     )
 )
+attach(ALMA.name, "presentation",
+       display_name="ALMA",
+       label_params=("p", "alpha"),
+       # an update with the right sign: y w.x_hat within (1 - alpha) gamma_k (theory §2.9)
+       margin_error=(r"right sign, $y\,w \cdot \hat x \leq (1 - \alpha)\gamma_k$",
+                     r"right sign, $y\,w \cdot \hat x \leq (1 - \alpha)\gamma_k$"))

@@ -81,13 +81,13 @@ import scipy.sparse
 from .._interrupt import stop_requested
 from .._jit import jit, row_kind, rule
 from .._linalg import (
-    row_dense,
-    rows,
     cholesky_update,
     dot,
     grow_square_within,
     grow_vector,
     rank_one_matvec,
+    row_dense,
+    rows,
     square_buffer,
     upper_solve,
     upper_solve_t,
@@ -103,7 +103,7 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LoopResult, Teaching, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._cases import MISTAKE, NO_UPDATE
 from ._common import (
     MEMORY_BUDGET,
@@ -410,12 +410,13 @@ AROW = register(
         summary="AROW (Crammer, Kulesza, Dredze): adaptive regularization of weight vectors, "
                 "full or diagonal covariance; primal or kernel form",
         bounds=("arow",),
-        display_name="AROW",
-        label_params=lambda params: ("r", "diagonal") if params["diagonal"] else ("r",),
-        # a right prediction with margin below 1: an update (theory §2.10); no native form
-        margin_error=(r"right sign, $y\,\mu \cdot x < 1$", r"right sign, $y\,\mu \cdot x < 1$"),
-        teaching=Teaching(matrix=lambda params: (
-            r"$\Sigma_k^{-1} = I + \mathrm{diag}(X_k X_k^T) / r$" if params["diagonal"]
-            else r"$\Sigma_k^{-1} = I + X_k X_k^T / r$")),
     )
 )
+attach(AROW.name, "presentation",
+       display_name="AROW",
+       label_params=lambda params: ("r", "diagonal") if params["diagonal"] else ("r",),
+       # a right prediction with margin below 1: an update (theory §2.10); no native form
+       margin_error=(r"right sign, $y\,\mu \cdot x < 1$", r"right sign, $y\,\mu \cdot x < 1$"),
+       teaching=dict(matrix=lambda params: (
+           r"$\Sigma_k^{-1} = I + \mathrm{diag}(X_k X_k^T) / r$" if params["diagonal"]
+           else r"$\Sigma_k^{-1} = I + X_k X_k^T / r$")))

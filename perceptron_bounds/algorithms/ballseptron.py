@@ -55,7 +55,7 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LoopResult, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, ball_case, rescaled
 from ._common import dual_buffer, resolve_kernel_form, support_set
 from ._frame import online_loop
@@ -157,12 +157,13 @@ BALLSEPTRON = register(
                 "ballseptron_corrected_d1"),
         native_bounds=("novikoff", "freund_schapire", "ballseptron_d1",
                        "ballseptron_corrected_d2", "ballseptron_corrected_d1"),
-        display_name="Ballseptron",
-        label_params=("r",),
-        # a correct prediction within r of the hyperplane: binary (theory §2.3), native (§2.6)
-        margin_error=(r"right sign, $y\,w \cdot x / \|w\| \leq r$",
-                      r"right class, $w^y \cdot x - w^{\tilde y} \cdot x \leq r\,"
-                      r"\|w^y - w^{\tilde y}\|$"),
         ball="r",
     )
 )
+attach(BALLSEPTRON.name, "presentation",
+       display_name="Ballseptron",
+       label_params=("r",),
+       # a correct prediction within r of the hyperplane: binary (theory §2.3), native (§2.6)
+       margin_error=(r"right sign, $y\,w \cdot x / \|w\| \leq r$",
+                     r"right class, $w^y \cdot x - w^{\tilde y} \cdot x \leq r\,"
+                     r"\|w^y - w^{\tilde y}\|$"))

@@ -50,7 +50,7 @@ Examples
 from __future__ import annotations
 
 from ..kernels import KERNEL_DEFAULTS
-from ..registry import Algorithm, Teaching, register
+from ..registry import Algorithm, attach, register
 from ._budget import fit_budget, resolve_budget
 
 
@@ -67,8 +67,9 @@ FORGETRON = register(
         fit=_fit,
         summary="Dekel, Shalev-Shwartz & Singer's self-tuned Forgetron (kernel, budget B)",
         bounds=("forgetron",),
-        display_name="Forgetron",
-        label_params=("budget",),
-        teaching=Teaching(supports=True),
     )
 )
+attach(FORGETRON.name, "presentation",
+       display_name="Forgetron",
+       label_params=("budget",),
+       teaching=dict(supports=True))

@@ -117,10 +117,9 @@ from .._linalg import (
     symmetric_sweep,
 )
 from .._validation import check_bool, check_finite, check_real
-from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
 from ..kernel_engine import engine_append, engine_order, engine_row, engine_supports, kernel_engine
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LegendEntry, LoopResult, Teaching, register
+from ..registry import Algorithm, LoopResult, attach, attached, register
 from ._common import (
     MEMORY_BUDGET,
     check_form,
@@ -129,7 +128,14 @@ from ._common import (
     over_budget,
     resolve_kernel,
 )
-from .pnorm import HO_NOTATION, PNORM, link, link_into
+from .pnorm import (
+    HO_NOTATION,
+    PNORM,
+    HigherOrderHypothesis,
+    HigherOrderKernelHypothesis,
+    link,
+    link_into,
+)
 
 # form="auto" runs the primal form for p = 2 up to this many features (its A is n x n; a
 # mistake costs O(n^2) against the implicit form's O(n a)), unless sparse=True, whose rare
@@ -616,16 +622,17 @@ HIGHER_ORDER = register(
         summary="Higher-Order Perceptron HO_p(c) (Brotto-Gentile-Vitale): primal, dual, implicit",
         bounds=("higher_order",),
         transformed_sequence=True,
-        display_name="Higher-Order Perceptron",
-        label_params=lambda params: ("p", "c") if params["rho"] is None else ("p", "rho"),
-        # HO_p(0) is the p-norm Perceptron (paper 000, sec. 2), drawn as such
-        legend=lambda params: PNORM.legend(params)
-        if params["c"] == 0 and params["rho"] is None
-        else LegendEntry(f"p = {params['p']:g}, c = {params['c']:g}", notation=HO_NOTATION),
-        # its bounds measure gamma on the transformed instances (theory §4.1): no band
-        teaching=Teaching(matrix=lambda params: "$A_k = B_k^T B_k$", band=False),
     )
 )
+attach(HIGHER_ORDER.name, "presentation",
+       display_name="Higher-Order Perceptron",
+       label_params=lambda params: ("p", "c") if params["rho"] is None else ("p", "rho"),
+       # HO_p(0) is the p-norm Perceptron (paper 000, sec. 2), drawn as such
+       legend=lambda params: attached(PNORM.name, "presentation")["legend"](params)
+       if params["c"] == 0 and params["rho"] is None
+       else dict(text=f"p = {params['p']:g}, c = {params['c']:g}", notation=HO_NOTATION),
+       # its bounds measure gamma on the transformed instances (theory §4.1): no band
+       teaching=dict(matrix=lambda params: "$A_k = B_k^T B_k$", band=False))
 
 
 

@@ -83,7 +83,7 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LegendEntry, LoopResult, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE
 from ._common import dual_buffer, resolve_kernel_form, support_set
 from ._frame import STOP, online_loop
@@ -220,15 +220,16 @@ PASSIVE_AGGRESSIVE = register(
         # each bound's applies() keeps those of the run's variant (theory §4.6)
         bounds=("pa_separable", "pa_general", "pa1_mistakes", "pa2_mistakes"),
         native_bounds=("pa_separable", "pa_general", "pa1_mistakes", "pa2_mistakes"),
-        display_name="Passive-Aggressive",
-        label_params=lambda params: ("variant",) if params["variant"] == "pa" else (
-            "variant", "C"),
-        legend=lambda params: LegendEntry(
-            f"Passive-Aggressive {_DISPLAY[params['variant']]}"
-            + ("" if params["variant"] == "pa" else f", C = {params['C']:g}")),
-        # an update on a correct prediction with loss 0 < l < 1: binary (theory §2.7),
-        # native (the multiclass loss, theory §2.7)
-        margin_error=(r"right sign, $y\,w \cdot x < 1$",
-                      r"right class, $w^y \cdot x - w^{\tilde y} \cdot x < 1$"),
     )
 )
+attach(PASSIVE_AGGRESSIVE.name, "presentation",
+       display_name="Passive-Aggressive",
+       label_params=lambda params: ("variant",) if params["variant"] == "pa" else (
+           "variant", "C"),
+       legend=lambda params: (
+           f"Passive-Aggressive {_DISPLAY[params['variant']]}"
+           + ("" if params["variant"] == "pa" else f", C = {params['C']:g}")),
+       # an update on a correct prediction with loss 0 < l < 1: binary (theory §2.7),
+       # native (the multiclass loss, theory §2.7)
+       margin_error=(r"right sign, $y\,w \cdot x < 1$",
+                     r"right class, $w^y \cdot x - w^{\tilde y} \cdot x < 1$"))

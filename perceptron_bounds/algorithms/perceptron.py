@@ -20,7 +20,7 @@ from .._linalg import dot, grow_vector, row_axpy, row_dot, rows
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import engine_append, engine_order, engine_row, engine_supports, kernel_engine
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LegendEntry, LoopResult, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._cases import MISTAKE, NO_UPDATE
 from ._common import dual_buffer, resolve_kernel_form, support_set
 from ._frame import online_loop
@@ -93,7 +93,7 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
 PERCEPTRON = register(
     Algorithm(
         name="perceptron",
-        estimator="Perceptron",
+        estimator=("Perceptron", "KernelPerceptron"),
         defaults={**KERNEL_DEFAULTS, "form": "auto"},
         resolve=resolve_kernel_form,
         fit=_fit,
@@ -102,7 +102,8 @@ PERCEPTRON = register(
         summary="Rosenblatt's Perceptron (FO), primal or kernel form",
         bounds=("novikoff", "freund_schapire", "ballseptron_d1"),
         native_bounds=("novikoff", "freund_schapire", "ballseptron_d1"),
-        display_name="Perceptron",
-        legend=lambda params: LegendEntry("Perceptron (first order)"),
     )
 )
+attach(PERCEPTRON.name, "presentation",
+       display_name="Perceptron",
+       legend=lambda params: "Perceptron (first order)")

@@ -77,7 +77,7 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LegendEntry, LoopResult, Teaching, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._common import (
     MEMORY_BUDGET,
     check_dual_stop,
@@ -251,13 +251,14 @@ PROJECTRON = register(
         summary="Projectron and Projectron++ (Orabona, Keshet, Caputo): a mistaken instance "
                 "within eta of the supports' span is projected onto it, not added",
         bounds=("projectron_d1", "projectron_d2"),
-        display_name="Projectron",
-        label_params=lambda params: ("eta", "plus") if params["plus"] else ("eta",),
-        legend=lambda params: LegendEntry(
-            f"Projectron{'++' if params['plus'] else ''}, eta = {params['eta']:g}"),
-        # Projectron++ only: a right prediction with margin below 1 that passes the step's test
-        teaching=Teaching(update_note=_update_note),
-        margin_error=(r"right sign, $y\,f(x) < 1$, $1 - y\,f(x) > \delta / \eta$",
-                      r"right sign, $y\,f(x) < 1$"),
     )
 )
+attach(PROJECTRON.name, "presentation",
+       display_name="Projectron",
+       label_params=lambda params: ("eta", "plus") if params["plus"] else ("eta",),
+       legend=lambda params: (
+           f"Projectron{'++' if params['plus'] else ''}, eta = {params['eta']:g}"),
+       # Projectron++ only: a right prediction with margin below 1 that passes the step's test
+       teaching=dict(update_note=_update_note),
+       margin_error=(r"right sign, $y\,f(x) < 1$, $1 - y\,f(x) > \delta / \eta$",
+                     r"right sign, $y\,f(x) < 1$"))

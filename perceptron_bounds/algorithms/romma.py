@@ -73,7 +73,7 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LoopResult, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, rescaled
 from ._common import dual_buffer, resolve_kernel_form, support_set
 from ._frame import online_loop
@@ -277,9 +277,10 @@ ROMMA = register(
         fit=_fit,
         summary="Li & Long's Relaxed Online Maximum Margin Algorithm (aggressive: y w.x < 1)",
         bounds=("romma",),
-        display_name="ROMMA",
-        label_params=("aggressive",),
-        # aggressive ROMMA updates on a right prediction of margin below 1 (theory §2.8)
-        margin_error=(r"right sign, $y\,w \cdot x < 1$ (aggressive)", ""),
     )
 )
+attach(ROMMA.name, "presentation",
+       display_name="ROMMA",
+       label_params=("aggressive",),
+       # aggressive ROMMA updates on a right prediction of margin below 1 (theory §2.8)
+       margin_error=(r"right sign, $y\,w \cdot x < 1$ (aggressive)", ""))

@@ -26,24 +26,26 @@ algorithm", SIAM J. Computing 34 (2005) (paper 003): Fig. 5 and Theorem 4.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .._interrupt import stop_requested
 from .._jit import jit
 from .._linalg import (
-    row_dense,
-    rows,
     append_row,
     dot,
     grow_square,
     grow_square_within,
     grow_vector,
     rank_one_downdate,
+    row_dense,
+    rows,
     rows_buffer,
     square_buffer,
     sym_matvec,
 )
-from ..hypothesis import PseudoinverseHypothesis
+from ..hypothesis import kernel_scores, primal_vectors
 from ..kernel_engine import (
     engine_append,
     engine_diag,
@@ -52,8 +54,8 @@ from ..kernel_engine import (
     engine_supports,
     kernel_engine,
 )
-from ..kernels import kernel_of
-from ..registry import LoopResult
+from ..kernels import Kernel, kernel_of, rowwise_dot
+from ..registry import LoopResult, register_hypothesis
 from ._common import check_dual_stop, max_supports, support_set
 
 #: The matrices the pseudoinverse keeps: the basis Q (at most n rows) and C^{-1} in the primal
@@ -266,3 +268,59 @@ def fit_pinv(data, order, params, margins, previous) -> LoopResult:
     )
     state = {"rank": int(r), "rank_growth": np.flatnonzero(grew).astype(np.int64)}
     return LoopResult(trials, hypothesis, state=state)
+
+
+@register_hypothesis
+@dataclass(frozen=True, eq=False)
+class PseudoinverseHypothesis:
+    """Final Second-Order Perceptron with the pseudoinverse (paper 003, Fig. 5).
+
+    The span of the mistaken instances has an orthonormal basis Q (in the
+    kernel's feature space); the coordinates of x are p = ``transform`` K(``basis``, x)
+    (primal: ``transform`` is None and ``basis`` holds Q itself, so p = Q x).
+    ``c_inv`` is the inverse of C = sum over mistakes of p_i p_i^T and
+    ``coords`` = c_inv Q^T v. ``decision_function`` returns the margin of x as
+    the next trial, v^T (X_m X_m^T + x x^T)^+ x: 0 when x is outside the span
+    (||x||^2 - ||p||^2 > span_tol ||x||^2), else
+    (coords . p) / (1 + p^T c_inv p).
+    """
+
+    basis: np.ndarray
+    transform: np.ndarray | None
+    c_inv: np.ndarray
+    coords: np.ndarray
+    kernel: Kernel
+    span_tol: float
+
+    @property
+    def dual_coef(self) -> np.ndarray | None:
+        """beta with w = sum_i beta_i basis_i (dual form only; None in the primal form)."""
+        return None if self.transform is None else self.transform.T @ self.coords
+
+    @property
+    def support_vectors(self):
+        """The mistakes that grew the span (dual form only; None in the primal form)."""
+        return None if self.transform is None else self.basis
+
+    @property
+    def weights(self) -> np.ndarray | None:
+        """w = (X_m X_m^T)^+ v, an ndarray (linear kernel only)."""
+        if not self.kernel.is_linear:
+            return None
+        beta = self.coords if self.transform is None else self.dual_coef
+        return primal_vectors(beta, self.basis)
+
+    def decision_function(self, X) -> np.ndarray:
+        return kernel_scores(X, self.basis, self.kernel, self._gram_scorer(X), np.empty(X.shape[0]))
+
+    def _gram_scorer(self, X):
+        """(G, rows) -> the margins of X[rows] from G = K(X[rows], basis) (see KernelHypothesis)."""
+
+        def score(G, rows):
+            P = G if self.transform is None else G @ self.transform.T
+            sq = self.kernel.diagonal(X[rows])
+            inside = sq - rowwise_dot(P, P) <= self.span_tol * sq
+            margin = (P @ self.coords) / (1.0 + rowwise_dot(P @ self.c_inv, P))
+            return np.where(inside, margin, 0.0)
+
+        return score

@@ -37,23 +37,18 @@ import numpy as np
 from .._interrupt import stop_requested
 from .._jit import jit, rule
 from .._linalg import (
-    row_dense,
-    rows,
     dot,
     grow_square_within,
     grow_vector,
     rank_one_matvec,
     row_axpy,
+    row_dense,
     row_dot,
+    rows,
     square_buffer,
 )
 from .._validation import check_real
-from ..hypothesis import (
-    KernelHypothesis,
-    LinearHypothesis,
-    SecondOrderHypothesis,
-    SecondOrderKernelHypothesis,
-)
+from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (
     engine_append,
     engine_diag,
@@ -63,7 +58,7 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LegendEntry, LoopResult, Teaching, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._common import (
     MEMORY_BUDGET,
     check_dual_stop,
@@ -77,6 +72,7 @@ from ._common import (
     support_set,
 )
 from ._frame import online_loop
+from .second_order import SecondOrderHypothesis, SecondOrderKernelHypothesis
 
 # ---------------------------------------------------------------- first order
 
@@ -345,12 +341,13 @@ SELECTIVE_PERCEPTRON = register(
         summary="Selective-sampling Perceptron (Cesa-Bianchi, Gentile, Zaniboni): asks for a "
                 "label with probability b / (b + abs(p_t)); primal or kernel form",
         bounds=("selective_perceptron",),
-        display_name="Selective Perceptron",
-        label_params=("b",),
-        legend=lambda params: LegendEntry(f"Selective Perceptron, b = {params['b']:g}"),
         randomized=True,
     )
 )
+attach(SELECTIVE_PERCEPTRON.name, "presentation",
+       display_name="Selective Perceptron",
+       label_params=("b",),
+       legend=lambda params: f"Selective Perceptron, b = {params['b']:g}")
 
 SELECTIVE_SECOND_ORDER = register(
     Algorithm(
@@ -365,11 +362,12 @@ SELECTIVE_SECOND_ORDER = register(
                 "fixed a, asks for a label with probability b / (b + abs(p_t)); primal or kernel "
                 "form",
         bounds=("selective_second_order",),
-        display_name="Selective Second-Order Perceptron",
-        label_params=("a", "b"),
-        legend=lambda params: LegendEntry(
-            f"Selective Second-Order Perceptron, a = {params['a']:g}, b = {params['b']:g}"),
-        teaching=Teaching(matrix=lambda params: "$A_k = a I + X_k X_k^T$"),
         randomized=True,
     )
 )
+attach(SELECTIVE_SECOND_ORDER.name, "presentation",
+       display_name="Selective Second-Order Perceptron",
+       label_params=("a", "b"),
+       legend=lambda params: (
+           f"Selective Second-Order Perceptron, a = {params['a']:g}, b = {params['b']:g}"),
+       teaching=dict(matrix=lambda params: "$A_k = a I + X_k X_k^T$"))

@@ -30,7 +30,7 @@ import numpy as np
 
 from .declaration import Bound, register_bound, register_provider
 from .providers import FirstOrderQuantities
-from .quantities import mistake_spectrum
+from .spectra import mistake_spectrum
 from .second_order import SpectrumQuantities, a_log_term
 
 
