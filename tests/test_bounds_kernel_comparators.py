@@ -128,20 +128,48 @@ def test_linear_svm_fits_rows_within_the_octave_range():
     assert fit_rows(ordinary) is ordinary
 
 
+def _within_watchdog(func, seconds=120.0):
+    """func()'s result, run in a thread; fails if it has not returned after ``seconds``.
+
+    A hang check, not a timing: evaluate ran for hours on a row of norm 1e150 (LinearSVC);
+    it must come back at all, well within the time the watchdog allows.
+    """
+    result = {}
+    worker = threading.Thread(target=lambda: result.update(value=func()), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert not worker.is_alive(), f"no answer after {seconds:g} s: hung"
+    return result["value"]
+
+
 def test_evaluate_returns_on_a_row_of_norm_1e150():
-    """A hang check, not a timing: evaluate ran for hours here (LinearSVC on a row of norm
-    1e150); it must come back at all, well within the 120 s the watchdog allows."""
     X, y = _huge_row_data()
     run = run_online("perceptron", X, y, epochs=2)
-    result = {}
-    worker = threading.Thread(target=lambda: result.update(report=evaluate(run, X, y)),
-                              daemon=True)
-    worker.start()
-    worker.join(120.0)
-    assert not worker.is_alive(), "evaluate hung on a row of norm 1e150"
-    report = result["report"]
+    report = _within_watchdog(lambda: evaluate(run, X, y))
     assert "svm" in report.rows[0].comparator
     assert all(row.holds for row in report.rows if row.applies)
+
+
+@pytest.mark.parametrize("algorithm", registry.available())
+def test_every_evaluate_answers_on_rows_from_1e_minus_150_to_1e150(algorithm):
+    """A report, or a one-line refusal (a poly kernel that overflows): the selective
+    Perceptron's bound raised OverflowError computing (2b + R^2)^2 for R = 1e150."""
+    X, y = _huge_row_data()
+    X[5] *= 1e-150
+    params = {"budget": 5} if "budget" in registry.get(algorithm).defaults else {}
+
+    def answer():
+        try:
+            run = run_online(algorithm, X, y, epochs=2, seed=0, **params)
+            return evaluate(run, X, y)
+        except ValueError as error:
+            return str(error)
+
+    report = _within_watchdog(answer)
+    if isinstance(report, str):
+        assert "\n" not in report and "poly" in report
+    else:
+        assert all(row.holds for row in report.rows if row.applies and not row.expectation)
 
 
 def _adversarial_sequence(rng):
