@@ -59,13 +59,31 @@ def _exact_norm_sq(comp) -> Fraction:
     return total
 
 
+def _exact_values(comp, X) -> np.ndarray:
+    """f(x) = sum_i c_i K(s_i, x) for each row x, in rational arithmetic."""
+    k = comp.kernel
+    out = []
+    for x in X:
+        total = Fraction(0)
+        for s, c in zip(comp.support, comp.coef, strict=True):
+            dot = sum(Fraction(a) * Fraction(b) for a, b in zip(s, x, strict=True))
+            total += Fraction(c) * (Fraction(k.gamma) * dot + Fraction(k.coef0)) ** k.degree
+        out.append(float(total))
+    return np.array(out)
+
+
 def test_kernel_comparators_of_coinciding_rows_are_unit_norm():
-    """Exact ||f||^2 of every comparator within NORM_RTOL of 1 (it was about 102 and 10)."""
-    comps = svm_comparators(X_ISSUE, Y_ISSUE, kernel_of(POLY))
+    """Exact ||f||^2 of every comparator within NORM_RTOL of 1 (it was about 102 and 10), and
+    the values f(x) the margins and hinge losses are read from as exact, to sqrt(NORM_RTOL)
+    times sqrt(K(x, x))."""
+    kernel = kernel_of(POLY)
+    comps = svm_comparators(X_ISSUE, Y_ISSUE, kernel)
     assert comps
     for comp in comps:
         assert abs(float(_exact_norm_sq(comp)) - 1.0) <= 2 * NORM_RTOL, comp.label
         assert "both labels" in comp.note
+        scale = np.sqrt(NORM_RTOL * kernel.diagonal(X_ISSUE))
+        assert np.all(np.abs(comp.values(X_ISSUE) - _exact_values(comp, X_ISSUE)) <= scale)
 
 
 @pytest.mark.parametrize("algorithm, params", [("arow", {"r": 28.08653590193612}),
