@@ -21,7 +21,7 @@ and the projection error delta_t = ||phi_t - P phi_t||:
 With k_t = (K(s_j, x_t))_j and the supports' Gram matrix K_S = L L^T (L its
 Cholesky factor), P phi_t = sum_j c_j phi(s_j) with c = K_S^{-1} k_t = L^{-T} z,
 z = L^{-1} k_t, and delta_t^2 = K(x_t, x_t) - z . z (clipped at 0), the pivot
-that Cholesky would give x_t next (:func:`project`). L is kept incrementally: an
+that Cholesky would give x_t next (``project``). L is kept incrementally: an
 added support is the row (z, delta_t), so the supports are the pivots of a
 greedy pivoted Cholesky. The state is O(B^2), B the number of supports. DOGMA
 compares the squared error delta_t^2 with eta (and uses delta_t^2 / eta in the
@@ -93,7 +93,7 @@ from ._common import (
 )
 
 #: An instance with delta_t^2 <= DEPENDENT K(x_t, x_t), or with delta_t^2 at most twice the bound
-#: on its rounding error (:func:`project`), is in the span of the supports up to rounding: it is
+#: on its rounding error (``project``), is in the span of the supports up to rounding: it is
 #: projected, never added (theory §2.13).
 DEPENDENT = 1e-12
 
@@ -112,7 +112,7 @@ def margin_step(loss, delta, in_span, norm_sq, eta):
 
     tau = min(l / ||P phi||^2, 1, 2 (l - delta / eta) / ||P phi||^2) when
     l > delta / eta and ||P phi||^2 > 0; for eta = 0, delta / eta is read as 0 on an
-    instance ``in_span`` (see :func:`project`) and as inf otherwise.
+    instance ``in_span`` (see ``project``) and as inf otherwise.
     """
     if eta > 0.0:
         slack = loss - delta / eta
