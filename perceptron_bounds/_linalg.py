@@ -636,7 +636,27 @@ def lift_tiny_rows(X):
     if not tiny.any():
         return X
     shift = np.zeros(X.shape[0], dtype=np.int64)
-    shift[tiny] = -np.frexp(norms[tiny])[1]  # 2^shift can overflow alone: ldexp the entries
+    shift[tiny] = -np.frexp(norms[tiny])[1]
+    return ldexp_rows(X, shift)
+
+
+def ldexp_rows(X, shift):
+    """A copy of X with row i multiplied by 2**shift[i]: exact, and signs and directions kept.
+
+    The entries are scaled one by one (``numpy.ldexp``), since 2**shift alone can
+    overflow where the scaled entries do not.
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse.csr_matrix
+        float64 data.
+    shift : ndarray of int64, shape (n_samples,)
+
+    Returns
+    -------
+    ndarray (C-contiguous) or scipy.sparse.csr_matrix like ``X``
+    """
+    shift = np.asarray(shift, dtype=np.int64)
     if sp.issparse(X):
         out = X.copy()
         out.data = np.ldexp(out.data, np.repeat(shift, np.diff(out.indptr)))

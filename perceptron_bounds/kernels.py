@@ -183,6 +183,23 @@ class Kernel:
         G *= -self.gamma
         return np.exp(G, out=G)
 
+    def rounding_units(self, X) -> float:
+        """u such that a computed K(x, z) on rows of X is within u eps t(x) t(z) of the exact one.
+
+        t(x)^2 = gamma ||x||^2 + |coef0| raised to ``degree`` (poly; K(x, x) for
+        coef0 >= 0), ||x||^2 (linear) or 1 (rbf). With w the most nonzeros of a
+        row plus 3: w for a dot product, degree w for poly ((gamma x.z + coef0) is
+        within w eps (gamma ||x|| ||z|| + |coef0|), and (gamma ||x|| ||z|| +
+        |coef0|)^2 <= t(x)^2 t(z)^2 for degree 1), 6 w for rbf (Kernel.gram keeps the
+        squared distance within w eps / RBF_CANCELLATION relative, and
+        exp(-a) a <= 1 / e).
+        """
+        width = (int(np.max(np.diff(X.indptr), initial=0)) if sp.issparse(X)
+                 else X.shape[1]) + 3
+        if self.name == "poly":
+            return float(self.degree * width)
+        return float(6 * width if self.name == "rbf" else width)
+
     def diagonal(self, X) -> np.ndarray:
         """K(x, x) for every row of X."""
         sq = rowwise_dot(X, X)
