@@ -233,3 +233,27 @@ def test_atlas_file_that_does_not_parse_is_one_line(tmp_path, capsys, monkeypatc
     err = capsys.readouterr().err
     assert str(bad) in err and err.count("\n") == 1, err
     assert not calls and not (tmp_path / "atlas.csv").exists()
+
+
+def test_an_atlas_where_no_bound_applies_exits_0_and_says_why_no_ratios_figure(
+        tmp_path, capsys, iris_rows):
+    """Issue 31, item 11: the CSV and tables were written, then exit 2 'nothing to plot'."""
+    rows = [{**row, "value": None, "ratio": None, "holds": None, "gamma": None,
+             "comparator": None, "reason": "the bound's condition fails"}
+            for row in iris_rows if row["algorithm"] == "forgetron"]
+    source = write_atlas_csv(rows, tmp_path / "none.csv")
+    out = tmp_path / "out"
+    assert main(["atlas", "--from-csv", source, "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "no atlas-ratios.png: no bound applies to any run of kernel linear" in printed
+    assert (out / "atlas.png").stat().st_size > 0 and (out / "atlas.md").stat().st_size > 0
+    assert not (out / "atlas-ratios.png").exists()
+
+
+def test_atlas_from_a_missing_csv_is_one_clear_line(tmp_path, capsys):
+    """Issue 31, item 11: not a raw [Errno 2]."""
+    missing = tmp_path / "missing.csv"
+    assert main(["atlas", "--from-csv", str(missing), "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"--from-csv {missing}: no such file" in err and "Errno" not in err, err
+    assert err.count("\n") == 1

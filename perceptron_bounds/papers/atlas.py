@@ -48,10 +48,24 @@ def describe(meta: dict) -> str:
             + (f" · {meta['seconds']:.0f} s" if meta.get("seconds") is not None else ""))
 
 
+def views_left_out(records) -> dict:
+    """The views that the records give nothing to draw, by file stem, with the reason:
+    ``atlas-ratios`` when no bound applies to any run of the first kernel and epochs
+    (the heat map and the winners are still drawn, every cell marked "none applies")."""
+    rows = primary(records)
+    if any(row["value"] is not None for row in rows):
+        return {}
+    kernel, epochs = rows[0]["kernel"], rows[0]["epochs"]
+    return {"atlas-ratios": f"no bound applies to any run of kernel {kernel}, {epochs} "
+            "pass(es), so there is no ratio mistakes / bound to plot (atlas.md gives each "
+            "reason)"}
+
+
 def draw_atlas(records, meta: dict) -> dict:
     """The figures of the views, by file stem (:data:`VIEWS`; ``atlas-noise`` only when the
-    label-noise family is among the records): the heat map and the winners of every kernel
-    and epochs, the ratios and the noise of the first (:func:`primary`)."""
+    label-noise family is among the records, ``atlas-ratios`` only when a bound applies,
+    :func:`views_left_out`): the heat map and the winners of every kernel and epochs, the
+    ratios and the noise of the first (:func:`primary`)."""
     rows = primary(records)
     kernel, epochs = rows[0]["kernel"], rows[0]["epochs"]
     combos = ", ".join(dict.fromkeys(f"{r['kernel']} x {r['epochs']}" for r in records))
@@ -60,8 +74,9 @@ def draw_atlas(records, meta: dict) -> dict:
     first = every.replace(f"Kernels x passes: {combos}",
                           f"Kernel {kernel}, {epochs} pass(es)")
     best = tightest(records)
-    figures = {"atlas": plot_atlas_heatmap(best), "atlas-winners": plot_atlas_winners(best),
-               "atlas-ratios": plot_atlas_ratios(rows)}
+    figures = {"atlas": plot_atlas_heatmap(best), "atlas-winners": plot_atlas_winners(best)}
+    if "atlas-ratios" not in views_left_out(records):
+        figures["atlas-ratios"] = plot_atlas_ratios(rows)
     noise = [{**row, "noise": float(row["task"].removeprefix(NOISE_PREFIX))} for row in rows
              if row["dataset"] == NOISE_FAMILY and row["task"].startswith(NOISE_PREFIX)]
     if len({row["noise"] for row in noise}) > 1:
