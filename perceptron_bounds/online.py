@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from contextlib import contextmanager, nullcontext
 
 import numpy as np
@@ -10,7 +11,15 @@ from ._fingerprint import x_part, y_part
 from ._interrupt import interruptible, reporting
 from ._progress import BAR_DELAY, announcing_compilation, bar
 from ._sequence import check_seed, draw_seed, presentation_order, trial_draws
-from ._validation import Data, check_bool, check_class_labels, check_int, check_labels, check_X
+from ._validation import (
+    Data,
+    check_bool,
+    check_class_labels,
+    check_int,
+    check_labels,
+    check_X,
+    distinct_labels_warning,
+)
 from .algorithms import available, get
 from .algorithms.ovr import class_data
 from .hypothesis import OneVsRestHypothesis
@@ -93,12 +102,19 @@ def run_online(
     -------
     OnlineRun
 
+    Warns
+    -----
+    UserWarning
+        When ``y`` gives each of at least 10 rows a label of its own (as many classes as
+        rows): every trial is then a mistake, a sign that ``y`` is not a label.
+
     Raises
     ------
     TypeError, ValueError
         On bad input, before any trial runs: unknown algorithm or parameter,
         X not 2-D, empty, NaN, infinite or overflowing values, length mismatch,
-        a single label value, epochs < 1, a parameter out of its range (or, for
+        a single label value, labels that are non-integer numbers (a continuous
+        target, not classes), epochs < 1, a parameter out of its range (or, for
         a ``poly`` kernel, kernel values beyond 1e300 on X), a warm start of
         another algorithm, with other parameters, classes or ``multiclass``,
         ``multiclass`` not one of None, "ovr", "native", or "native" for an
@@ -149,6 +165,7 @@ def run_online(
         n_features = warm_start.n_features
         classes = warm_start.classes if classes is None else classes
     X = check_X(X, n_features=n_features)
+    given_classes = classes is not None
     if multiclass is None and warm_start is None:
         y_index, classes = check_class_labels(y, X.shape[0], classes)
         if classes.shape[0] > 2:
@@ -161,6 +178,9 @@ def run_online(
         raise ValueError(
             f"classes {classes.tolist()} differ from the warm start's {warm_start.classes.tolist()}"
         )
+    alone = None if given_classes else distinct_labels_warning(classes.shape[0], X.shape[0])
+    if alone is not None:
+        warnings.warn(alone, UserWarning, stacklevel=3)
     data = Data(X, y_fit, classes)
     if warm_start is None:
         resolved = spec.resolve({**spec.defaults, **params}, data)

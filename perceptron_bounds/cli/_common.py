@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 
-from .._validation import check_int, did_you_mean
+from .._validation import check_int, check_label_values, did_you_mean
 from ..algorithms import available, get
 from ..datasets import (
     Dataset,
@@ -187,12 +187,13 @@ def add_index_base_arguments(parser: argparse.ArgumentParser) -> None:
 
 @contextlib.contextmanager
 def warnings_printed():
-    """Each warning given inside printed on stderr as one line ``warning: ...``."""
+    """Each warning given inside printed on stderr as one line ``warning: ...`` (a message
+    given several times, e.g. once per compared algorithm, once)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         yield
-    for warning in caught:
-        print(f"warning: {warning.message}", file=sys.stderr)
+    for message in dict.fromkeys(str(warning.message) for warning in caught):
+        print(f"warning: {message}", file=sys.stderr)
 
 
 def load_file(path: str, **options) -> Dataset:
@@ -254,7 +255,20 @@ def read_file(path: str, args: argparse.Namespace, *, part: str = "train") -> Da
                              f"{did_you_mean(path, DATA_NAMES)} ({', '.join(DATA_NAMES)})")
         data = load_file(path, label_column=args.label_column, delimiter=args.delimiter,
                          zero_based=args.zero_based)
+        check_label_column(data.y, path, args.label_column)
     return positive_class(data, args.positive_class, required=part == "train")
+
+
+def check_label_column(y, path: str, label_column) -> None:
+    """A usage error when the labels read from ``path`` are non-integer numbers: the column
+    read as the labels is a feature or a continuous target (``check_label_values``)."""
+    y = np.asarray(y)
+    if y.dtype.kind == "f":
+        column = "last" if label_column is None else label_column
+        try:
+            check_label_values(np.unique(y), f"{path}: the label column ({column})")
+        except ValueError as error:
+            raise UsageError(f"{error} (--label-column names the label column)") from None
 
 
 def load_dataset(args: argparse.Namespace) -> Dataset:

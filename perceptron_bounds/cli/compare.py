@@ -123,12 +123,13 @@ def compare_command(args) -> int:
                          f"data, or an .npz file with an array u); {args.data} has none")
     seed = args.seed
     reports = []
-    for name in algorithms:
-        run = run_online(name, X, y, epochs=args.epochs, shuffle=args.shuffle, seed=seed,
-                         multiclass=args.multiclass, progress=True, **shares[name])
-        seed = run.seed  # drawn by the first run when not given: the others see its sequence
-        reports.append(evaluate(run, X, y, gamma=args.gamma, comparator=args.comparator,
-                                target=target))
+    with warnings_printed():  # e.g. as many classes as rows, once for all the algorithms
+        for name in algorithms:
+            run = run_online(name, X, y, epochs=args.epochs, shuffle=args.shuffle, seed=seed,
+                             multiclass=args.multiclass, progress=True, **shares[name])
+            seed = run.seed  # drawn by the first run when not given: the others see its sequence
+            reports.append(evaluate(run, X, y, gamma=args.gamma, comparator=args.comparator,
+                                    target=target))
     source = describe_data(args.data, X)
     if args.json:
         payload = {"data": source, "epochs": args.epochs, "shuffle": args.shuffle, "seed": seed,

@@ -32,6 +32,7 @@ from ._common import (
     named_test_part,
     read_file,
     sequence_text,
+    warnings_printed,
 )
 
 
@@ -175,8 +176,9 @@ def run_command(args) -> int:
     X, y, X_test, y_test, test_source = split_data(args, X, y)
     if X_test is not None:
         check_test_labels(y, y_test, args.test or args.data or "built-in data")
-    run = run_online(args.algorithm, X, y, epochs=args.epochs, shuffle=args.shuffle,
-                     seed=args.seed, multiclass=args.multiclass, progress=True, **params)
+    with warnings_printed():  # e.g. as many classes as rows: is the label column a label?
+        run = run_online(args.algorithm, X, y, epochs=args.epochs, shuffle=args.shuffle,
+                         seed=args.seed, multiclass=args.multiclass, progress=True, **params)
     held_out = None
     if X_test is not None:
         errors = int(np.count_nonzero(run.predict(X_test) != y_test))
