@@ -23,9 +23,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_class_labels, check_real, check_X
-from ..kernels import Kernel, kernel_of
+from ..kernels import Kernel, check_feature_norms, kernel_of
 from ..run import OnlineRun
-from .quantities import feature_norms
 from .report import BoundRow, MulticlassBoundReport
 
 # ||Phi(x, y) - Phi(x, y~)|| / ||x||: the norm of a Kesler update vector (theory §4.5).
@@ -146,7 +145,7 @@ class MulticlassRunData:
         self.run, self.X = run, X
         self.n_classes = int(run.classes.shape[0])
         self.kernel = kernel_of(run.params) if "kernel" in run.params else Kernel()
-        self.norms = feature_norms(X, self.kernel)
+        self.norms = check_feature_norms(X, self.kernel)
         self.rows_all = run.sample_index
         self.rows_updates = run.sample_index[run.update_trials]
         self.m = run.mistakes

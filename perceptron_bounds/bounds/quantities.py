@@ -25,7 +25,14 @@ from .._interrupt import interruptible, stop_requested
 from .._jit import jit
 from .._linalg import row_norms
 from .._validation import check_choice, check_labels, check_real, check_X, loop_arrays
-from ..kernels import Kernel, kernel_of, kernel_value, scatter, scattered_kernel_value
+from ..kernels import (
+    Kernel,
+    check_feature_norms,
+    kernel_of,
+    kernel_value,
+    scatter,
+    scattered_kernel_value,
+)
 from ..registry import get as get_algorithm
 from ..run import OnlineRun
 from .pnorm import dual_exponent
@@ -36,8 +43,6 @@ from .transformed import transformed_margins, transformed_norms
 # the span of the earlier ones (the rank decision of the lambda* scan).
 SPAN_RTOL = 1e-10
 
-# Nonzero norms whose squares are normal float64 numbers (beyond: underflow or overflow).
-NORM_RANGE = (float(np.sqrt(np.finfo(np.float64).tiny)), float(np.sqrt(np.finfo(np.float64).max)))
 
 
 def hinge_losses(X, y, u, gamma):
@@ -187,7 +192,7 @@ class RunData:
         self.kernel = kernel_of(run.params) if "kernel" in run.params else Kernel()
         instance_map = get_algorithm(run.algorithm).instance_map
         self.X = X if instance_map is None else instance_map(X, run.params)
-        self.norms = feature_norms(self.X, self.kernel)
+        self.norms = check_feature_norms(self.X, self.kernel)
         self.p = float(run.params.get("p", 2.0))
         self.q = dual_exponent(self.p)
         self.rows_all = run.sample_index
@@ -384,29 +389,6 @@ def hop_step_terms(run) -> np.ndarray:
     if run.params["p"] == 2.0:
         return rho * (1.0 + np.abs(run.state["y_v_x"]))
     return rho + np.abs(1.0 - rho - np.asarray(run.state["r"], dtype=np.float64))
-
-
-def feature_norms(X, kernel) -> np.ndarray:
-    """||x_i|| of every row in the kernel's feature space, sqrt(K(x_i, x_i)).
-
-    A nonzero norm outside ``NORM_RANGE`` is a ``ValueError``: its square, which
-    the runs and the bounds use (R^2, x.x, the eigenvalues of X_m X_m^T), is not
-    a normal float64 number, so neither the run's arithmetic nor the bound's
-    would be exact (theory §4.4). With the linear kernel the check takes the
-    norms scaled by each row's largest entry before squaring
-    (:func:`~perceptron_bounds._linalg.row_norms`), which do not underflow.
-    """
-    norms = np.sqrt(np.maximum(kernel.diagonal(X), 0.0))
-    checked = row_norms(X, 2.0) if kernel.is_linear else norms
-    low, high = NORM_RANGE
-    bad = np.flatnonzero((checked != 0.0) & ~((checked >= low) & (checked <= high)))
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(
-            f"X row {i} has norm {checked[i]:.6g} in the kernel's feature space: the bounds need "
-            f"every nonzero norm in [{low:.3g}, {high:.3g}], where its square is a normal "
-            "float64 number; rescale X")
-    return norms
 
 
 def mistake_spectrum(Xm, kernel) -> np.ndarray:
