@@ -33,9 +33,14 @@ from ._common import (
     describe_data,
     format_params,
     load_dataset,
+    seed_origin,
     sequence_text,
     warnings_printed,
 )
+
+#: ``--seed`` when not given: the shuffles and the randomized algorithms' draws of every
+#: run of ``compare`` (the README's main job) are the same, so is its table.
+DEFAULT_SEED = 0
 
 COLUMNS = ("algorithm", "mistakes", "bound", "variant", "value", "margin_gamma",
            "mistakes/bound", "holds")
@@ -50,13 +55,14 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
         "tightened: value, margin gamma, mistakes/bound. Each --param NAME=VALUE goes to every "
         "compared algorithm that takes NAME (--param p=4 sets p of higher_order and "
         "pnorm; the others run with their defaults); a NAME that none of them takes "
-        "is an error. With --shuffle every algorithm sees the same sequence (one seed, drawn "
-        "when --seed is not given). Without --data it uses a built-in seeded synthetic data "
+        "is an error. With --shuffle every algorithm sees the same sequence, and a randomized "
+        "algorithm draws from the same seed (--seed, default 0: every run prints the same "
+        "table; the seed is printed). Without --data it uses a built-in seeded synthetic data "
         "set with a known target and 5% label noise. Multiclass data (more than two labels) "
         "give one-vs-rest runs, whose bounds are summed over the classes and bound the "
         "corrections (binary mistakes summed over the classes).",
     )
-    add_run_options(parser)
+    add_run_options(parser, seed=DEFAULT_SEED)
     parser.add_argument("--algorithms", default=None, metavar="A,B,...",
                         help="comma-separated algorithm names (default: all registered; with "
                         "--multiclass native, those with a native multiclass form)")
@@ -137,7 +143,9 @@ def compare_command(args) -> int:
                    "reports": [json.loads(report.to_json()) for report in reports]}
         print(json.dumps(payload, indent=2))
         return 0
-    print(f"data: {source}; {sequence_text(args.epochs, args.shuffle, seed)}")
+    draws = any(get(name).randomized for name in algorithms)
+    print(f"data: {source}; " + sequence_text(args.epochs, args.shuffle, seed, draws=draws,
+                                              origin=seed_origin(args.seed, seed, DEFAULT_SEED)))
     for key, value in params.items():
         takers = [name for name in algorithms if key in shares[name]]
         print(f"param: {format_params({key: value})} for {', '.join(takers)}")
