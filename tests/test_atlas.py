@@ -257,3 +257,33 @@ def test_atlas_from_a_missing_csv_is_one_clear_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"--from-csv {missing}: no such file" in err and "Errno" not in err, err
     assert err.count("\n") == 1
+
+
+def test_every_atlas_cell_runs_the_kernel_it_names():
+    """Issue 31, item 2: under "linear" the budget Perceptrons ran their default poly kernel
+    while the row, the CSV and the page said linear."""
+    import json
+
+    rows = bound_atlas(["iris"], algorithms=["forgetron", "randomized_budget_perceptron"],
+                       kernels=["linear", "rbf"], quick=True)
+    rows += bound_atlas(["iris"], algorithms=["pnorm"], quick=True)  # no kernel parameter
+    assert {row["kernel"] for row in rows} == {"linear", "rbf"}
+    for row in rows:
+        params = json.loads(row["params"])
+        assert params.get("kernel", "linear") == row["kernel"], row
+
+
+def test_the_forgetrons_default_kernel_lets_its_own_bound_apply():
+    """Issue 31, item 2: with its poly default K(x, x) > 1 and its bound never applied."""
+    from perceptron_bounds import Forgetron, run_online
+    from perceptron_bounds.algorithms import get
+    from perceptron_bounds.bounds import evaluate
+    from perceptron_bounds.datasets import make_separable
+
+    assert get("forgetron").defaults["kernel"] == Forgetron().kernel == "rbf"
+    X, y, _ = make_separable(200, 3, margin=0.3, seed=0)
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    run = run_online("forgetron", X, y, budget=50, epochs=2)
+    for variant in ("stated", "tightened"):
+        row = evaluate(run, X, y).row("forgetron", variant)
+        assert "K(x, x) <= 1" not in (row.reason or ""), row.reason
