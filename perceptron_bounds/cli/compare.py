@@ -22,7 +22,7 @@ from .._validation import did_you_mean
 from ..algorithms import available, get
 from ..bounds import evaluate
 from ..bounds.evaluate import COMPARATORS
-from ..bounds.report import aligned
+from ..bounds.report import aligned, holds_text
 from ..online import MULTICLASS
 from ..registry import current_name
 from ._common import (
@@ -83,14 +83,6 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                         "gamma among an algorithm's params is its kernel's)")
     parser.set_defaults(handler=compare_command)
     return parser
-
-
-def _holds_cell(row) -> str:
-    """The holds column: "NO" is a violated bound; a bound on the expected mistakes of a
-    randomized algorithm (theory §4.11, §4.13) may sit below one run's mistakes: "one draw"."""
-    if row.holds:
-        return "yes"
-    return "above, one draw" if row.expectation else "NO"
 
 
 def chosen_algorithms(text: str | None, multiclass: str | None = None) -> list[str]:
@@ -183,7 +175,7 @@ def format_table(reports) -> str:
                 gamma = "per class" if row.gamma is None else f"{row.gamma:.4g}"
                 table.append((label, str(row.mistakes), row.name, row.variant,
                               f"{row.value:.6g}", gamma, f"{row.ratio:.3g}",
-                              _holds_cell(row)))
+                              holds_text(row)))
             else:
                 missing.append(f"  {label} {row.name} ({row.variant}): {row.reason}")
         if not any(row.applies for row in report.rows):  # e.g. ROMMA's bound on noisy data

@@ -180,7 +180,10 @@ def bound_atlas(data=None, *, algorithms=None, kernels=("linear",), epochs=(1,),
         ``ratio``, ``holds`` and ``gamma`` are None, and ``reason`` says why, for a bound
         that does not apply; ``params`` is the run's resolved parameters as JSON;
         ``expectation`` is True for a bound on the expected mistakes over a randomized
-        algorithm's draws (theory §4.13), which one run's mistakes may exceed.
+        algorithm's draws (theory §4.13): ``mistakes`` is then the mean over
+        ``bound_ratios.EXPECTATION_RUNS`` runs, binary or one-vs-rest, and ``holds`` is
+        False only beyond ``report.EXPECTATION_SIGMAS`` standard errors of the mean excess
+        (mistakes minus bound).
 
     Examples
     --------
