@@ -70,13 +70,18 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
         A run of a registered algorithm, binary or multiclass. The theorems
         count mistakes from the zero state, so every bound of a warm-started
         run (``run.warm_started``, e.g. after ``partial_fit``) is reported as
-        not applicable. Several binary runs that differ by their seed only (the
-        same algorithm, parameters, epochs, shuffle and data): the report of
-        their mean, for the bounds in expectation over the draws of a randomized
-        algorithm (``Bound.expectation``, theory §4.13). Its ``mistakes`` are the
-        mean mistakes and each bound's value is the mean of its value over the runs
-        at one comparator and one gamma (searched for the smallest mean), an
-        estimate of the expectation the theorem bounds.
+        not applicable. Several binary or one-vs-rest runs that differ by their
+        seed only (the same algorithm, parameters, epochs, shuffle and data): the
+        report of their mean, for the bounds in expectation over the draws of a
+        randomized algorithm (``Bound.expectation``, theory §4.13). Its
+        ``mistakes`` are the mean mistakes and each bound's value is the mean of
+        its value over the runs at one comparator and one gamma (searched for the
+        smallest mean), an estimate of the expectation the theorem bounds; each
+        row carries the draws' excesses (mistakes minus bound), whose standard
+        error judges it: a bound in expectation is exceeded only beyond
+        ``report.EXPECTATION_SIGMAS`` (3) standard errors, "within sampling error"
+        below (records: ``mean_mistakes``, ``stderr``, ``n_draws``). One-vs-rest
+        runs are averaged class by class, then summed (theory §4.5).
     X, y : array-like
         The training data of the run (the rows its ``sample_index`` points to),
         with the labels as given to the run; other data are a one-line ``ValueError``
