@@ -287,3 +287,6 @@ def test_the_forgetrons_default_kernel_lets_its_own_bound_apply():
     for variant in ("stated", "tightened"):
         row = evaluate(run, X, y).row("forgetron", variant)
         assert "K(x, x) <= 1" not in (row.reason or ""), row.reason
+    linear = run_online("forgetron", X, y, budget=50, kernel="linear")
+    reason = evaluate(linear, X, y).row("forgetron").reason or ""
+    assert "= 1 > 1" not in reason, reason  # one ulp above 1 is printed as such
