@@ -427,3 +427,30 @@ def test_compare_shows_each_note_once(capsys):
     out = capsys.readouterr().out
     notes = out.split("notes:\n", 1)[1].splitlines()
     assert notes == ["  u: the data's target (scaled to unit norm)"]
+
+
+def test_every_seed_a_randomized_run_draws_is_printed(capsys):
+    """Issue 31, item 9: run of a randomized algorithm gave 71 then 82 mistakes and no seed."""
+    argv = ["run", "--algorithm", "randomized_budget_perceptron", "--param", "budget=5"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    found = re.search(r"in order, seed (\d+) of the random draws \(drawn from the OS: --seed "
+                      r"(\d+) replays it\)", out)
+    assert found and found[1] == found[2], out
+    mistakes = re.search(r"mistakes: +(\d+)", out)[1]
+    assert main([*argv, "--seed", found[1]]) == 0
+    replayed = capsys.readouterr().out
+    assert re.search(r"mistakes: +(\d+)", replayed)[1] == mistakes
+    assert f"seed {found[1]} of the random draws)" in replayed  # given: no origin
+
+
+def test_the_main_job_prints_the_same_table_on_every_run_with_its_seed(capsys):
+    """Issue 31, item 9: compare's mistakes changed from run to run (231, 252, 267)."""
+    argv = ["compare", "--algorithms", "perceptron,selective_perceptron,"
+            "randomized_budget_perceptron", "--param", "budget=20"]
+    outputs = []
+    for _ in range(2):
+        assert main(argv) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    assert "in order, seed 0 of the random draws (the default --seed)" in outputs[0]

@@ -6,7 +6,6 @@ Perceptron, also up to the k-th update trial), the last one the run's own, and i
 matrix the Second-Order A_k or Higher-Order B_k^T B_k computed here independently.
 """
 
-import time
 
 import numpy as np
 import pytest
@@ -289,10 +288,7 @@ def test_all_snapshots_of_a_2d_run_of_1000_trials_are_quick():
     for algorithm in ("perceptron", "second_order"):
         run = run_online(algorithm, X2, y2)
         assert 80 <= run.n_updates <= 150
-        list(run.snapshots(X2, y2, steps=[0, run.n_updates]))  # compiled
-        start = time.perf_counter()
-        snapshots = list(run.snapshots(X2, y2))
-        assert time.perf_counter() - start < 2.0  # ~10 ms measured; generous for a busy machine
+        snapshots = list(run.snapshots(X2, y2))  # the speed: benchmarks/bench_replay.py
         assert len(snapshots) == run.n_updates + 1
 
 

@@ -331,3 +331,28 @@ def test_every_estimator_is_named_by_its_algorithms_registration():
     assert {cls._algorithm for cls in classes} == set(available())
     for name in available():
         assert estimators.estimator_of(name)._algorithm == name
+
+
+#: Tests that time something on purpose: Ctrl-C must stop a run within a second or two
+#: (the standard "Ctrl-C stops any run promptly"), which only a clock can see.
+TIMED_ON_PURPOSE = {"test_interrupt.py"}
+_CLOCKS = ("perf_counter", "monotonic", "time", "process_time", "thread_time")
+
+
+def _reads_a_clock(node) -> bool:
+    return any(isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)
+               and sub.func.attr in _CLOCKS and isinstance(sub.func.value, ast.Name)
+               and sub.func.value.id == "time" for sub in ast.walk(node))
+
+
+def test_no_test_asserts_a_wall_time():
+    """Speed lives in benchmarks/ as ratios (issue 31, item 12): an assert that reads a clock
+    ends red on a loaded machine."""
+    timed = []
+    for path in sorted(Path(__file__).parent.glob("test_*.py")):
+        if path.name in TIMED_ON_PURPOSE:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Assert) and _reads_a_clock(node.test):
+                timed.append(f"{path.name}:{node.lineno}")
+    assert not timed, timed

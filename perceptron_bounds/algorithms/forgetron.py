@@ -16,8 +16,11 @@ mistakes it is the kernel Perceptron exactly. Coefficients fade by the
 product of the factors since their support was added.
 
 Registered as ``"forgetron"`` with ``budget`` (default 100, >= 1) and the
-kernel parameters ``kernel`` (default ``"poly"``), ``degree``, ``gamma``, ``coef0``
-(theory §1.7);
+kernel parameters ``kernel`` (default ``"rbf"``), ``degree``, ``gamma``, ``coef0``
+(theory §1.7). The default is the Gaussian kernel because it is normalised,
+K(x, x) = 1 for every x: the Forgetron's mistake bound (theory §4.10) assumes
+K(x, x) <= 1, which the polynomial kernel (gamma x.x + coef0)^degree breaks for
+any coef0 >= 1, so that under a poly default the bound could never apply;
 ``form`` is ``"dual"`` only. Every kernel, dense and CSR data, runs through
 the kernel engine; ``OnlineRun.state`` records what the budget did
 (``removed_trials``, ``shrink``, ``born``, ``Q``, ``M``:
@@ -62,7 +65,7 @@ FORGETRON = register(
     Algorithm(
         name="forgetron",
         estimator="Forgetron",
-        defaults={**KERNEL_DEFAULTS, "kernel": "poly", "form": "dual", "budget": 100},
+        defaults={**KERNEL_DEFAULTS, "kernel": "rbf", "form": "dual", "budget": 100},
         resolve=resolve_budget,
         fit=_fit,
         summary="Dekel, Shalev-Shwartz & Singer's self-tuned Forgetron (kernel, budget B)",

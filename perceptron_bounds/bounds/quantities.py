@@ -20,14 +20,11 @@ import numpy as np
 
 from .._linalg import dual_exponent, row_norms
 from .._validation import check_choice, check_labels, check_real, check_X
-from ..kernels import Kernel, kernel_of
+from ..kernels import Kernel, check_feature_norms, kernel_of
 from ..registry import get as get_algorithm
 from ..run import OnlineRun
 from .declaration import norm_exponent
 from .search import unit_comparator
-
-# Nonzero norms whose squares are normal float64 numbers (beyond: underflow or overflow).
-NORM_RANGE = (float(np.sqrt(np.finfo(np.float64).tiny)), float(np.sqrt(np.finfo(np.float64).max)))
 
 
 def hinge_losses(X, y, u, gamma):
@@ -177,7 +174,7 @@ class RunData:
         self.kernel = kernel_of(run.params) if "kernel" in run.params else Kernel()
         instance_map = get_algorithm(run.algorithm).instance_map
         self.X = X if instance_map is None else instance_map(X, run.params)
-        self.norms = feature_norms(self.X, self.kernel)
+        self.norms = check_feature_norms(self.X, self.kernel)
         self.q = dual_exponent(norm_exponent(run))
         self.rows_all = run.sample_index
         self.rows_mistakes = run.mistake_rows
@@ -264,28 +261,5 @@ def _unit(u, data) -> np.ndarray:
     """The vector u scaled to unit q-norm, q of the run's bounds (``RunData.q``; checked: shape,
     finite, nonzero)."""
     return unit_comparator(u, data.run.n_features, "given", data.kernel, q=data.q).u
-
-
-def feature_norms(X, kernel) -> np.ndarray:
-    """||x_i|| of every row in the kernel's feature space, sqrt(K(x_i, x_i)).
-
-    A nonzero norm outside ``NORM_RANGE`` is a ``ValueError``: its square, which
-    the runs and the bounds use (R^2, x.x, the eigenvalues of X_m X_m^T), is not
-    a normal float64 number, so neither the run's arithmetic nor the bound's
-    would be exact (theory §4.4). With the linear kernel the check takes the
-    norms scaled by each row's largest entry before squaring
-    (:func:`~perceptron_bounds._linalg.row_norms`), which do not underflow.
-    """
-    norms = np.sqrt(np.maximum(kernel.diagonal(X), 0.0))
-    checked = row_norms(X, 2.0) if kernel.is_linear else norms
-    low, high = NORM_RANGE
-    bad = np.flatnonzero((checked != 0.0) & ~((checked >= low) & (checked <= high)))
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(
-            f"X row {i} has norm {checked[i]:.6g} in the kernel's feature space: the bounds need "
-            f"every nonzero norm in [{low:.3g}, {high:.3g}], where its square is a normal "
-            "float64 number; rescale X")
-    return norms
 
 

@@ -18,7 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import run_online
-from ..algorithms import available
+from ..algorithms import available, get
 from ..online import MULTICLASS
 from ._common import (
     UsageError,
@@ -31,7 +31,9 @@ from ._common import (
     load_dataset,
     named_test_part,
     read_file,
+    seed_origin,
     sequence_text,
+    warnings_printed,
 )
 
 
@@ -175,8 +177,9 @@ def run_command(args) -> int:
     X, y, X_test, y_test, test_source = split_data(args, X, y)
     if X_test is not None:
         check_test_labels(y, y_test, args.test or args.data or "built-in data")
-    run = run_online(args.algorithm, X, y, epochs=args.epochs, shuffle=args.shuffle,
-                     seed=args.seed, multiclass=args.multiclass, progress=True, **params)
+    with warnings_printed():  # e.g. as many classes as rows: is the label column a label?
+        run = run_online(args.algorithm, X, y, epochs=args.epochs, shuffle=args.shuffle,
+                         seed=args.seed, multiclass=args.multiclass, progress=True, **params)
     held_out = None
     if X_test is not None:
         errors = int(np.count_nonzero(run.predict(X_test) != y_test))
@@ -213,7 +216,9 @@ def run_command(args) -> int:
         mode = "one-vs-rest" if run.multiclass == "ovr" else "native multiclass"
         print(f"labels:        {run.classes.shape[0]} classes, {mode}: "
               + ", ".join(repr(label) for label in run.classes.tolist()))
-    print(f"trials:        {run.n_trials} ({sequence_text(run.epochs, run.shuffle, run.seed)})")
+    sequence = sequence_text(run.epochs, run.shuffle, run.seed, draws=get(run.algorithm).randomized,
+                             origin=seed_origin(args.seed, run.seed))
+    print(f"trials:        {run.n_trials} ({sequence})")
     print(f"mistakes:      {run.mistakes} ({run.mistakes / run.n_trials:.4f} per trial)")
     if run.queried_trials is not None:  # selective sampling: the labels it asked for (§2.14)
         print(f"labels asked:  {run.queried} ({run.queried / run.n_trials:.4f} per trial)")

@@ -12,8 +12,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_int
-from ..online import run_online
+from .._validation import check_int, check_X
+from ..online import check_rows_in_range, run_online
 from ..registry import get
 
 _COMMON_PARAMS = ("protocol", "fit_intercept", "epochs", "shuffle", "random_state")
@@ -302,9 +302,17 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         return _PROTOCOLS[self.protocol][name]
 
     def _with_intercept(self, X):
-        """X with a constant column 1 appended when the estimator fits an intercept."""
+        """X with a constant column 1 appended when the estimator fits an intercept.
+
+        The rows' norms are checked before the column is appended
+        (:func:`~perceptron_bounds.online.check_rows_in_range`, as ``run_online`` checks
+        the rows it is given): beside the 1, a row of norm 1e-200 would leave its margins
+        to the intercept alone and the run would learn nothing from its features."""
         if not self._intercept:
             return X
+        params = {**get(self._algorithm).defaults, **self._run_params()}
+        if params.get("kernel", "linear") == "linear":
+            check_rows_in_range(get(self._algorithm), params, check_X(X))
         ones = np.ones((X.shape[0], 1))
         if sp.issparse(X):
             return sp.hstack([X, ones], format="csr")
