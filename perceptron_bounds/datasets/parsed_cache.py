@@ -64,6 +64,7 @@ def parsed(path: str, where: str | None, options: tuple, parse: Callable) -> tup
     ``parse`` returns a tuple of ndarrays, CSR matrices and strings.
     """
     raw = np.fromfile(path, dtype=np.uint8)
+    raw.flags.writeable = False  # as decompressed bytes are: the parsers take one kind
     if where is None:
         return parse(raw)
     status = os.stat(path)
@@ -143,6 +144,8 @@ def entries(where: str | None) -> list[dict]:
         return []
     found = []
     for name in sorted(os.listdir(where)):
+        if name.startswith("."):  # an entry being written
+            continue
         path = os.path.join(where, name)
         try:
             with open(os.path.join(path, "meta.json")) as handle:
