@@ -1,13 +1,15 @@
 """perceptron_bounds: Perceptron-family online learners and their mistake bounds.
 
 The public entry points are :func:`run_online`, which runs any registered
-algorithm and returns an :class:`OnlineRun`, and the scikit-learn estimators
-(imported lazily, so that ``import perceptron_bounds`` stays fast).
+algorithm and returns an :class:`OnlineRun`, and the scikit-learn estimators. All are
+imported when first used, so that ``import perceptron_bounds`` (and a subpackage, such as
+the command line's, whose ``--help`` needs neither NumPy nor Numba) stays fast.
 """
 
 from ._version import __version__  # noqa: F401  (the package version)
-from .online import run_online
-from .run import OnlineRun, load_run
+
+#: The names the package gives, and the module each is imported from when first used.
+_ENTRY_POINTS = {"run_online": "online", "OnlineRun": "run", "load_run": "run"}
 
 _ESTIMATORS = ("Perceptron", "KernelPerceptron", "VotedPerceptron", "Ballseptron",
                "SecondOrderPerceptron", "HigherOrderPerceptron", "PNormPerceptron",
@@ -19,10 +21,11 @@ __all__ = ["OnlineRun", "load_run", "run_online", *_ESTIMATORS]
 
 
 def __getattr__(name):
-    if name in _ESTIMATORS:
-        from . import estimators
+    if name in _ENTRY_POINTS or name in _ESTIMATORS:
+        import importlib
 
-        return getattr(estimators, name)
+        module = importlib.import_module(f".{_ENTRY_POINTS.get(name, 'estimators')}", __name__)
+        return getattr(module, name)
     raise AttributeError(f"module 'perceptron_bounds' has no attribute {name!r}")
 
 

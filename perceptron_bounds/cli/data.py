@@ -17,6 +17,7 @@ import os
 
 from ..datasets import get_data_home, parsed_cache
 from ..datasets import real
+from ._commands import HELP
 from ..datasets.real import DATA_HOME_ENV, USPS_FILES, idx_folder, idx_problem, usps_path
 
 #: The pickles scikit-learn's ``fetch_rcv1`` decodes RCV1 into, in ``DATA_HOME/RCV1``.
@@ -27,7 +28,7 @@ RCV1_CACHE = ("samples_py3.pkl", "sample_id_py3.pkl", "sample_topics_py3.pkl",
 def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     """Register the command ``name`` on the main parser's subparsers."""
     parser = subparsers.add_parser(
-        name, help="the real data sets (MNIST, Fashion-MNIST, USPS, RCV1) in the data home",
+        name, help=HELP[name],
         description="The real data sets that --data mnist, fashion-mnist, usps and rcv1:TASK "
         "read from the "
         f"data home (--data-home, else ${DATA_HOME_ENV}, else scikit-learn's data home).",

@@ -20,6 +20,7 @@ import scipy.sparse as sp
 from .. import run_online
 from ..algorithms import available
 from ..online import MULTICLASS
+from ._commands import HELP
 from ._common import (
     UsageError,
     add_run_options,
@@ -38,7 +39,7 @@ from ._common import (
 def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     """Register the command ``name`` on the main parser's subparsers."""
     parser = subparsers.add_parser(
-        name, help="run one algorithm and print its mistakes (and a held-out error)",
+        name, help=HELP[name],
         description="Run one online algorithm over the data and print its mistakes and margin "
         "errors; with --test or --test-fraction, also the error of its final hypothesis on "
         "held-out data. Without --data it uses a built-in seeded synthetic data set "
