@@ -119,37 +119,50 @@ class FileChunks:
                 start = stop
 
     def _parse(self, text: np.ndarray, line: int, first: bool):
-        """``(X, y)`` of one block: X CSR with the file's raw indices (svmlight) or dense."""
+        """``(X, y)`` of one block: X CSR with the file's raw indices (svmlight) or dense.
+
+        A block the compiled parser declines is read by the library reader (what it reads,
+        e.g. ``nan``, is then named by the check for NaN); else the error names the line.
+        """
         if self.csv:
             ok, X, labels, fallback, at = _parse.csv(
                 text, self.skip if first else 0, self.delimiter_byte, self.n_columns,
                 self.label, _parse.POWERS)
-            if not ok:
+            if ok:
+                values = _with_fallback(text, np.concatenate((X.reshape(-1), labels)),
+                                        fallback)
+                return values[:X.size].reshape(X.shape), values[X.size:]
+            try:
+                table = np.loadtxt(io.BytesIO(text.tobytes()), dtype=np.float64, ndmin=2,
+                                   delimiter=None if self.delimiter_byte == 0 else
+                                   chr(self.delimiter_byte), skiprows=self.skip if first else 0)
+            except ValueError:
+                table = None
+            if table is None or table.shape[1] != self.n_columns:
                 shown = ("whitespace" if self.delimiter_byte == 0 else
                          repr(chr(self.delimiter_byte)))
                 raise ValueError(
                     f"{self.path}: line {line + at - 1} is not {self.n_columns} numbers "
                     f"separated by {shown} (a streamed CSV file holds numbers only, the "
                     "labels too; read it whole with load_data for string labels or quotes)")
-            values = _with_fallback(text, np.concatenate((X.reshape(-1), labels)), fallback)
-            return values[:X.size].reshape(X.shape), values[X.size:]
+            features = [j for j in range(self.n_columns) if j != self.label]
+            return np.ascontiguousarray(table[:, features]), table[:, self.label].copy()
         ok, labels, indptr, indices, bits, fallback, at = _parse.svmlight(text, _parse.POWERS)
-        if not ok:
-            from sklearn.datasets import load_svmlight_file
+        if ok:
+            values = _with_fallback(text, np.concatenate((bits, labels)), fallback)
+            n_values = bits.shape[0]
+            return (sp.csr_matrix((values[:n_values], indices, indptr),
+                                  shape=(labels.shape[0], int(indices.max(initial=-1)) + 1)),
+                    values[n_values:])
+        from sklearn.datasets import load_svmlight_file
 
-            rows = text.tobytes().split(b"\n")
-            try:
-                load_svmlight_file(io.BytesIO(rows[at - 1] + b"\n"), zero_based=True)
-                detail = "feature indices must increase along a line"
-            except ValueError as exc:
-                detail = _first_line(exc)
+        try:
+            X, y = load_svmlight_file(io.BytesIO(text.tobytes()), dtype=np.float64,
+                                      zero_based=True)
+        except ValueError as exc:
             raise ValueError(f"{self.path}: line {line + at - 1} is not valid svmlight/LIBSVM "
-                             f"({detail})")
-        values = _with_fallback(text, np.concatenate((bits, labels)), fallback)
-        n_values = bits.shape[0]
-        return (sp.csr_matrix((values[:n_values], indices, indptr),
-                              shape=(labels.shape[0], int(indices.max(initial=-1)) + 1)),
-                values[n_values:])
+                             f"({_first_line(exc)})") from None
+        return X.tocsr(), y
 
     def _layout(self, text: np.ndarray) -> None:
         """The CSV layout from the first block: delimiter, header, columns, label column."""
