@@ -22,6 +22,7 @@ whose result would be subnormal, is marked and converted by ``float()`` afterwar
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._jit import jit
 
@@ -52,7 +53,15 @@ def _powers_of_five() -> np.ndarray:
 
 POWERS = _powers_of_five()
 
-_U32 = np.uint64(0xFFFFFFFF)
+def csr(data, indices, indptr, shape) -> sp.csr_matrix:
+    """The CSR matrix of these arrays, kept as they are: scipy's constructor would shrink
+    int64 index arrays to int32, which the loops' input checks widen again (a copy each)."""
+    X = sp.csr_matrix(shape, dtype=np.float64)
+    X.data, X.indices, X.indptr = data, indices, indptr
+    return X
+
+
+_U32 = np.uint64(0xFFFFFFFF)  # the low 32 bits
 _FALLBACK = np.uint64(0x7FF8DEADBEEF0001)  # a NaN payload: this token is converted later
 
 
@@ -190,10 +199,20 @@ def _counts(buf):
 
 
 @jit
-def _skip_blanks(buf, i, end, tab):
-    """The index of the first byte from ``i`` on that is not a space (nor a tab, if ``tab``:
-    a tab-separated table's tabs are its delimiters)."""
-    while i < end and (buf[i] == 32 or (tab and buf[i] == 9)):
+def _skip_blanks(buf, i, end):
+    """The index of the first byte from ``i`` on that is not a space or a tab."""
+    while i < end and (buf[i] == 32 or buf[i] == 9):
+        i += 1
+    return i
+
+
+@jit
+def _skip_cell_blanks(buf, i, end, tab):
+    """:func:`_skip_blanks` in a table: tabs too only if ``tab`` (a tab-separated table's
+    tabs are its delimiters)."""
+    if tab:
+        return _skip_blanks(buf, i, end)
+    while i < end and buf[i] == 32:
         i += 1
     return i
 
@@ -238,7 +257,7 @@ def svmlight(buf, powers):
     i = np.int64(0)
     while i < end:
         line += 1
-        i = _skip_blanks(buf, i, end, True)
+        i = _skip_blanks(buf, i, end)
         if _ends_line(buf, i, end):  # blank or comment line
             i = _line_end(buf, i, end) + 1
             continue
@@ -256,7 +275,7 @@ def svmlight(buf, powers):
         labels[row] = label
         previous = -1
         while True:
-            i = _skip_blanks(buf, i, end, True)
+            i = _skip_blanks(buf, i, end)
             if _ends_line(buf, i, end):
                 break
             if (i + 3 < end and buf[i] == 113 and buf[i + 1] == 105 and buf[i + 2] == 100
@@ -332,7 +351,7 @@ def csv(buf, skip, delimiter, n_columns, label, powers):
         line += 1
     while i < end:
         line += 1
-        i = _skip_blanks(buf, i, end, tab)
+        i = _skip_cell_blanks(buf, i, end, tab)
         if _ends_line(buf, i, end):
             i = _line_end(buf, i, end) + 1
             continue
@@ -340,13 +359,13 @@ def csv(buf, skip, delimiter, n_columns, label, powers):
             if column > 0 and delimiter != 0:  # (whitespace: skipped after the number)
                 if buf[i] != delimiter:
                     return False, X, labels, fallback[:n_fallback], line
-                i = _skip_blanks(buf, i + 1, end, tab)
+                i = _skip_cell_blanks(buf, i + 1, end, tab)
             start = i
             value, i = _number(buf, i, end, powers)
             if i < 0:
                 return False, X, labels, fallback[:n_fallback], line
             stop = i
-            i = _skip_blanks(buf, i, end, tab)
+            i = _skip_cell_blanks(buf, i, end, tab)
             if column == n_columns - 1:
                 if not _ends_line(buf, i, end):
                     return False, X, labels, fallback[:n_fallback], line

@@ -25,6 +25,7 @@ import scipy.sparse as sp
 
 from .._validation import first_nonfinite
 from . import _parse
+from ._parse import csr
 from .loaders import (
     COMPRESSIONS,
     CSV_SUFFIXES,
@@ -151,9 +152,8 @@ class FileChunks:
         if ok:
             values = _with_fallback(text, np.concatenate((bits, labels)), fallback)
             n_values = bits.shape[0]
-            return (sp.csr_matrix((values[:n_values], indices, indptr),
-                                  shape=(labels.shape[0], int(indices.max(initial=-1)) + 1)),
-                    values[n_values:])
+            return (csr(values[:n_values], indices, indptr,
+                        (labels.shape[0], int(indices.max(initial=-1)) + 1)), values[n_values:])
         from sklearn.datasets import load_svmlight_file
 
         try:
@@ -236,8 +236,8 @@ class FileChunks:
         for k, (text, line) in enumerate(self._blocks()):
             X, y = self._parse(text, line, k == 0)
             if not self.csv:
-                X = sp.csr_matrix((X.data, X.indices - self.shift, X.indptr),
-                                  shape=(X.shape[0], self.n_features))
+                X = csr(X.data, X.indices - self.shift, X.indptr,
+                        (X.shape[0], self.n_features))
             if X.shape[0]:
                 yield X, y, row
                 row += X.shape[0]

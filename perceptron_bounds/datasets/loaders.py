@@ -31,6 +31,7 @@ import scipy.sparse as sp
 
 from .._validation import check_int, did_you_mean, first_nonfinite
 from . import _parse, parsed_cache
+from ._parse import csr
 from .synthetic import Dataset
 
 SVMLIGHT_SUFFIXES = (".svm", ".svmlight", ".libsvm", ".txt")
@@ -229,8 +230,7 @@ def _parse_svmlight(path: str, text: np.ndarray):
         values = _with_fallback(text, np.concatenate((bits, labels)), fallback)
         n_values = bits.shape[0]
         width = int(indices.max(initial=-1)) + 1
-        X = sp.csr_matrix((values[:n_values], indices, indptr),
-                          shape=(labels.shape[0], width))
+        X = csr(values[:n_values], indices, indptr, (labels.shape[0], width))
         y = values[n_values:]
     else:  # the library reader names the problem (or reads what the parser declines)
         from sklearn.datasets import load_svmlight_file
@@ -268,13 +268,13 @@ def _svmlight_base(path: str, X, y, stated: str, zero_based, n_features):
         if has_zero:
             raise ValueError(f"{path}: feature index 0 in a file read one-based "
                              "(zero_based=False); its indices start at 0: read it zero-based")
-        X = X[:, 1:]
+        X = csr(X.data, X.indices - 1, X.indptr, (X.shape[0], max(X.shape[1] - 1, 0)))
     if n_features is not None:
         if X.shape[1] > n_features:
             raise ValueError(f"{path}: feature index {largest} needs {X.shape[1]} features "
                              f"({'zero' if zero_based else 'one'}-based), more than "
                              f"n_features={n_features}")
-        X = sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], n_features))
+        X = csr(X.data, X.indices, X.indptr, (X.shape[0], n_features))
     return X, y, None, 0 if zero_based else 1
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mmap
 import os
 import secrets
 import shutil
@@ -33,6 +34,7 @@ from contextlib import suppress
 import numpy as np
 import scipy.sparse as sp
 
+from ._parse import csr
 from .real import get_data_home
 
 #: The environment variable naming the cache folder (``off``: no cache).
@@ -63,13 +65,12 @@ def parsed(path: str, where: str | None, options: tuple, parse: Callable) -> tup
 
     ``parse`` returns a tuple of ndarrays, CSR matrices and strings.
     """
-    raw = np.fromfile(path, dtype=np.uint8)
-    raw.flags.writeable = False  # as decompressed bytes are: the parsers take one kind
+    raw = mapped(path)
     if where is None:
         return parse(raw)
     status = os.stat(path)
     digest = hashlib.sha1(usedforsecurity=False)
-    view = memoryview(raw)
+    view = memoryview(raw)  # of the page cache's pages: nothing copied
     for start in range(0, raw.shape[0], _BLOCK):
         digest.update(view[start:start + _BLOCK])
     source = os.path.abspath(path)
@@ -87,6 +88,18 @@ def parsed(path: str, where: str | None, options: tuple, parse: Callable) -> tup
     return result
 
 
+def mapped(path: str) -> np.ndarray:
+    """The bytes of the file ``path`` as a read-only uint8 array mapped on the file (the
+    operating system's page cache: no copy, no allocation)."""
+    with open(path, "rb") as handle:
+        if os.fstat(handle.fileno()).st_size == 0:
+            empty = np.empty(0, dtype=np.uint8)
+            empty.flags.writeable = False
+            return empty
+        return np.frombuffer(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ),
+                             dtype=np.uint8)
+
+
 def _read(entry: str) -> tuple | None:
     """The parsed result stored in the folder ``entry``; None when there is none whole."""
     try:
@@ -97,11 +110,13 @@ def _read(entry: str) -> tuple | None:
             if item["kind"] == "str":
                 result.append(item["value"])
                 continue
-            load = [np.load(os.path.join(entry, f"{k}.{part}.npy"), allow_pickle=False)
+            # copy-on-write maps: the arrays are read from the page cache as they are used,
+            # writeable without touching the files
+            load = [np.load(os.path.join(entry, f"{k}.{part}.npy"), mmap_mode="c",
+                            allow_pickle=False).view(np.ndarray)
                     for part in (("data", "indices", "indptr") if item["kind"] == "csr" else
                                  ("array",))]
-            result.append(sp.csr_matrix(tuple(load), shape=tuple(item["shape"]))
-                          if item["kind"] == "csr" else load[0])
+            result.append(csr(*load, tuple(item["shape"])) if item["kind"] == "csr" else load[0])
         return tuple(result)
     except (OSError, ValueError, KeyError, TypeError):
         return None  # absent, or damaged: parsed again and replaced
