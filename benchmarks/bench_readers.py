@@ -15,7 +15,9 @@ Contenders, each best of ``--repeats`` rounds taking turns (wall time):
 * ``run, no cache``: ``perceptron-bounds run --algorithm perceptron --data FILE`` as a
   fresh process (start-up and imports included), the cache of parsed files off;
 * ``run, cache``: the same with the cache warm (the second run on a file);
-* ``read floor``: ``np.fromfile`` of the file (reading it once, from the page cache).
+* ``read floor``: ``np.fromfile`` of the file (reading it once, from the page cache);
+* ``start-up floor``: the same command on a 2-row file: the process, its imports and the
+  loading of the compiled loops from Numba's cache, which every run pays.
 
 Targets: ``run, no cache`` <= ``vw text``; ``run, cache`` <= 2/3 ``vw text``.
 
@@ -102,6 +104,15 @@ def cli_run(path: str, cache: str, extra=()) -> float:
     return time.perf_counter() - start
 
 
+def tiny(path: str) -> str:
+    """A 2-row file of the kind of ``path`` (the start-up floor's data)."""
+    suffix = os.path.splitext(path)[1]
+    small = os.path.join(os.path.dirname(path), "tiny" + suffix)
+    with open(small, "w") as handle:
+        handle.write("1 1:0.5\n-1 2:0.5\n" if suffix == ".svm" else "0.5,0,1\n0,0.5,-1\n")
+    return small
+
+
 def race(path: str, vw_path: str, bits: int, cache: str, repeats: int) -> dict:
     best = {}
     cli_run(path, "off")  # compiles and warms the page cache
@@ -114,6 +125,7 @@ def race(path: str, vw_path: str, bits: int, cache: str, repeats: int) -> dict:
         start = time.perf_counter()
         np.fromfile(path, dtype=np.uint8)
         times["read floor"] = time.perf_counter() - start
+        times["start-up floor"] = cli_run(tiny(path), "off")
         for name, value in times.items():
             best[name] = min(best.get(name, np.inf), value)
     return best

@@ -208,6 +208,13 @@ def test_data_list_shows_the_cache_and_clear_cache_empties_it(tmp_path, capsys, 
     assert main(["data", "clear-cache"]) == 0
     assert "deleted 1 parsed file(s)" in capsys.readouterr().out
     assert parsed_cache.entries(str(cache)) == []
+    monkeypatch.delenv(parsed_cache.CACHE_ENV)  # the default: parsed/ in the data home
+    home = tmp_path / "home"
+    load_data(path, cache=parsed_cache.folder(None, home))
+    assert main(["data", "list", "--data-home", str(home)]) == 0
+    assert f"parsed files: {home / 'parsed'} (1 file(s)" in capsys.readouterr().out
+    assert main(["data", "clear-cache", "--data-home", str(home)]) == 0
+    assert "deleted 1 parsed file(s)" in capsys.readouterr().out
 
 
 def test_the_parsers_compile_for_one_signature():

@@ -42,25 +42,25 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     listing.add_argument("--data-home", metavar="DIR", default=None,
                          help=f"the data home (default: ${DATA_HOME_ENV}, else scikit-learn's "
                          "data home)")
-    listing.add_argument("--cache", metavar="DIR", default=None,
-                         help=f"the cache of parsed files (default: ${parsed_cache.CACHE_ENV}, "
-                         "else parsed/ in the data home)")
     listing.set_defaults(handler=list_command)
     clearing = actions.add_parser(
         "clear-cache", help="delete the cache of parsed svmlight and CSV files",
         description="Delete every entry of the cache of parsed files (what --data FILE "
         "parsed into, kept so that the next read of the same content is fast).",
     )
-    clearing.add_argument("--cache", metavar="DIR", default=None,
-                          help=f"the cache folder (default: ${parsed_cache.CACHE_ENV}, else "
-                          "parsed/ in the data home)")
+    clearing.add_argument("--data-home", metavar="DIR", default=None,
+                          help="the data home whose parsed/ folder is the cache")
     clearing.set_defaults(handler=clear_command)
+    for action in (listing, clearing):
+        action.add_argument("--cache", metavar="DIR", default=None,
+                            help=f"the cache of parsed files (default: "
+                            f"${parsed_cache.CACHE_ENV}, else parsed/ in the data home)")
     return parser
 
 
 def clear_command(args) -> int:
     """``data clear-cache``: delete the entries of the cache of parsed files."""
-    where = parsed_cache.folder(args.cache)
+    where = parsed_cache.folder(args.cache, args.data_home)
     if where is None:
         print(f"the cache of parsed files is off (${parsed_cache.CACHE_ENV}=off)")
         return 0
@@ -165,7 +165,7 @@ def list_command(args) -> int:
                  for folder, _, files in os.walk(openml) for file in files]
         print(f"\nopenml/: scikit-learn's fetch_openml downloads, {len(sizes)} file(s), "
               f"{size_text(sum(sizes))}")
-    for line in cache_lines(parsed_cache.folder(args.cache)):
+    for line in cache_lines(parsed_cache.folder(args.cache, args.data_home)):
         print(line)
     return 0
 

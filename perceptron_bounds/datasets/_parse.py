@@ -188,6 +188,18 @@ def _number(buf, i, end, powers):
 
 
 @jit
+def _note(fallback, n, position, start, end):
+    """``fallback`` with row ``n`` set to (position, start, end) of a token left to
+    ``float()``; doubled first when full."""
+    if n == fallback.shape[0]:
+        fallback = np.concatenate((fallback, np.empty_like(fallback)))
+    fallback[n, 0] = position
+    fallback[n, 1] = start
+    fallback[n, 2] = end
+    return fallback
+
+
+@jit
 def _counts(buf):
     """The numbers of newlines and of colons in ``buf``: bounds on its rows and values."""
     lines = 0
@@ -250,10 +262,10 @@ def svmlight(buf, powers):
     indices = np.empty(n_values, dtype=np.int64)
     bits = np.empty(n_values, dtype=np.uint64)
     fallback = np.empty((16, 3), dtype=np.int64)
-    n_fallback = 0
-    row = 0
-    k = 0
-    line = 0
+    n_fallback = np.int64(0)
+    row = np.int64(0)
+    k = np.int64(0)
+    line = np.int64(0)
     i = np.int64(0)
     while i < end:
         line += 1
@@ -266,11 +278,7 @@ def svmlight(buf, powers):
         if i < 0 or not (_ends_line(buf, i, end) or buf[i] == 32 or buf[i] == 9):
             return False, labels, indptr, indices, bits, fallback[:n_fallback], line
         if label == _FALLBACK:
-            if n_fallback == fallback.shape[0]:
-                fallback = np.concatenate((fallback, np.empty_like(fallback)))
-            fallback[n_fallback, 0] = n_values + row
-            fallback[n_fallback, 1] = start
-            fallback[n_fallback, 2] = i
+            fallback = _note(fallback, n_fallback, n_values + row, start, i)
             n_fallback += 1
         labels[row] = label
         previous = -1
@@ -301,11 +309,7 @@ def svmlight(buf, powers):
             if i < 0 or not (_ends_line(buf, i, end) or buf[i] == 32 or buf[i] == 9):
                 return False, labels, indptr, indices, bits, fallback[:n_fallback], line
             if value == _FALLBACK:
-                if n_fallback == fallback.shape[0]:
-                    fallback = np.concatenate((fallback, np.empty_like(fallback)))
-                fallback[n_fallback, 0] = k
-                fallback[n_fallback, 1] = start
-                fallback[n_fallback, 2] = i
+                fallback = _note(fallback, n_fallback, k, start, i)
                 n_fallback += 1
             indices[k] = index
             bits[k] = value
@@ -341,9 +345,9 @@ def csv(buf, skip, delimiter, n_columns, label, powers):
     X = np.empty((n_lines, n_columns - 1), dtype=np.uint64)
     labels = np.empty(n_lines, dtype=np.uint64)
     fallback = np.empty((16, 3), dtype=np.int64)
-    n_fallback = 0
-    row = 0
-    line = 0
+    n_fallback = np.int64(0)
+    row = np.int64(0)
+    line = np.int64(0)
     i = np.int64(0)
     tab = delimiter != 9
     while i < end and line < skip:
@@ -375,12 +379,8 @@ def csv(buf, skip, delimiter, n_columns, label, powers):
                 return False, X, labels, fallback[:n_fallback], line
             feature = column - (column > label)
             if value == _FALLBACK:
-                if n_fallback == fallback.shape[0]:
-                    fallback = np.concatenate((fallback, np.empty_like(fallback)))
-                fallback[n_fallback, 0] = (X.shape[0] * X.shape[1] + row if column == label
-                                           else row * X.shape[1] + feature)
-                fallback[n_fallback, 1] = start
-                fallback[n_fallback, 2] = stop
+                fallback = _note(fallback, n_fallback, X.shape[0] * X.shape[1] + row
+                                 if column == label else row * X.shape[1] + feature, start, stop)
                 n_fallback += 1
             if column == label:
                 labels[row] = value

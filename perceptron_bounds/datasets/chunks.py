@@ -8,10 +8,11 @@ file (:meth:`FileChunks.scan`) finds what the first chunk needs to know and chec
 line before any work: the labels, the number of rows, the largest feature index (and so
 the index base, decided as :func:`~perceptron_bounds.datasets.load_data` decides it).
 
-Memory: a block holds at most ``memory_budget / 8`` bytes of text, and is cut shorter
-when its parsed arrays (16 bytes per value and per line, svmlight; 8 per cell, CSV) would
-pass ``memory_budget / 2``; so text and arrays of a chunk stay within about 5/8 of the
-budget, whatever the file's size.
+Memory: one buffer of ``memory_budget / 16`` bytes holds the text (whole lines), and a
+block is parsed in pieces whose arrays (16 bytes per value and per line, svmlight; 8 per
+cell, CSV) stay within ``memory_budget / 4``; with the copies a run makes of a chunk
+(its index arrays, its checks), a chunk's working set stays within about half the budget,
+whatever the file's size (measured: ``benchmarks/bench_readers.py``).
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ class FileChunks:
         if self.suffix == ".npz":
             raise ValueError(f"{self.path}: an .npz file is read whole; streaming reads "
                              "svmlight and CSV files")
-        self.block = max(_MIN_BLOCK, int(memory_budget / 8))
+        self.block = max(_MIN_BLOCK, int(memory_budget / 16))
         self.budget = memory_budget
         self.opener = COMPRESSIONS.get(compression, open)
         self.csv = self.suffix in CSV_SUFFIXES
@@ -83,28 +84,36 @@ class FileChunks:
         self.shift = 0
 
     def _blocks(self):
-        """Yield ``(text, first line number)``: blocks of whole lines (uint8 arrays)."""
+        """Yield ``(text, first line number)``: blocks of whole lines (uint8 arrays), read
+        into one buffer (a line longer than the buffer grows it)."""
         line = 1
-        carry = b""
+        buffer = bytearray(self.block)
+        filled = 0
         with self.opener(self.path, "rb") as handle:
             while True:
-                read = handle.read(self.block)
-                text = carry + read
-                if not text:
+                if filled == len(buffer):  # one line fills the buffer: make room
+                    buffer.extend(bytes(len(buffer)))
+                read = handle.readinto(memoryview(buffer)[filled:])
+                end = filled + read
+                if end == 0:
                     return
-                cut = text.rfind(b"\n") + 1 if read else len(text)
-                if cut == 0:  # a line longer than the block: read on
-                    carry = text
+                cut = buffer.rfind(b"\n", 0, end) + 1 if read else end
+                if cut == 0:
+                    filled = end
                     continue
-                text, carry = text[:cut], text[cut:]
-                yield from self._within_budget(np.frombuffer(text, dtype=np.uint8), line)
-                line += text.count(b"\n")
+                text = np.frombuffer(buffer, dtype=np.uint8, count=cut)
+                text.flags.writeable = False  # as a file's mapped bytes: one parser signature
+                yield from self._within_budget(text, line)
+                del text  # no view of the buffer left: it may move its tail, or grow
+                line += buffer.count(b"\n", 0, cut)
+                buffer[:end - cut] = buffer[cut:end]
+                filled = end - cut
 
     def _within_budget(self, text: np.ndarray, line: int):
         """``text`` in pieces of whole lines whose parsed arrays fit half the budget."""
         lines, values = _parse._counts(text)
         size = 8 * (lines + 1) * self.n_columns if self.csv else 16 * (lines + 1 + values)
-        pieces = max(1, int(np.ceil(size / (self.budget / 2))))
+        pieces = max(1, int(np.ceil(size / (self.budget / 4))))
         if pieces == 1:
             yield text, line
             return

@@ -43,15 +43,17 @@ CACHE_ENV = "PERCEPTRON_BOUNDS_CACHE"
 _BLOCK = 1 << 22
 
 
-def folder(cache=None) -> str | None:
+def folder(cache=None, data_home=None) -> str | None:
     """The cache folder ``cache`` names (see :func:`~perceptron_bounds.datasets.load_data`),
-    None when the cache is off; ``TypeError`` for another type."""
+    None when the cache is off; ``TypeError`` for another type. ``data_home``: the data home
+    whose ``parsed/`` is the default (see :func:`~perceptron_bounds.datasets.get_data_home`).
+    """
     if cache is None:
         cache = os.environ.get(CACHE_ENV) or True
         if isinstance(cache, str) and cache.lower() == "off":
             return None
     if cache is True:
-        return os.path.join(get_data_home(), "parsed")
+        return os.path.join(get_data_home(data_home), "parsed")
     if cache is False:
         return None
     if not isinstance(cache, (str, os.PathLike)):
