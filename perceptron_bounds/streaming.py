@@ -106,8 +106,9 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
                          f"numbers), got {params}; a kernel or dual form keeps the data")
     if "form" in spec.defaults:
         params.setdefault("form", "primal")
-    chunks = FileChunks(path, check_memory_budget(memory_budget), label_column=label_column, delimiter=delimiter,
-                        zero_based=zero_based, n_features=n_features).scan()
+    chunks = FileChunks(path, check_memory_budget(memory_budget), label_column=label_column,
+                        delimiter=delimiter, zero_based=zero_based,
+                        n_features=n_features).scan()
     if chunks.labels.shape[0] != 2:
         raise ValueError(f"{os.fspath(path)}: {chunks.labels.shape[0]} label value(s); streaming "
                          "runs binary data (two labels): read the file with load_data")

@@ -220,5 +220,6 @@ def test_data_list_shows_the_cache_and_clear_cache_empties_it(tmp_path, capsys, 
 def test_the_parsers_compile_for_one_signature():
     """conftest checks every jitted function; the parsers are called here with both kinds."""
     text = np.frombuffer(b"1 0:1\n", dtype=np.uint8)
-    assert _parse.svmlight(text, _parse.POWERS)[0]
-    assert _parse.csv(np.frombuffer(b"1,2\n", dtype=np.uint8), 0, 44, 2, 1, _parse.POWERS)[0]
+    assert _parse.svmlight(text, _parse.powers_of_five())[0]
+    assert _parse.csv(np.frombuffer(b"1,2\n", dtype=np.uint8), 0, 44, 2, 1,
+                      _parse.powers_of_five())[0]

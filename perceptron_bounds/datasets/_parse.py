@@ -21,6 +21,8 @@ whose result would be subnormal, is marked and converted by ``float()`` afterwar
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -30,9 +32,11 @@ _SMALLEST_POWER = -342
 _LARGEST_POWER = 308
 
 
-def _powers_of_five() -> np.ndarray:
+@functools.cache
+def powers_of_five() -> np.ndarray:
     """The 128-bit truncated powers of five 5^q, q = -342..308, as (high, low) uint64 pairs,
-    normalised so that the high bit is set (Lemire 2021, sec. 5; fast_float's table)."""
+    normalised so that the high bit is set (Lemire 2021, sec. 5; fast_float's table);
+    computed on first use (about 20 ms), not at import."""
     rows = []
     for q in range(_SMALLEST_POWER, _LARGEST_POWER + 1):
         if q < 0:
@@ -50,8 +54,6 @@ def _powers_of_five() -> np.ndarray:
         rows.append((c >> 64, c & (2 ** 64 - 1)))
     return np.array(rows, dtype=np.uint64).reshape(-1)
 
-
-POWERS = _powers_of_five()
 
 def csr(data, indices, indptr, shape) -> sp.csr_matrix:
     """The CSR matrix of these arrays, kept as they are: scipy's constructor would shrink

@@ -137,7 +137,7 @@ class FileChunks:
         if self.csv:
             ok, X, labels, fallback, at = _parse.csv(
                 text, self.skip if first else 0, self.delimiter_byte, self.n_columns,
-                self.label, _parse.POWERS)
+                self.label, _parse.powers_of_five())
             if ok:
                 values = _with_fallback(text, np.concatenate((X.reshape(-1), labels)),
                                         fallback)
@@ -157,7 +157,8 @@ class FileChunks:
                     "labels too; read it whole with load_data for string labels or quotes)")
             features = [j for j in range(self.n_columns) if j != self.label]
             return np.ascontiguousarray(table[:, features]), table[:, self.label].copy()
-        ok, labels, indptr, indices, bits, fallback, at = _parse.svmlight(text, _parse.POWERS)
+        ok, labels, indptr, indices, bits, fallback, at = _parse.svmlight(
+            text, _parse.powers_of_five())
         if ok:
             values = _with_fallback(text, np.concatenate((bits, labels)), fallback)
             n_values = bits.shape[0]

@@ -225,7 +225,8 @@ def _parse_svmlight(path: str, text: np.ndarray):
     """``(X, y, stated)`` of svmlight bytes: X the CSR matrix read zero-based (column j holds
     index j, so the base is decided after, not guessed), y the labels, ``stated`` the base a
     header comment names ("zero", "one" or "")."""
-    ok, labels, indptr, indices, bits, fallback, _ = _parse.svmlight(text, _parse.POWERS)
+    ok, labels, indptr, indices, bits, fallback, _ = _parse.svmlight(
+        text, _parse.powers_of_five())
     if ok:
         values = _with_fallback(text, np.concatenate((bits, labels)), fallback)
         n_values = bits.shape[0]
@@ -468,7 +469,7 @@ def _load_csv(path: str, text: np.ndarray, label_column, delimiter):
     if delimiter == "whitespace" or ord(delimiter) < 128:
         ok, X, labels, fallback, _ = _parse.csv(
             text, skip, 0 if delimiter == "whitespace" else ord(delimiter), len(cells), label,
-            _parse.POWERS)
+            _parse.powers_of_five())
         if ok and X.shape[0]:
             values = _with_fallback(text, np.concatenate((X.reshape(-1), labels)), fallback)
             return values[:X.size].reshape(X.shape), values[X.size:]
