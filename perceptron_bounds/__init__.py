@@ -1,7 +1,8 @@
 """perceptron_bounds: Perceptron-family online learners and their mistake bounds.
 
 The public entry points are :func:`run_online`, which runs any registered
-algorithm and returns an :class:`OnlineRun`, and the scikit-learn estimators. All are
+algorithm and returns an :class:`OnlineRun`, :func:`run_file`, the same run over a data
+file streamed in chunks (larger than memory), and the scikit-learn estimators. All are
 imported when first used, so that ``import perceptron_bounds`` (and a subpackage, such as
 the command line's, whose ``--help`` needs neither NumPy nor Numba) stays fast.
 """
@@ -9,7 +10,8 @@ the command line's, whose ``--help`` needs neither NumPy nor Numba) stays fast.
 from ._version import __version__  # noqa: F401  (the package version)
 
 #: The names the package gives, and the module each is imported from when first used.
-_ENTRY_POINTS = {"run_online": "online", "OnlineRun": "run", "load_run": "run"}
+_ENTRY_POINTS = {"run_online": "online", "run_file": "streaming", "OnlineRun": "run",
+                 "load_run": "run"}
 
 _ESTIMATORS = ("Perceptron", "KernelPerceptron", "VotedPerceptron", "Ballseptron",
                "SecondOrderPerceptron", "HigherOrderPerceptron", "PNormPerceptron",
@@ -17,7 +19,7 @@ _ESTIMATORS = ("Perceptron", "KernelPerceptron", "VotedPerceptron", "Ballseptron
                "SelectiveSecondOrderPerceptron", "Projectron", "Forgetron",
                "RandomizedBudgetPerceptron")
 
-__all__ = ["OnlineRun", "load_run", "run_online", *_ESTIMATORS]
+__all__ = ["OnlineRun", "load_run", "run_file", "run_online", *_ESTIMATORS]
 
 
 def __getattr__(name):

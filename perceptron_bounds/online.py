@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from contextlib import contextmanager, nullcontext
 
 import numpy as np
@@ -44,13 +43,11 @@ def run_online(
     ----------
     algorithm : str
         A name from ``perceptron_bounds.algorithms.available()``.
-    X : array-like of shape (n_samples, n_features) or scipy.sparse matrix, or a path
+    X : array-like of shape (n_samples, n_features) or scipy.sparse matrix
         Instances; CSR input is accepted by every form (a dual run on CSR X keeps
-        its support vectors as a CSR matrix). A path to an svmlight or numeric CSV file
-        (``y=None``): the file is streamed in chunks of ``memory_budget`` bytes (a
-        keyword, default 256 MiB) and the run is the run on the file read whole
-        (:func:`perceptron_bounds.streaming.run_file`, which says what it supports).
-    y : array-like of shape (n_samples,), or None with a path
+        its support vectors as a CSR matrix). A data file larger than memory runs
+        streamed by :func:`perceptron_bounds.run_file` (the same run, chunk by chunk).
+    y : array-like of shape (n_samples,)
         Labels: any two distinct values, mapped to -1/+1 in sorted order (theory §1.6),
         or any K >= 2 distinct values for a multiclass run (class k is the k-th
         in sorted order, theory §2.6).
@@ -129,11 +126,6 @@ def run_online(
     >>> run.decision_function(X3).shape, run.predict(X3).tolist()
     ((3, 3), ['a', 'b', 'c'])
     """
-    if isinstance(X, (str, os.PathLike)):
-        return _streamed(algorithm, X, y, epochs=epochs, shuffle=shuffle, seed=seed,
-                         record_margins=record_margins, classes=classes,
-                         warm_start=warm_start, multiclass=multiclass, progress=progress,
-                         **params)
     spec = check_params(algorithm, params)
     algorithm = spec.name  # a former name (deprecated) is recorded as the current one
     epochs = check_int("epochs", epochs, low=1)
@@ -209,20 +201,6 @@ def run_online(
         data_fingerprint=_chain(warm_start, hx, y_fit if multiclass else y_fit > 0),
         queried_trials=result.queried_trials,
     )
-
-
-def _streamed(algorithm, path, y, *, seed, classes, warm_start, multiclass, **options):
-    """:func:`run_online` on a file path: :func:`~perceptron_bounds.streaming.run_file`,
-    after refusing what a stream does not take."""
-    given = [name for name, value in (("y", y), ("classes", classes),
-                                      ("warm_start", warm_start), ("multiclass", multiclass))
-             if value is not None]
-    if given:
-        raise ValueError(f"X is a file path, streamed: {', '.join(given)} must be None (the "
-                         "labels are the file's); read the file with load_data for these")
-    from .streaming import run_file
-
-    return run_file(algorithm, path, **options)
 
 
 def _chain(warm_start: OnlineRun | None, hx: str, labels) -> tuple[str, ...]:

@@ -86,14 +86,15 @@ def test_a_streamed_run_evaluates_on_the_data(files):
     assert str(evaluate(streamed, X, y, u=u)) == str(evaluate(whole, X, y, u=u))
 
 
-def test_run_online_streams_a_path(files):
+def test_run_file_is_an_entry_point_of_the_package(files):
+    import perceptron_bounds
+
     path, options = files["csv"]
     X, y, _ = load_data(path, **options)
-    run = run_online("perceptron", str(path), None, memory_budget=BUDGET, epochs=2, **options)
+    run = perceptron_bounds.run_file("perceptron", str(path), memory_budget=BUDGET, epochs=2,
+                                     **options)
     np.testing.assert_array_equal(run.mistake_trials,
                                   run_online("perceptron", X, y, epochs=2).mistake_trials)
-    with pytest.raises(ValueError, match="X is a file path, streamed: y must be None"):
-        run_online("perceptron", str(path), y)
 
 
 def test_every_other_algorithm_is_refused_in_one_line(files):

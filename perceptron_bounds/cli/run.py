@@ -25,7 +25,7 @@ import scipy.sparse as sp
 from .. import run_online
 from ..algorithms import available
 from ..online import MULTICLASS
-from ..streaming import STREAMED
+from ..streaming import STREAMED, run_file
 from ._commands import HELP
 from .data import size_text
 from ._common import (
@@ -213,9 +213,9 @@ def streamed_run(args, params: dict):
     if refused:
         raise UsageError(f"--memory-budget streams the file in file order, as it is: "
                          f"{', '.join(refused)} need(s) it in memory")
-    run = run_online(args.algorithm, args.data, None, memory_budget=args.memory_budget,
-                     epochs=args.epochs, progress=True, label_column=args.label_column,
-                     delimiter=args.delimiter, zero_based=args.zero_based, **params)
+    run = run_file(args.algorithm, args.data, memory_budget=args.memory_budget,
+                   epochs=args.epochs, progress=True, label_column=args.label_column,
+                   delimiter=args.delimiter, zero_based=args.zero_based, **params)
     description = (f"{args.data}: {run.n_trials // run.epochs} samples, {run.n_features} "
                    f"features, streamed within {size_text(args.memory_budget)}")
     return run, description, run.classes

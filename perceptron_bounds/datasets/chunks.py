@@ -30,15 +30,15 @@ from ._parse import csr
 from .loaders import (
     COMPRESSIONS,
     CSV_SUFFIXES,
-    _detect_delimiter,
-    _first_line,
-    _index_base,
-    _is_header,
-    _label_index,
-    _sample,
-    _split,
-    _stated_base,
-    _with_fallback,
+    detect_delimiter,
+    first_line,
+    index_base,
+    is_header,
+    label_index,
+    sample_lines,
+    split_cells,
+    stated_base,
+    with_fallback,
     file_kind,
 )
 
@@ -139,7 +139,7 @@ class FileChunks:
                 text, self.skip if first else 0, self.delimiter_byte, self.n_columns,
                 self.label, _parse.powers_of_five())
             if ok:
-                values = _with_fallback(text, np.concatenate((X.reshape(-1), labels)),
+                values = with_fallback(text, np.concatenate((X.reshape(-1), labels)),
                                         fallback)
                 return values[:X.size].reshape(X.shape), values[X.size:]
             try:
@@ -160,7 +160,7 @@ class FileChunks:
         ok, labels, indptr, indices, bits, fallback, at = _parse.svmlight(
             text, _parse.powers_of_five())
         if ok:
-            values = _with_fallback(text, np.concatenate((bits, labels)), fallback)
+            values = with_fallback(text, np.concatenate((bits, labels)), fallback)
             n_values = bits.shape[0]
             return (csr(values[:n_values], indices, indptr,
                         (labels.shape[0], int(indices.max(initial=-1)) + 1)), values[n_values:])
@@ -171,23 +171,23 @@ class FileChunks:
                                       zero_based=True)
         except ValueError as exc:
             raise ValueError(f"{self.path}: line {line + at - 1} is not valid svmlight/LIBSVM "
-                             f"({_first_line(exc)})") from None
+                             f"({first_line(exc)})") from None
         return X.tocsr(), y
 
     def _layout(self, text: np.ndarray) -> None:
         """The CSV layout from the first block: delimiter, header, columns, label column."""
-        lines = _sample(text)
+        lines = sample_lines(text)
         if not lines:
             raise ValueError(f"{self.path}: no data rows")
-        delimiter = self.delimiter or _detect_delimiter(self.path, lines)
+        delimiter = self.delimiter or detect_delimiter(self.path, lines)
         first_index, first = lines[0]
-        cells = _split(first, delimiter)
+        cells = split_cells(first, delimiter)
         self.n_columns = len(cells)
         if self.n_columns < 2:
             raise ValueError(f"{self.path}: needs at least 2 columns (features and a label)")
-        self.label = _label_index(self.path, self.label_column, self.n_columns)
+        self.label = label_index(self.path, self.label_column, self.n_columns)
         features = [j for j in range(self.n_columns) if j != self.label]
-        header = _is_header(cells, [_split(t, delimiter) for _, t in lines[1:2]], features)
+        header = is_header(cells, [split_cells(t, delimiter) for _, t in lines[1:2]], features)
         self.skip = first_index + 1 if header else 0
         if delimiter != "whitespace" and ord(delimiter) >= 128:
             raise ValueError(f"{self.path}: streaming reads one-byte delimiters only, got "
@@ -204,7 +204,7 @@ class FileChunks:
                 if self.csv:
                     self._layout(text)
                 else:
-                    stated = _stated_base(text)
+                    stated = stated_base(text)
             X, y = self._parse(text, line, k == 0)
             _check_finite(self.path, X, y, n_rows, self.csv, self.label if self.csv else 0)
             labels.append(np.unique(y))
@@ -223,7 +223,7 @@ class FileChunks:
         if zero_based == "auto":
             with warnings.catch_warnings():
                 warnings.filterwarnings("default", category=UserWarning)
-                zero_based = _index_base(self.path, has_zero, stated, largest,
+                zero_based = index_base(self.path, has_zero, stated, largest,
                                          self.requested_features)
         if not zero_based and has_zero:
             raise ValueError(f"{self.path}: feature index 0 in a file read one-based "

@@ -173,7 +173,7 @@ def load_data(path, *, label_column=None, delimiter=None, zero_based="auto",
             path, cache, ("csv", label_column, delimiter),
             lambda raw: _load_csv(path, decompressed(path, raw), label_column, delimiter))
         u = None
-        base = _label_index(path, label_column, X.shape[1] + 1)  # the label's file column
+        base = label_index(path, label_column, X.shape[1] + 1)  # the label's file column
         suffix = ".csv"
     else:
         X, y, stated = parsed_cache.parsed(
@@ -209,11 +209,11 @@ def decompressed(path: str, raw: np.ndarray) -> np.ndarray:
         with opener(io.BytesIO(raw.data), "rb") as handle:
             return np.frombuffer(handle.read(), dtype=np.uint8)
     except (OSError, EOFError, ValueError) as exc:
-        raise ValueError(f"{path}: not a valid {opener.__module__} file ({_first_line(exc)})"
+        raise ValueError(f"{path}: not a valid {opener.__module__} file ({first_line(exc)})"
                          ) from None
 
 
-def _with_fallback(text: np.ndarray, bits: np.ndarray, fallback: np.ndarray) -> np.ndarray:
+def with_fallback(text: np.ndarray, bits: np.ndarray, fallback: np.ndarray) -> np.ndarray:
     """Values parsed as IEEE bits, with the tokens the parser left (``fallback`` rows of
     position, start, end) converted by ``float()``; as float64."""
     for position, start, end in fallback.tolist():
@@ -228,7 +228,7 @@ def _parse_svmlight(path: str, text: np.ndarray):
     ok, labels, indptr, indices, bits, fallback, _ = _parse.svmlight(
         text, _parse.powers_of_five())
     if ok:
-        values = _with_fallback(text, np.concatenate((bits, labels)), fallback)
+        values = with_fallback(text, np.concatenate((bits, labels)), fallback)
         n_values = bits.shape[0]
         width = int(indices.max(initial=-1)) + 1
         X = csr(values[:n_values], indices, indptr, (labels.shape[0], width))
@@ -239,13 +239,13 @@ def _parse_svmlight(path: str, text: np.ndarray):
         try:
             X, y = load_svmlight_file(path, dtype=np.float64, zero_based=True)
         except (ValueError, UnicodeDecodeError, OSError, EOFError) as exc:
-            raise ValueError(f"{path}: not a valid svmlight/LIBSVM file ({_first_line(exc)})"
+            raise ValueError(f"{path}: not a valid svmlight/LIBSVM file ({first_line(exc)})"
                              ) from None
         X = X.tocsr()
-    return X, y, _stated_base(text)
+    return X, y, stated_base(text)
 
 
-def _stated_base(text: np.ndarray) -> str:
+def stated_base(text: np.ndarray) -> str:
     """The index base the header comment of svmlight bytes states, as scikit-learn's
     ``dump_svmlight_file`` writes it: "zero", "one", or "" when the header says nothing."""
     head = io.StringIO(text[:1 << 16].tobytes().decode("utf-8", errors="replace"), newline=None)
@@ -264,7 +264,7 @@ def _svmlight_base(path: str, X, y, stated: str, zero_based, n_features):
     has_zero = bool(np.any(X.indices == 0))
     largest = X.shape[1] - 1  # the largest index in the file
     if zero_based == "auto":
-        zero_based = _index_base(path, has_zero, stated, largest, n_features)
+        zero_based = index_base(path, has_zero, stated, largest, n_features)
     if not zero_based:
         if has_zero:
             raise ValueError(f"{path}: feature index 0 in a file read one-based "
@@ -279,7 +279,7 @@ def _svmlight_base(path: str, X, y, stated: str, zero_based, n_features):
     return X, y, None, 0 if zero_based else 1
 
 
-def _index_base(path: str, has_zero: bool, stated: str, largest: int, n_features) -> bool:
+def index_base(path: str, has_zero: bool, stated: str, largest: int, n_features) -> bool:
     """Whether the svmlight file ``path`` is zero-based, by the rules of :func:`load_data`."""
     if has_zero:
         return True
@@ -351,14 +351,14 @@ def _check_delimiter(delimiter) -> str | None:
     return delimiter
 
 
-def _split(line: str, delimiter: str) -> list[str]:
+def split_cells(line: str, delimiter: str) -> list[str]:
     """The cells of one CSV line, as ``numpy.loadtxt`` reads them (``"`` quotes cells)."""
     if delimiter == "whitespace":
         return line.split()
     return next(csv.reader([line], delimiter=delimiter, quotechar='"'))
 
 
-def _sample(text: np.ndarray) -> list[tuple[int, str]]:
+def sample_lines(text: np.ndarray) -> list[tuple[int, str]]:
     """Up to ``_SAMPLE_LINES`` (line index, text) pairs of the lines that hold data."""
     lines = []
     size = 1 << 16
@@ -379,7 +379,7 @@ def _sample(text: np.ndarray) -> list[tuple[int, str]]:
     return lines
 
 
-def _detect_delimiter(path: str, lines: list[tuple[int, str]]) -> str:
+def detect_delimiter(path: str, lines: list[tuple[int, str]]) -> str:
     """The first of ``CSV_DELIMITERS`` that splits every line into the same >= 2 cells.
 
     When none does, but one splits most lines into the same >= 2 cells, the error names
@@ -387,7 +387,7 @@ def _detect_delimiter(path: str, lines: list[tuple[int, str]]) -> str:
     """
     counts = {}
     for delimiter in CSV_DELIMITERS:
-        counts[delimiter] = [len(_split(text, delimiter)) for _, text in lines]
+        counts[delimiter] = [len(split_cells(text, delimiter)) for _, text in lines]
         if len(set(counts[delimiter])) == 1 and counts[delimiter][0] >= 2:
             return delimiter
     if all(set(found) == {1} for found in counts.values()):
@@ -416,7 +416,7 @@ def _detect_delimiter(path: str, lines: list[tuple[int, str]]) -> str:
     )
 
 
-def _label_index(path: str, label_column, n_columns: int) -> int:
+def label_index(path: str, label_column, n_columns: int) -> int:
     """The 0-based index of the label column among ``n_columns``."""
     if label_column in (None, "last"):
         return n_columns - 1
@@ -430,7 +430,7 @@ def _label_index(path: str, label_column, n_columns: int) -> int:
     return label_column % n_columns
 
 
-def _is_header(first: list[str], second: list[list[str]], features: list[int]) -> bool:
+def is_header(first: list[str], second: list[list[str]], features: list[int]) -> bool:
     """Whether the first row is a header: a feature cell that is not a number, in a column
     whose cell in the second row (``second``, empty for a one-row file) is one."""
     words = [j for j in features if not _is_number(first[j])]
@@ -449,20 +449,20 @@ def _is_number(cell: str) -> bool:
 
 def _load_csv(path: str, text: np.ndarray, label_column, delimiter):
     """X (dense) and y of a CSV/TSV file's bytes ``text`` (see :func:`load_data`)."""
-    lines = _sample(text)
+    lines = sample_lines(text)
     if not lines:
         raise ValueError(f"{path}: no data rows")
     if delimiter is None:
-        delimiter = _detect_delimiter(path, lines)
+        delimiter = detect_delimiter(path, lines)
     first_index, first = lines[0]
-    cells = _split(first, delimiter)
+    cells = split_cells(first, delimiter)
     shown = "whitespace" if delimiter == "whitespace" else repr(delimiter)
     if len(cells) < 2:
         raise ValueError(f"{path}: needs at least 2 columns (features and a label), got "
                          f"{len(cells)} with delimiter {shown}")
-    label = _label_index(path, label_column, len(cells))
+    label = label_index(path, label_column, len(cells))
     features = [j for j in range(len(cells)) if j != label]
-    header = _is_header(cells, [_split(text, delimiter) for _, text in lines[1:2]], features)
+    header = is_header(cells, [split_cells(text, delimiter) for _, text in lines[1:2]], features)
     if header and len(lines) == 1:
         raise ValueError(f"{path}: no data rows")
     skip = first_index + 1 if header else 0
@@ -471,7 +471,7 @@ def _load_csv(path: str, text: np.ndarray, label_column, delimiter):
             text, skip, 0 if delimiter == "whitespace" else ord(delimiter), len(cells), label,
             _parse.powers_of_five())
         if ok and X.shape[0]:
-            values = _with_fallback(text, np.concatenate((X.reshape(-1), labels)), fallback)
+            values = with_fallback(text, np.concatenate((X.reshape(-1), labels)), fallback)
             return values[:X.size].reshape(X.shape), values[X.size:]
     options = {
         "delimiter": None if delimiter == "whitespace" else delimiter,
@@ -486,7 +486,7 @@ def _load_csv(path: str, text: np.ndarray, label_column, delimiter):
         try:
             table = np.loadtxt(path, dtype=str, **options)
         except ValueError as exc:  # "the number of columns changed from 3 to 4 at row 2; ..."
-            detail = _first_line(exc).split(";")[0]
+            detail = first_line(exc).split(";")[0]
             raise ValueError(f"{path}: not a CSV table with delimiter {shown} ({detail})") from None
     if table.shape[1] != len(cells):
         raise ValueError(f"{path}: the first row has {len(cells)} columns, the data "
@@ -536,6 +536,6 @@ def _check_loaded(path: str, X, y, u, suffix: str, base) -> None:
         raise ValueError(f"{path}: u must have shape ({X.shape[1]},), got {u.shape}")
 
 
-def _first_line(exc: Exception) -> str:
+def first_line(exc: Exception) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
