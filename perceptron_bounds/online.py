@@ -55,7 +55,8 @@ def run_online(
         A name from ``perceptron_bounds.algorithms.available()``.
     X : array-like of shape (n_samples, n_features) or scipy.sparse matrix
         Instances; CSR input is accepted by every form (a dual run on CSR X keeps
-        its support vectors as a CSR matrix).
+        its support vectors as a CSR matrix). A data file larger than memory runs
+        streamed by :func:`perceptron_bounds.run_file` (the same run, chunk by chunk).
     y : array-like of shape (n_samples,)
         Labels: any two distinct values, mapped to -1/+1 in sorted order (theory §1.6),
         or any K >= 2 distinct values for a multiclass run (class k is the k-th

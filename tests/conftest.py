@@ -56,6 +56,15 @@ def every_loop_compiles_for_one_signature():
 
 
 @pytest.fixture(autouse=True)
+def parsed_files_cached_in_a_temporary_folder(tmp_path_factory, monkeypatch):
+    """The cache of parsed files (``datasets.parsed_cache``) of a test is a folder of its
+    own, never the user's data home."""
+    from perceptron_bounds.datasets.parsed_cache import CACHE_ENV
+
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path_factory.mktemp("parsed")))
+
+
+@pytest.fixture(autouse=True)
 def compile_notice_already_shown():
     """The one-line compile notice is printed by whichever test first compiles a loop in a
     cold cache, so exact-stderr tests would depend on the order; ``test_progress`` tests it."""

@@ -37,6 +37,7 @@ LAYERS = {
     "perceptron_bounds.online": 3,
     "perceptron_bounds.estimators": 4,
     "perceptron_bounds.datasets": 4,
+    "perceptron_bounds.streaming": 4,  # run_online over a file's chunks (datasets.chunks)
     "perceptron_bounds.bounds": 4,
     "perceptron_bounds.plots": 5,
     "perceptron_bounds.experiments": 6,

@@ -71,7 +71,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg
 import scipy.sparse
 
 from .._interrupt import stop_requested
@@ -384,6 +383,8 @@ def _fit_adaptive(data, order, params, margins, previous):
                                        margins)
         k = k0 + trials.shape[0]
         a = c_r2 * (k + 1)
+        import scipy.linalg  # on first use: 0.1-0.2 s of every command's start-up otherwise
+
         a_inv = scipy.linalg.inv(corr + a * np.eye(n))
         hypothesis = SecondOrderHypothesis(w, a_inv)
         extra = {"correlation": corr, "v": v}
@@ -398,6 +399,8 @@ def _fit_adaptive(data, order, params, margins, previous):
             src, st, k, data.y, ys, gram, c_r2, _max_supports(params), margins)
         _check_dual_stop(stop, k, params)
         a = c_r2 * (k + 1)
+        import scipy.linalg
+
         m_inv = scipy.linalg.inv(gram[:k, :k] + a * np.eye(k))
         ys = ys[:k].copy()
         hypothesis = SecondOrderKernelHypothesis(engine_supports(st, k), m_inv @ ys, kernel,

@@ -33,8 +33,8 @@ from ..datasets import (
     make_separable,
 )
 from ..datasets.real import DATA_HOME_ENV, RCV1_TASKS
-from ..papers import save_figure
 from ..registry import current_name
+from ._commands import Parser, UsageError  # noqa: F401  (the commands import them from here)
 
 #: The seeded synthetic data used when ``--data`` is not given (theory §5 style).
 BUILTIN_DATA = {"n_samples": 2000, "n_features": 20, "margin": 0.05, "label_noise": 0.05, "seed": 0}
@@ -43,21 +43,6 @@ DATA_NAMES = ("mnist", "fashion-mnist", "usps", "rcv1:TASK")
 #: The data sets ``--data`` takes by a plain name, and their loaders.
 IMAGE_SETS = {"mnist": load_mnist, "fashion-mnist": load_fashion_mnist, "usps": load_usps}
 RCV1_TASKS_TEXT = ", ".join(f"rcv1:{number}" for number in RCV1_TASKS)
-
-
-class UsageError(Exception):
-    """A problem with the user's arguments or files: reported in one line, exit code 2."""
-
-
-class Parser(argparse.ArgumentParser):
-    """An ``ArgumentParser`` whose errors are one line, ``PROG: error: MESSAGE``, exit code 2.
-
-    argparse prints the usage before the error; here ``--help`` shows it on request.
-    Subparsers made by ``add_subparsers`` are of this class too.
-    """
-
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def choice(choices, what: str = "choice"):
@@ -468,6 +453,8 @@ def reproduce(reproduction, args, *args_of_experiment, **options) -> int:
     except FileNotFoundError as error:
         raise UsageError(f"{error} (on the command line: --download)") from None
     records, fig, markdown = (*made, None)[:3]
+    from ..papers import save_figure  # Matplotlib: only the commands that draw import it
+
     paths = save_figure(reproduction.name, records, fig, args.out, markdown)
     elapsed = time.perf_counter() - start
     summary = f"{reproduction.name}: {', '.join(paths)} ({len(records)} rows, {elapsed:.1f} s)"

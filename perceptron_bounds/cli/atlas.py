@@ -23,14 +23,14 @@ from ..datasets.catalog import CATALOG, GROUPS, atlas_tasks, check_data_names
 from ..experiments import bound_atlas, read_atlas_csv
 from ..experiments.bound_atlas import KERNELS, check_atlas_options
 from ..papers.atlas import save_atlas, views_left_out
+from ._commands import HELP
 from ._common import UsageError
 
 
 def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     """Register the command ``name`` on the main parser's subparsers."""
     parser = subparsers.add_parser(
-        name, help="every algorithm's mistakes against every bound on every data set (CSV, "
-        "Markdown, figures)",
+        name, help=HELP[name],
         description="Run every registered algorithm on every data set, evaluate every bound "
         "that applies, and write DIR/atlas.csv, atlas.md and the figures (atlas.png: the "
         "tightest ratio per algorithm and data set; atlas-winners, atlas-ratios, "

@@ -25,6 +25,7 @@ from ..bounds.evaluate import COMPARATORS
 from ..bounds.report import aligned, holds_text
 from ..online import MULTICLASS
 from ..registry import current_name
+from ._commands import HELP
 from ._common import (
     UsageError,
     add_run_options,
@@ -49,7 +50,7 @@ COLUMNS = ("algorithm", "mistakes", "bound", "variant", "value", "margin_gamma",
 def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     """Register the command ``name`` on the main parser's subparsers."""
     parser = subparsers.add_parser(
-        name, help="run algorithms and print their mistakes beside the papers' bounds",
+        name, help=HELP[name],
         description="Run each algorithm (default: every registered one) over the data and print "
         "its mistakes beside every mistake bound of the papers that applies, stated and "
         "tightened: value, margin gamma, mistakes/bound. Each --param NAME=VALUE goes to every "
