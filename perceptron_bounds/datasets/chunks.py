@@ -22,7 +22,6 @@ import os
 import warnings
 
 import numpy as np
-import scipy.sparse as sp
 
 from .._validation import first_nonfinite
 from . import _parse

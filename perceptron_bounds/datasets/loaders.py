@@ -27,7 +27,6 @@ import warnings
 import zipfile
 
 import numpy as np
-import scipy.sparse as sp
 
 from .._validation import check_int, did_you_mean, first_nonfinite
 from . import _parse, parsed_cache
