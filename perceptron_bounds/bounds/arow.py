@@ -118,7 +118,7 @@ class UpdateSpectrumQuantities(SpectrumQuantities):
     def spectrum(cls, ctx) -> dict:
         if ctx.run.params["diagonal"]:  # not applicable: no spectrum needed
             return {"eigenvalues": np.zeros(0)}
-        return {"eigenvalues": mistake_spectrum(ctx.X[ctx.rows_updates], ctx.kernel)}
+        return {"eigenvalues": ctx.update_spectrum}
 
     @classmethod
     def parameters(cls, run) -> dict:

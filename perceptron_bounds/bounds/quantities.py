@@ -226,6 +226,12 @@ class RunData:
         return mistake_spectrum(self.X[self.rows_mistakes], self.kernel)
 
     @cached_property
+    def update_spectrum(self) -> np.ndarray:
+        """Eigenvalues of X_A X_A^T over the update trials A (:func:`mistake_spectrum`),
+        computed once for every comparator and variant."""
+        return mistake_spectrum(self.X[self.rows_updates], self.kernel)
+
+    @cached_property
     def span_coordinates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(L, pivots, rises) of a pseudoinverse run's mistakes (:func:`span_coordinates`)."""
         return span_coordinates(self.X[self.rows_mistakes], self.kernel,

@@ -138,7 +138,7 @@ class SelectiveSpectrumQuantities(SpectrumQuantities):
 
     @classmethod
     def spectrum(cls, ctx) -> dict:
-        return {"eigenvalues": mistake_spectrum(ctx.X[ctx.rows_updates], ctx.kernel)}
+        return {"eigenvalues": ctx.update_spectrum}
 
     @classmethod
     def parameters(cls, run) -> dict:

@@ -18,7 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import run_online
-from ..algorithms import available
+from ..algorithms import available, get
 from ..online import MULTICLASS
 from ._common import (
     UsageError,
@@ -63,7 +63,9 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                         metavar="ovr|native",
                         help="ovr: one-vs-rest, one binary run per class (the default for more "
                         "than two labels, also allowed on two); native: the algorithm's own "
-                        "multiclass form, one prototype per class (perceptron, ballseptron)")
+                        "multiclass form, one prototype per class (" + ", ".join(
+                            name for name in available() if get(name).fit_native is not None)
+                        + ")")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(handler=run_command)
     return parser
