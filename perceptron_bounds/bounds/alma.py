@@ -30,8 +30,11 @@ instances, y f(x) / sqrt(K(x, x)).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from .._jit import jit
 from .declaration import Bound, register_bound, register_provider
 from .first_order import SEPARATION
 from .providers import PNormQuantities
@@ -71,41 +74,55 @@ def step_sums(j):
     return np.where(small, _S[index], S), np.where(small, _H[index], H)
 
 
-def _phi(j, a, b, c):
-    S, H = step_sums(j)
-    return a * S - b * H - c * np.sqrt(H)
+@jit
+def _sums(j, table_S, table_H):
+    """(S_j, H_j) of :func:`step_sums` for one integer-valued j >= 0."""
+    if j <= _TABLE:
+        k = int(j)
+        return table_S[k], table_H[k]
+    inv, inv_root = 1.0 / j, 1.0 / math.sqrt(j)
+    H = math.log(j) + EULER_GAMMA + 0.5 * inv - inv * inv / 12.0 + inv**4 / 120.0
+    S = 2.0 / inv_root + ZETA_HALF + 0.5 * inv_root - inv_root**3 / 24.0 + inv_root**7 / 384.0
+    return S, H
 
 
-def _psi(j, gamma, D2, root, C, drift):
-    S, _ = step_sums(j)
-    sqrt_j = np.sqrt(j)
-    return j * gamma - sqrt_j * D2 - root * (2.0 * sqrt_j / C - 1.5 / C + drift * S)
+@jit
+def _excess(second, j, a, b, c, gamma, D2, root, C, drift, table_S, table_H):
+    """Theorem 1's Phi(j) - 1/2 (``second`` 0), or Theorem 2's Psi(j) (``second`` 1)."""
+    S, H = _sums(j, table_S, table_H)
+    if second:
+        return j * gamma - math.sqrt(j) * D2 - root * (2.0 * math.sqrt(j) / C - 1.5 / C
+                                                       + drift * S)
+    return a * S - b * H - c * math.sqrt(H) - 0.5
 
 
-def _last_passing(excess, shape):
-    """The largest integer j >= 0 with excess(i) <= 0 for i = 1..j (inf beyond 2^1000).
+@jit
+def _last_passing(second, a, b, c, gamma, D2, root, C, drift, table_S, table_H, out):
+    """Per element, the largest integer j >= 0 with excess(i) <= 0 for i = 1..j (inf beyond
+    2^1000), written to ``out``.
 
-    ``excess`` is vectorised over arrays of ``shape`` and its increments
-    excess(j) - excess(j - 1) grow with j >= 2 (theory §4.8, step 5 of each
-    proof), so the passing j form an initial segment: doubling finds a failing
-    j, bisection on the integers the first one.
+    The increments excess(j) - excess(j - 1) grow with j >= 2 (theory §4.8, step 5 of
+    each proof), so the passing j form an initial segment: doubling finds a failing j,
+    bisection on the integers the first one.
     """
-    low, high = np.zeros(shape), np.ones(shape)
-    below = excess(high) <= 0.0  # excess(high) <= 0: double
-    while np.any(below):
-        low = np.where(below, high, low)
-        high = np.where(below, 2.0 * high, high)
-        below &= (excess(high) <= 0.0) & (high < _LIMIT)
-    # excess(low) <= 0 < excess(high), or high = _LIMIT: bisect on the integers between them
-    open_ = (high - low > 1.0) & (high < _LIMIT)
-    while np.any(open_):
-        mid = np.floor(0.5 * (low + high))
-        open_ &= (low < mid) & (mid < high)  # beyond 2^53 the integers run out first
-        fail = excess(mid) > 0.0
-        low = np.where(open_ & ~fail, mid, low)
-        high = np.where(open_ & fail, mid, high)
-        open_ &= high - low > 1.0
-    return np.where(high >= _LIMIT, np.inf, low)
+    for i in range(out.shape[0]):
+        args = (a[i], b[i], c[i], gamma[i], D2[i], root[i], C[i], drift[i], table_S, table_H)
+        low, high = 0.0, 1.0
+        while high < _LIMIT and _excess(second, high, *args) <= 0.0:
+            low, high = high, 2.0 * high
+        if high >= _LIMIT:
+            out[i] = np.inf
+            continue
+        # excess(low) <= 0 < excess(high): bisect on the integers between them
+        while high - low > 1.0:
+            mid = math.floor(0.5 * (low + high))
+            if not (low < mid < high):  # beyond 2^53 the integers run out first
+                break
+            if _excess(second, mid, *args) > 0.0:
+                high = mid
+            else:
+                low = mid
+        out[i] = low
 
 
 def alma_updates(gamma, p, alpha, B, C, D2=0.0):
@@ -158,11 +175,13 @@ def alma_updates(gamma, p, alpha, B, C, D2=0.0):
     D2 = np.asarray(D2, dtype=np.float64)
     drift = C * np.asarray(B, dtype=np.float64) * (1.0 - np.asarray(alpha, dtype=np.float64))
     a, b, c = C * gamma / root, drift + C * C / 2.0, C * D2 / root
-    gamma, D2, root, C, drift, a, b, c = np.broadcast_arrays(gamma, D2, root, C, drift / C, a,
-                                                             b, c)
-    first = _last_passing(lambda j: _phi(j, a, b, c) - 0.5, a.shape)
-    second = _last_passing(lambda j: _psi(j, gamma, D2, root, C, 0.5 * C + drift), a.shape)
-    out = np.minimum(first, second)
+    arrays = np.broadcast_arrays(a, b, c, gamma, D2, root, C, 0.5 * C + drift / C)
+    shape = arrays[0].shape
+    flat = [np.ascontiguousarray(x, dtype=np.float64).ravel() for x in arrays]
+    first, second = np.empty(flat[0].shape[0]), np.empty(flat[0].shape[0])
+    _last_passing(0, *flat, _S, _H, first)
+    _last_passing(1, *flat, _S, _H, second)
+    out = np.minimum(first, second).reshape(shape)
     return out if out.ndim else float(out)
 
 

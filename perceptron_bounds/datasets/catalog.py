@@ -123,7 +123,7 @@ def _sklearn(loader: str, positive, name: str, tabular: bool):
 def _image_set(loader, positive: int, name: str):
     def tasks(quick, data_home, download):
         train = loader(data_home, download=download).train
-        X, y = subsample(train.X, train.y, QUICK_ROWS * 4 if quick else None)
+        X, y = subsample(train.X, train.y, QUICK_ROWS if quick else None)
         return _one_against_rest(X, y, positive, name, 10, multiclass=False)
     return tasks
 
