@@ -1,10 +1,12 @@
 """ALMA_p's bounds on its updates (theory §4.8): the proof's steps, the closed form, validity.
 
-The paper's bounds could not be read; the theory page proves the bound
-Phi(m) <= 1/2 from the Bregman potential of the p-norm link. Checked here: each
-step of that proof on reference runs (the potential's drop per update, the
-projection, the start), the exact search of :func:`alma_updates` against a
-brute-force scan, and validity as property tests on the updates (not only the
+The paper's bounds could not be read; the theory page proves two bounds from the
+Bregman potential of the p-norm link, Phi(m) <= 1/2 (Theorem 1) and Psi(m) <= 0
+(Theorem 2, the potential divided by each step size), and reports the smaller.
+Checked here: each step of both proofs on reference runs (the potential's drop
+per update, the projection, the start, the potential's ceiling of 2), the exact
+search of :func:`alma_updates` against brute-force scans, runs driven to many
+updates at small margins, and validity as property tests on the updates (not only the
 mistakes): thousands of generated runs, several p, 1-5 epochs, separable and
 noisy, rows scaled 1e-150..1e150, duplicated rows, exactly tight margins,
 kernels and CSR, random comparators and margins; 0 violations.
@@ -46,16 +48,23 @@ def _bregman(u, theta, p):
 
 
 def _brute(gamma, p, alpha, B, C, D2):
+    """min over the two theorems of the largest m passing each, by scanning j = 1, 2, ..."""
     a, b, c = C * gamma / math.sqrt(p - 1), C * B * (1 - alpha) + C * C / 2, C * D2 / math.sqrt(
         p - 1)
+    root, drift = math.sqrt(p - 1), C / 2 + (1 - alpha) * B
     S = H = 0.0
-    m = 0
-    while True:
-        S += (m + 1) ** -0.5
-        H += 1.0 / (m + 1)
-        if a * S - b * H - c * math.sqrt(H) > 0.5:
-            return m
+    m, first, second = 0, None, None
+    while first is None or second is None:
+        j = m + 1
+        S += j ** -0.5
+        H += 1.0 / j
+        if first is None and a * S - b * H - c * math.sqrt(H) > 0.5:
+            first = m
+        psi = j * gamma - math.sqrt(j) * D2 - root * (2 * math.sqrt(j) / C - 1.5 / C + drift * S)
+        if second is None and psi > 0:
+            second = m
         m += 1
+    return min(first, second)
 
 
 # --- the proof's steps and the closed form --------------------------------------------------
@@ -78,6 +87,7 @@ def test_each_step_of_the_proof_holds_on_reference_runs(p, alpha):
     theta, k = np.zeros(6), 1
     assert _bregman(u, theta, p) <= 0.5 + 1e-15  # the start
     total = 0.0
+    scaled = 0.0  # Theorem 2: sum of (gamma - d - (1 - alpha) gamma_k) - (p - 1) eta_k / 2
     for i in order:
         w = reference.pnorm_link(theta, p)
         if y[i] * (w @ Xn[i]) > (1 - alpha) * B * math.sqrt(p - 1) / math.sqrt(k):
@@ -95,8 +105,13 @@ def test_each_step_of_the_proof_holds_on_reference_runs(p, alpha):
         theta = grown / N
         assert after_step - _bregman(u, theta, p) >= (N - 1) ** 2 / 2 - 1e-12  # the projection
         total += drop
+        assert total <= 0.5 + 1e-9  # what Theorem 1 rests on, after every update
+        assert _bregman(u, theta, p) <= 2.0 + 1e-12  # Theorem 2's ceiling, w in the unit ball
+        scaled += drop / eta
+        # what Theorem 2 rests on: the scaled drops telescope to at most 2/eta_k - 3/(2 eta_1)
+        assert scaled <= 2 * math.sqrt(p - 1) * math.sqrt(k) / C \
+            - 1.5 * math.sqrt(p - 1) / C + 1e-9
         k += 1
-        assert total <= 0.5 + 1e-9  # what the bound rests on, after every update
 
 
 def test_step_sums_are_the_sums():
@@ -111,6 +126,8 @@ def test_step_sums_are_the_sums():
     (0.5, 2.0, 0.9, 1 / 0.9, math.sqrt(2), 0.0), (0.1, 2.0, 0.9, 1 / 0.9, math.sqrt(2), 0.3),
     (0.3, 3.0, 0.5, 2.0, 1.0, 0.0), (0.05, 2.0, 0.2, 5.0, 0.5, 1.0), (1.0, 2.0, 1.0, 1.0, 1.0, 0.0),
     (0.9, 7.0, 1.0, 0.1, 10.0, 0.0), (0.2, 2.0, 0.5, 2.0, 1.0, 2.0),
+    (0.01, 2.0, 1.0, 1.0, math.sqrt(2), 0.0), (0.02, 3.0, 0.9, 1 / 0.9, math.sqrt(2), 0.5),
+    (0.05, 2.0, 0.5, 0.2, 3.0, 0.0), (0.003, 2.0, 1.0, 1.0, 0.3, 0.0),
 ])
 def test_the_search_is_the_brute_force_scan(gamma, p, alpha, B, C, D2):
     assert alma_updates(gamma, p, alpha, B, C, D2) == _brute(gamma, p, alpha, B, C, D2)
@@ -127,6 +144,49 @@ def test_vectorised_over_gamma_and_prefixes_and_monotone():
     assert np.all(np.diff(out, axis=0) <= 0) and np.all(np.diff(out, axis=1) >= 0)
     assert alma_updates(1e-250, 2.0, 0.9, 1.0, 1.0) == np.inf
     assert 1e12 < alma_updates(1e-6, 2.0, 0.9, 1 / 0.9, math.sqrt(2)) < np.inf
+
+
+def test_theorem_2_removes_the_log_factor_at_small_margins():
+    # alpha = 1, C = sqrt(2): Theorem 1 gives 225209 at gamma = 0.01, Theorem 2 about
+    # (p - 1) K^2 / gamma^2 with K = 2 / C + C = 2 sqrt(2), i.e. 8 / gamma^2
+    assert alma_updates(0.01, 2.0, 1.0, 1.0, math.sqrt(2)) == 79581
+    for gamma, p, alpha, B, C, D2 in ((1e-2, 2.0, 1.0, 1.0, math.sqrt(2), 0.0),
+                                      (1e-3, 3.0, 0.9, 1 / 0.9, math.sqrt(2), 0.0),
+                                      (1e-4, 2.0, 0.5, 2.0, 0.3, 0.5), (1e-3, 5.0, 1.0, 1.0, 4.0, 2.0)):
+        # the closed form of §4.8: sqrt(m) <= (A + sqrt(A^2 + 4 gamma c0)) / (2 gamma)
+        K = 2 / C + C + 2 * (1 - alpha) * B
+        A = D2 + math.sqrt(p - 1) * K
+        c0 = math.sqrt(p - 1) * max(0.0, 1.5 / C - C / 2 - (1 - alpha) * B)
+        closed = ((A + math.sqrt(A * A + 4 * gamma * c0)) / (2 * gamma)) ** 2
+        assert closed * 0.9 <= alma_updates(gamma, p, alpha, B, C, D2) <= closed
+    # and Theorem 1 stays the smaller at large margins
+    assert alma_updates(0.5, 2.0, 0.9, 1 / 0.9, math.sqrt(2)) == 13
+
+
+@pytest.mark.parametrize("p", [2.0, 3.0])
+@pytest.mark.parametrize("alpha", [0.5, 1.0])
+def test_many_updates_at_small_margins_stay_below(p, alpha):
+    # the regime where Theorem 2 is the reported bound: two classes a margin gamma apart,
+    # presented for many epochs, so that ALMA keeps updating; checked after every update
+    rng = np.random.default_rng(int(7 * p + 3 * alpha))
+    for gamma in (0.02, 0.05):
+        n, d = 200, 3
+        y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+        X = rng.standard_normal((n, d))  # rows of unit p-norm with x_1 = y gamma
+        X[:, 1:] *= ((1 - gamma**p) ** (1 / p) / np.sum(np.abs(X[:, 1:]) ** p, axis=1)
+                     ** (1 / p))[:, None]
+        X[:, 0] = y * gamma
+        run = run_online("alma", X, y, p=p, alpha=alpha, epochs=40, shuffle=True, seed=1)
+        Xn = reference.pnorm_normalize(X, p)
+        margins = y * Xn[:, 0]
+        assert np.all(margins >= gamma * 0.999)  # u = e_1 separates the normalised rows
+        assert run.n_updates > 10
+        g = float(np.min(margins))
+        bound = alma_updates(g, p, alpha, run.params["B"], run.params["C"])
+        assert run.n_updates <= bound
+        curves = bounds_over_time(run, X, y, u=np.eye(d)[0], gamma=g)
+        updates = np.cumsum(np.isin(np.arange(run.n_trials), run.update_trials))
+        assert np.all(curves["alma_separable"] >= updates)
 
 
 def test_at_most_one_update_can_be_excluded_for_unit_margins():

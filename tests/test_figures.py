@@ -16,6 +16,7 @@ from perceptron_bounds.papers import (  # noqa: E402
     provenance_line,
     save_figure,
 )
+from figure_checks import problems  # noqa: E402
 from perceptron_bounds.plots.style import add_caption  # noqa: E402
 
 # What each figure records besides its rows, at --quick sizes (the data's configuration).
@@ -160,6 +161,14 @@ def test_figure_text_fits_and_overlaps_nothing(quick_figures, name):
         assert not any(extent.overlaps(panel) for panel in panels), f"{name}: {artist} on a panel"
         for other in outside[i + 1 :]:
             assert not extent.overlaps(_extent(other, renderer)), f"{name}: {artist} on {other}"
+
+
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_figure_is_readable(quick_figures, name):
+    """No legend clipped or too long, no two series alike, ticks readable, no label on a line
+    (tests/figure_checks.py; the real-data figures: tests/test_figure_legibility.py)."""
+    _, fig, _ = quick_figures[name]
+    assert problems(fig) == [], name
 
 
 def test_add_caption_wraps_to_the_figure_width():

@@ -1,19 +1,25 @@
 """Bounds on the updates (hence the mistakes) of ALMA_p (theory §4.8; derived here).
 
-Gentile's paper (JMLR 2001), which states ALMA_p's own bounds, could not be
-read, so these are the bounds proved on the theory page, §4.8, from the
-Bregman potential of the p-norm link: with x_hat_t the instances of unit
-p-norm (in feature space for a kernel), u with ||u||_q = 1, gamma > 0 and
-d_t = max(0, gamma - y_t u.x_hat_t), the number m of updates meets
+Gentile's paper (JMLR 2001; NIPS 2000) states ALMA_p's own bounds; its text
+could not be read here (only its abstract), so these are the two bounds proved
+on the theory page, §4.8, both from the Bregman divergence of 1/2 ||.||_q^2
+from a comparator to the weights. With x_hat_t the instances of unit p-norm
+(in feature space for a kernel), u with ||u||_q = 1, gamma > 0,
+d_t = max(0, gamma - y_t u.x_hat_t) and D2 = sqrt(sum d_t^2) over the update
+trials (tightened) or all trials (stated), the number m of updates meets, for
+every j <= m,
 
-    Phi(j) = a S_j - b H_j - c sqrt(H_j) <= 1/2    for every j <= m,
+    Theorem 1:  Phi(j) = a S_j - b H_j - c sqrt(H_j) <= 1/2,
+    Theorem 2:  Psi(j) = j gamma - sqrt(j) D2
+                         - sqrt(p - 1) (2 sqrt(j) / C - 3 / (2 C) + (C/2 + (1 - alpha) B) S_j) <= 0,
 
 where S_j = sum_{k<=j} k^(-1/2), H_j = sum_{k<=j} 1/k, a = C gamma / sqrt(p - 1),
-b = C B (1 - alpha) + C^2 / 2, c = C D2 / sqrt(p - 1) and D2 = sqrt(sum d_t^2)
-over the update trials (tightened) or all trials (stated). So m is at most
-the largest j with Phi(j) <= 1/2 (:func:`alma_updates`); D2 = 0 on data that u
-separates with margin gamma gives the separable bound. Any p >= 2,
-alpha in (0, 1], B > 0, C > 0.
+b = C B (1 - alpha) + C^2 / 2, c = C D2 / sqrt(p - 1). So m is at most the
+smaller of the largest j passing each test (:func:`alma_updates`). Theorem 1
+is the tighter for large margins, Theorem 2 (no log factor: m <= (p - 1) K^2 /
+gamma^2 with K = 2/C + C + 2 (1 - alpha) B when D2 = 0) for small ones. D2 = 0
+on data that u separates with margin gamma gives the separable bound. Any
+p >= 2, alpha in (0, 1], B > 0, C > 0.
 
 The quantities come from the ``"p_norm_updates"`` provider
 (:class:`UpdatePNormQuantities`): the ``"p_norms"`` provider's R_p, q and
@@ -24,8 +30,11 @@ instances, y f(x) / sqrt(K(x, x)).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from .._jit import jit
 from .declaration import Bound, register_bound, register_provider
 from .first_order import SEPARATION
 from .pnorm import PNormQuantities
@@ -65,13 +74,59 @@ def step_sums(j):
     return np.where(small, _S[index], S), np.where(small, _H[index], H)
 
 
-def _phi(j, a, b, c):
-    S, H = step_sums(j)
-    return a * S - b * H - c * np.sqrt(H)
+@jit
+def _sums(j, table_S, table_H):
+    """(S_j, H_j) of :func:`step_sums` for one integer-valued j >= 0."""
+    if j <= _TABLE:
+        k = int(j)
+        return table_S[k], table_H[k]
+    inv, inv_root = 1.0 / j, 1.0 / math.sqrt(j)
+    H = math.log(j) + EULER_GAMMA + 0.5 * inv - inv * inv / 12.0 + inv**4 / 120.0
+    S = 2.0 / inv_root + ZETA_HALF + 0.5 * inv_root - inv_root**3 / 24.0 + inv_root**7 / 384.0
+    return S, H
+
+
+@jit
+def _excess(second, j, a, b, c, gamma, D2, root, C, drift, table_S, table_H):
+    """Theorem 1's Phi(j) - 1/2 (``second`` 0), or Theorem 2's Psi(j) (``second`` 1)."""
+    S, H = _sums(j, table_S, table_H)
+    if second:
+        return j * gamma - math.sqrt(j) * D2 - root * (2.0 * math.sqrt(j) / C - 1.5 / C
+                                                       + drift * S)
+    return a * S - b * H - c * math.sqrt(H) - 0.5
+
+
+@jit
+def _last_passing(second, a, b, c, gamma, D2, root, C, drift, table_S, table_H, out):
+    """Per element, the largest integer j >= 0 with excess(i) <= 0 for i = 1..j (inf beyond
+    2^1000), written to ``out``.
+
+    The increments excess(j) - excess(j - 1) grow with j >= 2 (theory §4.8, step 5 of
+    each proof), so the passing j form an initial segment: doubling finds a failing j,
+    bisection on the integers the first one.
+    """
+    for i in range(out.shape[0]):
+        args = (a[i], b[i], c[i], gamma[i], D2[i], root[i], C[i], drift[i], table_S, table_H)
+        low, high = 0.0, 1.0
+        while high < _LIMIT and _excess(second, high, *args) <= 0.0:
+            low, high = high, 2.0 * high
+        if high >= _LIMIT:
+            out[i] = np.inf
+            continue
+        # excess(low) <= 0 < excess(high): bisect on the integers between them
+        while high - low > 1.0:
+            mid = math.floor(0.5 * (low + high))
+            if not (low < mid < high):  # beyond 2^53 the integers run out first
+                break
+            if _excess(second, mid, *args) > 0.0:
+                high = mid
+            else:
+                low = mid
+        out[i] = low
 
 
 def alma_updates(gamma, p, alpha, B, C, D2=0.0):
-    """The bound on ALMA_p's updates: the largest m with Phi(j) <= 1/2 for every j <= m.
+    """The bound on ALMA_p's updates: the smaller of theory §4.8's Theorems 1 and 2.
 
     Parameters
     ----------
@@ -88,52 +143,45 @@ def alma_updates(gamma, p, alpha, B, C, D2=0.0):
     Returns
     -------
     ndarray or float
-        The largest integer m (as a float; inf beyond 2^1000) with
-        a S_j - b H_j - c sqrt(H_j) <= 1/2 for j = 1..m, where
-        a = C gamma / sqrt(p - 1), b = C B (1 - alpha) + C^2 / 2, c = C D2 / sqrt(p - 1).
+        min(m1, m2) as a float (inf beyond 2^1000), where m1 is the largest integer m
+        with a S_j - b H_j - c sqrt(H_j) <= 1/2 for j = 1..m (Theorem 1:
+        a = C gamma / sqrt(p - 1), b = C B (1 - alpha) + C^2 / 2, c = C D2 / sqrt(p - 1))
+        and m2 the largest m with
+        j gamma - sqrt(j) D2 - sqrt(p - 1) (2 sqrt(j) / C - 3 / (2 C) + (C/2 + (1 - alpha) B) S_j)
+        <= 0 for j = 1..m (Theorem 2).
 
     Notes
     -----
-    Theory §4.8 (derived; Gentile 2001 could not be read): every update
-    lowers the Bregman divergence of 1/2 ||.||_q^2 from u to w by at least
+    Theory §4.8 (derived; Gentile 2001 could not be read). Theorem 1: every
+    update lowers the Bregman divergence of 1/2 ||.||_q^2 from u to w by at least
     eta_k (gamma - d_t) - eta_k (1 - alpha) gamma_k - (p - 1) eta_k^2 / 2, the
-    projection never raises it, and it starts at ||u||_q^2 / 2 <= 1/2; with
-    Cauchy-Schwarz on sum eta_k d_t this is Phi(m) <= 1/2 after m updates.
-    Phi falls and then rises (j^(1/2) (Phi(j) - Phi(j - 1)) grows with j) and
-    Phi(0) = 0, so {j : Phi(j) <= 1/2} is 0..m*: the bound is m*, found by
-    doubling and bisection on j, vectorised over the arguments.
+    projection never raises it, and it starts at ||u||_q^2 / 2 <= 1/2. Theorem 2
+    divides each update's inequality by eta_k before summing; the divergence is
+    at most 2 once w is in the unit ball, so the sum telescopes to
+    2 / eta_j - 3 / (2 eta_1) and the sqrt(k) growth of 1/eta_k no longer costs
+    a log factor. Both tests pass on an initial segment of j, found by doubling
+    and bisection, vectorised over the arguments.
 
     Examples
     --------
     >>> float(alma_updates(0.5, 2.0, 0.9, 1 / 0.9, 2**0.5))
     13.0
-    >>> bool(alma_updates(0.1, 2.0, 0.9, 1 / 0.9, 2**0.5) < alma_updates(0.05, 2.0, 0.9,
-    ...                                                                  1 / 0.9, 2**0.5))
-    True
+    >>> float(alma_updates(0.01, 2.0, 1.0, 1.0, 2**0.5))  # Theorem 2; Theorem 1 gives 225209
+    79581.0
     """
     root = np.sqrt(np.asarray(p, dtype=np.float64) - 1.0)
     C = np.asarray(C, dtype=np.float64)
-    a = C * np.asarray(gamma, dtype=np.float64) / root
-    b = C * np.asarray(B, dtype=np.float64) * (1.0 - np.asarray(alpha, dtype=np.float64)) \
-        + C * C / 2.0
-    c = C * np.asarray(D2, dtype=np.float64) / root
-    a, b, c = np.broadcast_arrays(a, b, c)
-    low, high = np.zeros(a.shape), np.ones(a.shape)
-    below = _phi(high, a, b, c) <= 0.5  # Phi(high) <= 1/2: double
-    while np.any(below):
-        low = np.where(below, high, low)
-        high = np.where(below, 2.0 * high, high)
-        below &= (_phi(high, a, b, c) <= 0.5) & (high < _LIMIT)
-    # Phi(low) <= 1/2 < Phi(high), or high = _LIMIT: bisect on the integers between them
-    open_ = (high - low > 1.0) & (high < _LIMIT)
-    while np.any(open_):
-        mid = np.floor(0.5 * (low + high))
-        open_ &= (low < mid) & (mid < high)  # beyond 2^53 the integers run out first
-        fail = _phi(mid, a, b, c) > 0.5
-        low = np.where(open_ & ~fail, mid, low)
-        high = np.where(open_ & fail, mid, high)
-        open_ &= high - low > 1.0
-    out = np.where(high >= _LIMIT, np.inf, low)
+    gamma = np.asarray(gamma, dtype=np.float64)
+    D2 = np.asarray(D2, dtype=np.float64)
+    drift = C * np.asarray(B, dtype=np.float64) * (1.0 - np.asarray(alpha, dtype=np.float64))
+    a, b, c = C * gamma / root, drift + C * C / 2.0, C * D2 / root
+    arrays = np.broadcast_arrays(a, b, c, gamma, D2, root, C, 0.5 * C + drift / C)
+    shape = arrays[0].shape
+    flat = [np.ascontiguousarray(x, dtype=np.float64).ravel() for x in arrays]
+    first, second = np.empty(flat[0].shape[0]), np.empty(flat[0].shape[0])
+    _last_passing(0, *flat, _S, _H, first)
+    _last_passing(1, *flat, _S, _H, second)
+    out = np.minimum(first, second).reshape(shape)
     return out if out.ndim else float(out)
 
 
@@ -172,12 +220,12 @@ def _value(q, gamma, D2):
 
 ALMA_SEPARABLE = register_bound(Bound(
     name="alma_separable", source="theory §4.8 (derived)", provider="p_norm_updates",
-    label=r"alma_separable: largest m, $a S_m - b H_m \leq 1/2$",
+    label=r"alma_separable: largest m with $\Phi_m \leq 1/2$ and $\Psi_m \leq 0$, $D_2 = 0$",
     value=lambda q, gamma: _value(q, gamma, 0.0), theory="§4.8",
     quantities=("R_p", "p", "min_margin"), conditions=(SEPARATION,)))
 
 ALMA_D2 = register_bound(Bound(
     name="alma_d2", source="theory §4.8 (derived)", provider="p_norm_updates",
-    label=r"alma_d2: largest m, $a S_m - b H_m - c\sqrt{H_m} \leq 1/2$",
+    label=r"alma_d2: largest m with $\Phi_m \leq 1/2$ and $\Psi_m \leq 0$",
     value=lambda q, gamma: _value(q, gamma, q.D2(gamma)), theory="§4.8",
     quantities=("R_p", "p", "D2")))

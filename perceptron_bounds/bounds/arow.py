@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from .declaration import Bound, Requirement, register_bound, register_provider
-from .spectra import mistake_spectrum
+from .spectra import update_spectrum
 from .second_order import SpectrumQuantities, a_log_term, combine_root
 
 
@@ -118,7 +118,7 @@ class UpdateSpectrumQuantities(SpectrumQuantities):
     def spectrum(cls, ctx) -> dict:
         if ctx.run.params["diagonal"]:  # not applicable: no spectrum needed
             return {"eigenvalues": np.zeros(0)}
-        return {"eigenvalues": mistake_spectrum(ctx.X[ctx.rows_updates], ctx.kernel)}
+        return {"eigenvalues": update_spectrum(ctx)}
 
     @classmethod
     def parameters(cls, run) -> dict:

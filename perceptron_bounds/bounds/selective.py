@@ -30,7 +30,7 @@ import numpy as np
 
 from .declaration import Bound, register_bound, register_provider
 from .providers import FirstOrderQuantities
-from .spectra import mistake_spectrum
+from .spectra import update_spectrum
 from .second_order import SpectrumQuantities, a_log_term
 
 
@@ -140,7 +140,7 @@ class SelectiveSpectrumQuantities(SpectrumQuantities):
 
     @classmethod
     def spectrum(cls, ctx) -> dict:
-        return {"eigenvalues": mistake_spectrum(ctx.X[ctx.rows_updates], ctx.kernel)}
+        return {"eigenvalues": update_spectrum(ctx)}
 
     @classmethod
     def parameters(cls, run) -> dict:

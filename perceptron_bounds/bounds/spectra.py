@@ -249,3 +249,11 @@ def coordinate_spectrum(L, rises):
     # X_m X_m^T is a candidate too; when the run did not end on a rank increase its smallest
     # eigenvalue is no smaller than the last candidate's, so taking it changes nothing.
     return eigenvalues, min(lambda_star, float(eigenvalues[0]))
+
+
+def update_spectrum(ctx) -> np.ndarray:
+    """Eigenvalues of X_A X_A^T over the update trials A of ``ctx``'s run
+    (:func:`mistake_spectrum`), computed once per run for every comparator and variant (the
+    AROW and selective bounds)."""
+    return ctx.cached("update_spectrum",
+                      lambda: mistake_spectrum(ctx.X[ctx.rows_updates], ctx.kernel))

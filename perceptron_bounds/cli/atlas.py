@@ -51,7 +51,7 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     parser.add_argument("--epochs", metavar="E,...", default="1",
                         help="comma-separated passes over the data (default 1)")
     parser.add_argument("--quick", action="store_true",
-                        help="reduced sizes (under a minute), marked as quick in the report "
+                        help="reduced sizes (300 rows per set; about 50 s), marked as quick in the report "
                         "and figures")
     parser.add_argument("--cache", metavar="DIR", default=None,
                         help="keep every finished cell in DIR and read it back when run again "

@@ -67,12 +67,15 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     parser.add_argument("name", type=choice(names, "figure"), metavar="NAME",
                         help="the figure: " + ", ".join(names) + " (all: the figures on "
                         "synthetic data, " + ", ".join(SYNTHETIC) + ")")
-    parser.add_argument("--data", metavar="FILE|mnist|usps", default=None,
-                        help="ballseptron-radius only: mnist or usps from the data home, "
-                        "prepared as paper 004 (centred, average norm 1, kernel (x.z + 1/2)^5, "
-                        "native multiclass Ballseptron); or an svmlight, .npz or .csv file "
-                        "(labels in the last column) run as given: more than two labels run "
-                        "the native multiclass Ballseptron")
+    parser.add_argument("--data", metavar="FILE|SET", default=None,
+                        help="the figures that take data (" + ", ".join(DATA_FIGURES) + "): "
+                        "ballseptron-radius: mnist or usps from the data home, prepared as "
+                        "paper 004 (centred, average norm 1, kernel (x.z + 1/2)^5, native "
+                        "multiclass Ballseptron), or an svmlight, .npz or .csv file (labels "
+                        "in the last column) run as given, more than two labels with the "
+                        "native multiclass Ballseptron; selective-sampling: mnist (3 against "
+                        "5) or fashion-mnist (Shirt against T-shirt/top) from the data home, "
+                        "or a data file")
     parser.add_argument("--radii", metavar="R1,R2,...", default=None,
                         help="ballseptron-radius only: the radii r (comma-separated, >= 0); "
                         "default: the synthetic figure's 0 to 0.5, on a data file times its "

@@ -74,7 +74,9 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                         metavar="ovr|native",
                         help="ovr: one-vs-rest, one binary run per class (the default for more "
                         "than two labels, also allowed on two); native: the algorithm's own "
-                        "multiclass form, one prototype per class (perceptron, ballseptron)")
+                        "multiclass form, one prototype per class (" + ", ".join(
+                            name for name in available() if get(name).fit_native is not None)
+                        + ")")
     parser.add_argument("--memory-budget", type=byte_size, default=None, metavar="SIZE",
                         help="stream the --data file (svmlight or numeric CSV, possibly larger "
                         "than memory) in chunks within SIZE bytes (e.g. 256MB, 1GiB): the run "

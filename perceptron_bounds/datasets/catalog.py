@@ -35,7 +35,7 @@ from .synthetic import (
 )
 
 #: Rows of the synthetic sets (quick: ``QUICK_ROWS``); the real training sets are
-#: subsampled to ``QUICK_ROWS`` in quick mode only.
+#: subsampled to ``QUICK_ROWS`` in quick mode only (RCV1 to four times that).
 SYNTHETIC_ROWS = 2000
 QUICK_ROWS = 300
 #: The label-noise levels eta of the ``label-noise`` family (one task each).
@@ -123,7 +123,7 @@ def _sklearn(loader: str, positive, name: str, tabular: bool):
 def _image_set(loader, positive: int, name: str):
     def tasks(quick, data_home, download):
         train = loader(data_home, download=download).train
-        X, y = subsample(train.X, train.y, QUICK_ROWS * 4 if quick else None)
+        X, y = subsample(train.X, train.y, QUICK_ROWS if quick else None)
         return _one_against_rest(X, y, positive, name, 10, multiclass=False)
     return tasks
 
@@ -251,7 +251,7 @@ def atlas_tasks(names=None, *, quick: bool = False, data_home=None,
         reads them; a file with more than two labels is one multiclass task). None: every
         synthetic and scikit-learn set, and the real sets the data home holds.
     quick : bool, default=False
-        Reduced sizes (:data:`QUICK_ROWS` rows; real sets four times that).
+        Reduced sizes (:data:`QUICK_ROWS` rows; RCV1 four times that).
     data_home, download
         Where the real sets are (:func:`~perceptron_bounds.datasets.get_data_home`), and
         whether a missing one is fetched.

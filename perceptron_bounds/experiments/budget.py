@@ -42,8 +42,9 @@ def budget_curve(budgeted, unbudgeted, train, test, budgets, *, kernel: dict, se
     Returns
     -------
     list of dict
-        ``label``, ``algorithm``, ``budget`` (None for the unbudgeted), ``seed``,
-        ``mistakes``, ``supports``, ``test_error``, ``bound`` (inf if none applies),
+        ``label``, ``algorithm``, ``budget`` (None for the unbudgeted), ``order``
+        (``"given"``: the rows in the order given, or ``"shuffled"``), ``seed`` (of the
+        permutation and the algorithm's draws: 0 in the order given), ``mistakes``, ``supports``, ``test_error``, ``bound`` (inf if none applies),
         ``bound_name``, ``bound_variant``, ``bound_ratio`` (mistakes / bound).
     """
     cells = [(name, B, params(B)) for name, params in budgeted.items() for B in budgets]
@@ -61,7 +62,9 @@ def budget_curve(budgeted, unbudgeted, train, test, budgets, *, kernel: dict, se
                 rows = [row for row in evaluate(run, X, y).rows if row.applies]
                 best = min(rows, key=lambda row: row.value, default=None)
                 records.append({
-                    "label": name, "algorithm": name, "budget": B, "seed": seed,
+                    "label": name, "algorithm": name, "budget": B,
+                    "order": "given" if seed is None else "shuffled",
+                    "seed": 0 if seed is None else seed,
                     "mistakes": run.mistakes, "supports": int(run.support_vectors.shape[0]),
                     "test_error": float(np.mean(run.predict(X_test) != y_test)),
                     "bound": np.inf if best is None else float(best.value),

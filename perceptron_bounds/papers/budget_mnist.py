@@ -101,7 +101,8 @@ def draw_budget_mnist(records, **options):
 def budget_markdown(records) -> str:
     """The report of :func:`budget_mnist_records`: one row per algorithm and budget."""
     meta = records[0]
-    rows = [[row["label"], "none" if row["budget"] is None else row["budget"], row["seed"],
+    rows = [[row["label"], "none" if row["budget"] is None else row["budget"],
+             "in order" if row["order"] == "given" else f"shuffled, seed {row['seed']}",
              row["supports"], row["mistakes"], f"{row['test_error']:.4f}",
              f"{row['bound']:,.1f}" if np.isfinite(row["bound"]) else "n/a",
              f"{row['bound_name']} ({row['bound_variant']})" if row["bound_name"] else "none"]
@@ -111,7 +112,7 @@ def budget_markdown(records) -> str:
         "",
         size_line(meta) + f" {meta['n_train']} training images of unit norm, one pass.",
         "",
-        markdown_table(["algorithm", "budget", "seed", "supports", "mistakes", "test error",
+        markdown_table(["algorithm", "budget", "pass", "supports", "mistakes", "test error",
                         "bound", "bound name"], rows),
         "",
         f"_{provenance_line(meta)}_",

@@ -18,6 +18,7 @@ import numpy as np
 from .._validation import check_bool
 from ..bounds.search import svm_comparators
 from ..datasets import make_separable, normalize_rows
+from ..datasets.real import FASHION_MNIST_CLASSES
 from ..experiments._cells import as_xy, check_n_jobs
 from ..experiments.selective import selective_curve
 from ..kernels import Kernel
@@ -140,8 +141,18 @@ def selective_sampling_real_records(name: str = "mnist", *, seeds=None, quick=Fa
     comparators = [c.u for c in svm_comparators(X, y, Kernel())]
     rows = selective_curve(B_QUICK if quick else B_VALUES, (X, y), test=held_out,
                            u=comparators, seeds=seed_list, n_jobs=n_jobs, progress=progress)
-    label = f"{name.upper()} {positive} against {negative}"
+    label = f"{_title(name)} {_class_name(name, positive)} against {_class_name(name, negative)}"
     return [{**meta, "dataset": label, **row} for row in rows]
+
+
+def _title(name: str) -> str:
+    return {"mnist": "MNIST", "fashion-mnist": "Fashion-MNIST"}.get(name, name.upper())
+
+
+def _class_name(name: str, label: int) -> str:
+    """A class as a reader knows it: Fashion-MNIST's by its garment ("Shirt (6)"), a digit
+    as itself."""
+    return f"{FASHION_MNIST_CLASSES[label]} ({label})" if name == "fashion-mnist" else str(label)
 
 
 def real_data_sets() -> tuple[str, ...]:

@@ -20,14 +20,17 @@ from matplotlib.colors import ListedColormap, LogNorm
 from ..algorithms import available, get
 from .curves import check_records, distinct, new_figure, shared_legend
 from .labels import display_name
-from .style import MARKERS
+from .style import (bound_handles, bound_style, figure_legend, series_style,
+                    variant_handles)
 
 #: The columns every view reads.
 ATLAS_KEYS = ("dataset", "task", "algorithm", "bound", "variant", "value", "ratio")
-#: The colours of the bounds (winners, noise curves): twenty distinct ones.
+#: The colours of the winning bounds' cells: twenty distinct ones, none black (the
+#: mistakes' colour in every figure).
 WINNER_COLOURS = tuple(f"tab:{name}" for name in (
     "blue", "orange", "green", "red", "purple", "brown", "pink", "gray", "olive", "cyan")) + (
-    "navy", "gold", "lime", "maroon", "teal", "violet", "black", "coral", "khaki", "indigo")
+    "navy", "gold", "lime", "maroon", "teal", "violet", "darkslategray", "coral", "khaki",
+    "indigo")
 #: The colour scale of the heat map: ratios from 1e-3 (a loose bound) to 1 (exact).
 RATIO_RANGE = (1e-3, 1.0)
 
@@ -171,9 +174,10 @@ def plot_atlas_ratios(records):
     bounds = sorted(distinct(applied, "bound"))
     columns = distinct([{"c": _column(row)} for row in records], "c")
     algorithms = sorted(distinct(applied, "algorithm"), key=_name)
-    ncols = min(4, len(bounds))
+    ncols = min(3, len(bounds))
     nrows = math.ceil(len(bounds) / ncols)
-    fig, axes = new_figure(nrows, ncols, (4.0 * ncols + 2.5, 2.9 * nrows + 1.0))
+    width = max(3.6, 0.2 * len(columns) + 0.8)  # a column per data set, 7-point labels
+    fig, axes = new_figure(nrows, ncols, (width * ncols + 2.5, 2.4 * nrows + 2.4))
     low = min(max(row["ratio"], 1e-6) for row in applied)
     for k, bound in enumerate(bounds):
         ax = axes[k // ncols, k % ncols]
@@ -185,17 +189,21 @@ def plot_atlas_ratios(records):
                     continue
                 shift = 0.6 * ((a + 0.5) / len(algorithms) - 0.5)
                 filled = variant != "tightened"
+                style = series_style(a)
                 ax.plot([columns.index(_column(row)) + shift for row in rows],
                         [max(row["ratio"], 1e-6) for row in rows], linestyle="none",
-                        marker=MARKERS[a % len(MARKERS)], color=f"C{a % 10}", markersize=4,
-                        markerfacecolor=f"C{a % 10}" if filled else "none",
+                        markersize=4, **style,
+                        markerfacecolor=style["color"] if filled else "none",
                         label=_name(algorithm) if filled or k == 0 else None)
         ax.axhline(1.0, color="k", linewidth=0.8, linestyle="--")
         ax.set_yscale("log")
         ax.set_ylim(low / 2, 2.0)
         ax.set_title(bound, fontsize=9)
-        ax.set_xticks(np.arange(len(columns)), [c.replace("\n", " ") for c in columns],
-                      rotation=70, ha="right", fontsize=5)
+        # the data sets are named under the lowest panel of each column only
+        lowest = k + ncols >= len(bounds)
+        ax.set_xticks(np.arange(len(columns)), [c.replace("\n", " ") for c in columns]
+                      if lowest else [], rotation=60, ha="right", fontsize=7)
+        ax.set_xlim(-0.6, len(columns) - 0.4)
         ax.grid(alpha=0.3, axis="y")
     for k in range(len(bounds), nrows * ncols):
         axes[k // ncols, k % ncols].set_visible(False)
@@ -244,23 +252,18 @@ def plot_atlas_noise(records):
                                 if row["bound"] == bound and row["variant"] == variant
                                 and row["value"] is not None)
                 if points:
-                    b = bounds.index(bound)
-                    ax.plot(*zip(*points, strict=True), linestyle=style,
-                            color=WINNER_COLOURS[b % len(WINNER_COLOURS)],
-                            marker=MARKERS[b % len(MARKERS)],
-                            markersize=3, linewidth=1.0,
-                            label=f"{bound} ({variant})")
+                    ax.plot(*zip(*points, strict=True), linestyle=style, markersize=3,
+                            linewidth=1.0, **bound_style(bound))
         ax.set_yscale("log")
         ax.set_title(_name(algorithm), fontsize=9)
         ax.set_xlabel("label noise rate $\\eta$", fontsize=8)
         ax.grid(alpha=0.3)
     for k in range(len(algorithms), nrows * ncols):
         axes[k // ncols, k % ncols].set_visible(False)
-    handles = {}
-    for ax in axes.ravel():
-        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
-            handles.setdefault(label, handle)
-    fig.legend(list(handles.values()), list(handles), loc="outside right upper", fontsize=7)
+    mistakes = axes[0, 0].get_legend_handles_labels()[0]
+    figure_legend(fig, [*mistakes, *variant_handles(lines=True), *bound_handles(bounds,
+                                                                              linestyle="-")],
+                  title="bound (colour: its paper)")
     fig.suptitle("Mistakes and bounds against label noise (bounds: solid stated, dashed "
                  "tightened)", fontsize=10)
     return fig

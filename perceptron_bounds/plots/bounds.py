@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 from matplotlib.figure import Figure
 
-from .style import MARKERS
+from .style import bound_handles, bound_style, variant_handles
 
 #: What the data-dependent bounds' names stand for, for the legend's title (theory §4.1):
 #: the hinge loss of trial t is l_t = max(0, gamma - y_t u.x_t).
@@ -69,7 +69,6 @@ def mistakes_vs_bounds(reports: Sequence, ax=None, *, labels: Sequence[str] | No
                     layout="constrained").subplots()
     names = list(dict.fromkeys(row.name for report in reports for row in report.rows
                                if row.applies))
-    colors = {name: f"C{i % 10}" for i, name in enumerate(names)}
     positions = np.arange(len(reports), dtype=np.float64)
     # The count each report's rows bound: the mistakes, or a one-vs-rest run's corrections.
     counts = [report.rows[0].mistakes if report.rows else report.mistakes for report in reports]
@@ -78,27 +77,25 @@ def mistakes_vs_bounds(reports: Sequence, ax=None, *, labels: Sequence[str] | No
               if any(getattr(report, "multiclass", None) == "ovr" for report in reports)
               else "mistakes")
     width = 0.5 / max(len(names), 1)
-    drawn = set()
     for i, report in enumerate(reports):
         for row in report.rows:
             if not row.applies:
                 continue
             j = names.index(row.name)
             x = positions[i] - 0.25 + (j + 0.5) * width
-            stated = row.variant == "stated"
-            label = f"{row.name} ({row.variant})"
-            ax.plot([x], [max(row.value, 1e-1)], linestyle="none",
-                    marker=MARKERS[j % len(MARKERS)], color=colors[row.name],
-                    markerfacecolor=colors[row.name] if stated else "none",
-                    label=None if label in drawn else label)
-            drawn.add(label)
+            style = bound_style(row.name)
+            ax.plot([x], [max(row.value, 1e-1)], linestyle="none", **style,
+                    markerfacecolor=style["color"] if row.variant == "stated" else "none")
     ax.set_yscale("log")
     ax.set_xticks(positions, labels, rotation=20, ha="right")
     ax.set_ylabel("mistakes / bound value")
     ax.set_title("Mistakes against the papers' bounds\n(filled: stated, hollow: tightened)",
                  fontsize="medium")
     glossary = [BOUND_GLOSSARY[name] for name in names if name in BOUND_GLOSSARY]
+    mistakes = ax.get_legend_handles_labels()[0]
     ax.legend(
+        handles=[*mistakes, *variant_handles(), *bound_handles(names)],
+        ncol=max(1, -(-(len(names) + 3) // 18)),
         fontsize="x-small",
         loc="upper left",
         bbox_to_anchor=(1.01, 1.0),

@@ -19,7 +19,7 @@ from matplotlib.ticker import FuncFormatter
 
 from .._tables import summarize
 from .curves import check_records, distinct, mean_line, new_figure, percent_formatter, shared_legend
-from .style import MARKERS
+from .style import MARKERS, bound_handles, bound_style, figure_legend, variant_handles
 
 #: The four predictions of paper 001's Figure 2, as the ``prediction`` values of the records.
 FIGURE2_PREDICTIONS = ("vote", "average (unnorm)", "last (unnorm)", "random (unnorm)")
@@ -226,12 +226,13 @@ def plot_bound_ratios(records):
         raise ValueError("no applicable bound among the records: nothing to plot")
     labels = distinct(records, "label")
     names = distinct(records, "name")
-    fig, axes = new_figure(1, 1, (1.3 * len(labels) + 5.0, 4.4))
+    fig, axes = new_figure(1, 1, (min(0.75 * len(labels) + 4.5, 15.0), 5.5))
     ax = axes[0, 0]
     # Each algorithm's column holds its own bounds side by side, centred on its tick.
     here = {label: [name for name in names if any(r["label"] == label and r["name"] == name
                                                   for r in records)] for label in labels}
-    for j, name in enumerate(names):
+    for name in names:
+        style = bound_style(name)
         for variant in ("stated", "tightened"):
             rows = [r for r in records if r["name"] == name and r["variant"] == variant]
             if not rows:
@@ -240,19 +241,19 @@ def plot_bound_ratios(records):
             x = [labels.index(row["label"]) + 0.7 * ((here[row["label"]].index(name) + 0.5)
                                                      / len(here[row["label"]]) - 0.5)
                  for row in means]
-            filled = variant == "stated"
-            ax.plot(x, [row["mean"] for row in means], linestyle="none",
-                    marker=MARKERS[j % len(MARKERS)], color=f"C{j}", markersize=7,
-                    markerfacecolor=f"C{j}" if filled else "none",
-                    label=f"{name} ({variant})")
-    ax.axhline(1.0, color="k", linewidth=1.0, linestyle="--", label="mistakes = bound")
+            ax.plot(x, [row["mean"] for row in means], linestyle="none", markersize=6,
+                    markerfacecolor=style["color"] if variant == "stated" else "none",
+                    label=f"_{name} ({variant})", **style)
+    ax.axhline(1.0, color="k", linewidth=1.0, linestyle="--")
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
     ax.yaxis.set_minor_formatter(FuncFormatter(lambda value, _: _minor_label(ax, value)))
     ax.tick_params(axis="y", which="minor", labelsize=7)
-    ax.set_xticks(np.arange(len(labels)), labels, rotation=15, ha="right")
+    ax.set_xticks(np.arange(len(labels)), labels, rotation=30, ha="right", fontsize=8)
+    ax.set_xlim(-0.6, len(labels) - 0.4)
     ax.set_ylabel("mistakes / bound (at most 1: the bound holds)")
-    ax.set_title("How tight is each bound? (filled: stated, hollow: tightened)", fontsize=10)
+    ax.set_title("How tight is each bound? (dashed: mistakes = bound)", fontsize=10)
     ax.grid(alpha=0.3, axis="y", which="both")
-    shared_legend(fig, ax)
+    figure_legend(fig, [*variant_handles(), *bound_handles(names)],
+                  title="bound (colour: its paper)")
     return fig

@@ -10,7 +10,7 @@ import numpy as np
 from matplotlib.ticker import PercentFormatter
 
 from .curves import check_records, distinct, new_figure
-from .style import MARKERS
+from .style import MARKERS, label_points
 
 #: The record keys :func:`plot_selective_sampling` reads.
 KEYS = ("algorithm", "pair", "label", "supervised", "b", "query_rate", "mistake_rate", "test_error",
@@ -48,6 +48,7 @@ def plot_selective_sampling(records):
     fig, axes = new_figure(1, 2, (12.0, 4.8))
     left, right = axes[0]
     pairs = distinct(records, "pair")
+    points = []  # the b labels, placed once every line and limit is drawn
     for algorithm in distinct(records, "algorithm"):
         rows = [row for row in records if row["algorithm"] == algorithm]
         i = pairs.index(rows[0]["pair"])  # a pair shares its colour
@@ -63,9 +64,8 @@ def plot_selective_sampling(records):
             bs, query, mean, std = _means(rows, key)
             ax.errorbar(query, mean, yerr=std, marker=marker, color=color, capsize=2,
                         label=label)
-            for b, x, value in zip(bs, query, mean, strict=True):
-                ax.annotate(f"b={b:g}", (x, value), textcoords="offset points",
-                            xytext=(3, 4), fontsize=6, color=color)
+            points.append((ax, color, [(f"b={b:g}", x, value)
+                                       for b, x, value in zip(bs, query, mean, strict=True)]))
         bs, query, bound, _ = _means(rows, "bound_rate")
         if np.isfinite(bound).any():
             left.plot(query, bound, linestyle="--", color=color, linewidth=1.2,
@@ -80,6 +80,8 @@ def plot_selective_sampling(records):
     low, high = left.get_ylim()
     top = 2.5 * max(row["mistake_rate"] for row in records)
     left.set_ylim(0.0, min(high, top))  # a bound far above leaves through the top
+    for ax, color, labels in points:
+        label_points(ax, labels, color=color)
     left.legend(fontsize=7)
     left.set_title("mistakes against labels asked for", fontsize=9)
     right.set_title("test error against labels asked for", fontsize=9)
