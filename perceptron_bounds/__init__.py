@@ -25,6 +25,8 @@ def _estimators() -> tuple[str, ...]:
 def __getattr__(name):
     import importlib
 
+    if name == "_ESTIMATORS":
+        return _estimators()
     if name == "__all__":
         return ["OnlineRun", "load_run", "run_file", "run_online", *_estimators()]
     if name in _ENTRY_POINTS:
