@@ -115,7 +115,7 @@ def _last_passing(second, a, b, c, gamma, D2, root, C, drift, table_S, table_H, 
             continue
         # excess(low) <= 0 < excess(high): bisect on the integers between them
         while high - low > 1.0:
-            mid = math.floor(0.5 * (low + high))
+            mid = float(math.floor(0.5 * (low + high)))
             if not (low < mid < high):  # beyond 2^53 the integers run out first
                 break
             if _excess(second, mid, *args) > 0.0:
