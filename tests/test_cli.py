@@ -427,3 +427,31 @@ def test_compare_shows_each_note_once(capsys):
     out = capsys.readouterr().out
     notes = out.split("notes:\n", 1)[1].splitlines()
     assert notes == ["  u: the data's target (scaled to unit norm)"]
+
+
+def test_run_on_drifting_data_with_its_options(capsys):
+    from perceptron_bounds.datasets import make_drifting
+
+    assert main(["run", "--algorithm", "perceptron", "--data", "drifting", "--n-shifts", "4",
+                 "--drift", "gradual"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    X, y, _ = make_drifting(2000, 20, n_shifts=4, drift="gradual", margin=0.05, seed=0)
+    run = run_online("perceptron", X, y)
+    assert out[0] == ("data:          make_drifting(margin=0.05, label_noise=0.0, seed=0, "
+                      "n_shifts=4, drift='gradual'): 2000 samples, 20 features")
+    assert f"mistakes:      {run.mistakes} " in "\n".join(out)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--n-shifts", "3"], "--n-shifts shapes --data drifting, not the built-in data"),
+    (["--data", "drifting", "--n-shifts", "2000"], "--data drifting: n_shifts must be in"),
+    (["--data", "drifting", "--drift", "sudden"], "unknown drift 'sudden'"),
+])
+def test_drifting_options_one_line_errors(argv, message, capsys):
+    try:  # argparse's own errors exit; the command's return 2
+        code = main(["run", "--algorithm", "perceptron", *argv])
+    except SystemExit as exit_info:
+        code = exit_info.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1

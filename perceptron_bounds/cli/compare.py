@@ -17,6 +17,8 @@ import argparse
 import json
 import math
 
+import numpy as np
+
 from .. import run_online
 from .._validation import did_you_mean
 from ..algorithms import available, get
@@ -118,6 +120,8 @@ def compare_command(args) -> int:
     if args.gamma is not None and not 0 < args.gamma < math.inf:
         raise UsageError(f"--gamma must be a finite number > 0, got {args.gamma}")
     X, y, target = load_dataset(args)
+    if target is not None and np.ndim(target) == 2:  # --data drifting: a target per trial
+        target = None
     if args.comparator == "target" and target is None:
         raise UsageError(f"--comparator target needs data with a known target (the built-in "
                          f"data, or an .npz file with an array u); {args.data} has none")
@@ -129,7 +133,7 @@ def compare_command(args) -> int:
         seed = run.seed  # drawn by the first run when not given: the others see its sequence
         reports.append(evaluate(run, X, y, gamma=args.gamma, comparator=args.comparator,
                                 target=target))
-    source = describe_data(args.data, X)
+    source = describe_data(args.data, X, args)
     if args.json:
         payload = {"data": source, "epochs": args.epochs, "shuffle": args.shuffle, "seed": seed,
                    "params": params, "margin_gamma": args.gamma, "multiclass": args.multiclass,

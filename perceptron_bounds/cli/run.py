@@ -171,7 +171,7 @@ def run_command(args) -> int:
     """``run``: one algorithm over the data; print its mistakes (and held-out error)."""
     params, _ = check_run_options(args, [args.algorithm])
     X, y, _ = load_dataset(args)
-    description = describe_data(args.data, X)
+    description = describe_data(args.data, X, args)
     X, y, X_test, y_test, test_source = split_data(args, X, y)
     if X_test is not None:
         check_test_labels(y, y_test, args.test or args.data or "built-in data")
