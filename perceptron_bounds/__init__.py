@@ -13,7 +13,7 @@ _ESTIMATORS = ("Perceptron", "KernelPerceptron", "VotedPerceptron", "Ballseptron
                "SecondOrderPerceptron", "HigherOrderPerceptron", "PNormPerceptron",
                "PassiveAggressive", "ALMA", "ROMMA", "AROW", "SelectivePerceptron",
                "SelectiveSecondOrderPerceptron", "Projectron", "Forgetron",
-               "RandomizedBudgetPerceptron")
+               "RandomizedBudgetPerceptron", "ShiftingPerceptron", "ProjectedPerceptron")
 
 __all__ = ["OnlineRun", "load_run", "run_online", *_ESTIMATORS]
 

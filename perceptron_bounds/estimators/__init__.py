@@ -30,11 +30,13 @@ from .first_order import Ballseptron, KernelPerceptron, Perceptron, PNormPercept
 from .large_margin import ALMA, AROW, ROMMA, PassiveAggressive
 from .second_order import HigherOrderPerceptron, SecondOrderPerceptron
 from .selective import SelectivePerceptron, SelectiveSecondOrderPerceptron
+from .tracking import ProjectedPerceptron, ShiftingPerceptron
 
 __all__ = [
     "ALMA", "AROW", "Ballseptron", "Forgetron", "HigherOrderPerceptron", "KernelPerceptron",
-    "OnlineClassifier", "PNormPerceptron", "PassiveAggressive", "Perceptron", "Projectron", "ROMMA",
-    "RandomizedBudgetPerceptron",
+    "OnlineClassifier", "PNormPerceptron", "PassiveAggressive", "Perceptron",
+    "ProjectedPerceptron", "Projectron", "ROMMA", "RandomizedBudgetPerceptron",
+    "ShiftingPerceptron",
     "SecondOrderPerceptron", "SelectivePerceptron", "SelectiveSecondOrderPerceptron",
     "VotedPerceptron", "estimator_of",
 ]
