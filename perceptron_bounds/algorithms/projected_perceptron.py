@@ -236,7 +236,8 @@ PROJECTED_PERCEPTRON = register(
         fit=_fit,
         summary="the Perceptron projected onto the ball ||w|| <= radius after each update "
         "(Herbster & Warmuth's projection)",
-        bounds=(),
+        bounds=("ball_fixed_comparator",),
+        tracking=("projected_perceptron_tracking",),
         display_name="Projected Perceptron",
         label_params=("radius",),
     )

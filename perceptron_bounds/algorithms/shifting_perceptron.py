@@ -196,7 +196,8 @@ SHIFTING_PERCEPTRON = register(
         fit=_fit,
         summary="Cavallanti, Cesa-Bianchi & Gentile's shifting Perceptron (weights decay by "
         "lambda/(lambda+k))",
-        bounds=(),
+        bounds=("decay_fixed_comparator",),
+        tracking=("shifting_perceptron_tracking",),
         display_name="Shifting Perceptron",
         label_params=("decay",),
     )
