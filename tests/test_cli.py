@@ -455,3 +455,19 @@ def test_drifting_options_one_line_errors(argv, message, capsys):
     assert code == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_compare_on_drifting_data_reports_shifting_bounds(capsys):
+    assert main(["compare", "--data", "drifting", "--n-shifts", "3", "--algorithms",
+                 "perceptron,shifting_perceptron,romma", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    names = {report["algorithm"]: {row["name"] for row in report["bounds"]}
+             for report in payload["reports"]}
+    assert {"perceptron_shifting", "perceptron_shifting_reached"} <= names["perceptron"]
+    assert "shifting_perceptron_tracking" in names["shifting_perceptron"]
+    assert "tracking" in names["romma"]
+    for report in payload["reports"]:
+        for row in report["bounds"]:
+            assert row["holds"] in (True, None)
+    assert main(["compare", "--algorithms", "perceptron", "--pieces", "2"]) == 0
+    assert "perceptron_shifting" in capsys.readouterr().out
