@@ -65,15 +65,18 @@ def primal(repeats, rng):
 
         def alma(Xp=Xp, p=p):
             theta = np.zeros(100)
+            margin, C = (1.0 - 0.9) / 0.9, np.sqrt(2.0)  # (1 - alpha) B, alpha = 0.9, B = 1/alpha
             if p == 2.0:  # theta = scale * v, ||theta||^2 kept: one pass over x per update
-                return _alma2_primal_loop(Xp, none, empty, empty, y, order, 0.9, 1 / 0.9,
-                                          np.sqrt(2.0), 0, theta, 0.0, none)
-            return _alma_primal_loop(Xp, none, empty, empty, y, order, p, 0.9, 1 / 0.9,
-                                     np.sqrt(2.0), 0, theta, link(theta, p), none)
+                return _alma2_primal_loop(Xp, y, order, (theta,),
+                                          (margin, C, 0, 1.0, margin, 0.0, 1.0), none)
+            root = np.sqrt(p - 1.0)
+            return _alma_primal_loop(Xp, y, order, (theta, link(theta, p)),
+                                     (p, root, margin, C, 0, 1.0, margin * root), none)
 
         t = race({"alma": alma, "floor": lambda Xp=Xp: _dense_floor(Xp, y, w_fixed),
                   "perceptron": lambda Xp=Xp: _perceptron_primal_loop(Xp, y, order,
-                                                                      np.zeros(100), none)},
+                                                                      (np.zeros(100),), (),
+                                                                      none)},
                  repeats)
         updates = alma()[0].shape[0]
         for name in ("alma", "perceptron", "floor"):

@@ -37,7 +37,7 @@ import time
 import numpy as np
 from _timing import CLOCKS, race
 from bench_kernel_mnist import floor_time, mnist_or_synthetic
-from bench_perceptron import _dense_floor
+from bench_perceptron import _floor
 from bench_second_order import symv_syr_cost
 from scipy.linalg.blas import dsymv
 from threadpoolctl import threadpool_limits
@@ -65,10 +65,12 @@ def case_diagonal(args, clock):
     empty = np.empty(0)
 
     def loop():
-        return _arow_diagonal_loop(X, y, order, 1.0, np.ones(100), np.zeros(100), empty)
+        records = np.empty(X.shape[0]), np.empty(X.shape[0])
+        return _arow_diagonal_loop(X, y, order, (np.zeros(100), np.ones(100), np.ones(100),
+                                                 *records), (1.0,), empty)
 
     updates = loop()[0].shape[0]
-    t = race({"loop": loop, "floor": lambda: _dense_floor(X, y, w_fixed)}, args.repeats, clock)
+    t = race({"loop": loop, "floor": lambda: _floor(X, y, w_fixed)}, args.repeats, clock)
     return {"loop_s": t["loop"], "floor_s": t["floor"], "ratio": t["loop"] / t["floor"],
             "update_fraction": updates / X.shape[0]}
 
@@ -79,7 +81,7 @@ def case_full(args, clock):
     w_fixed = rng.standard_normal(200)
     run = run_online("arow", X, y, form="primal")
     t = race({"arow": lambda: run_online("arow", X, y, form="primal"),
-              "read": lambda: _dense_floor(X, y, w_fixed)}, args.repeats, clock)
+              "read": lambda: _floor(X, y, w_fixed)}, args.repeats, clock)
     per_update = symv_syr_cost(200, rng)
     floor = t["read"] + run.n_updates * per_update
     return {"arow_s": t["arow"], "floor_s": floor, "ratio": t["arow"] / floor,

@@ -24,7 +24,7 @@ import time
 import numpy as np
 from _timing import CLOCKS, race
 from bench_kernel_mnist import POLY4, floor_time, mnist_or_synthetic, warm_up
-from bench_perceptron import _dense_floor, dense_data
+from bench_perceptron import _floor, dense_data
 
 from perceptron_bounds import run_online
 from perceptron_bounds.algorithms.passive_aggressive import _pa_primal_loop
@@ -45,10 +45,10 @@ def primal_rows(repeats):
         taus = np.empty(X.shape[0])
 
         def loop(code=code, taus=taus):
-            return _pa_primal_loop(X, y, order, code, 1.0, np.zeros(X.shape[1]), no_margins,
-                                   taus)
+            return _pa_primal_loop(X, y, order, (np.zeros(X.shape[1]), np.empty_like(taus), taus),
+                                   (code, 1.0), no_margins)
 
-        t = race({"loop": loop, "floor": lambda: _dense_floor(X, y, w_fixed)}, repeats,
+        t = race({"loop": loop, "floor": lambda: _floor(X, y, w_fixed)}, repeats,
                  CLOCKS["cpu"])
         updates = loop()[0].shape[0]
         ratio = t["loop"] / t["floor"]

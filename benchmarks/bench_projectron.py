@@ -12,10 +12,11 @@ rows; the run and its floors take turns, best of ``--repeats`` rounds (``_timing
 The floor of a run is the issue's: one BLAS product computing every kernel value the
 run could need against its final supports S, ``X @ S.T`` for the 60,000 rows, and the
 elementwise kernel in place (``bench_kernel_mnist.floor_time``), measured in the same
-process right after the run. The Projectron also reads its B x B inverse Gram matrix on
-every mistake (and Projectron++ margin error), O(B^2), which no GEMM floor counts; a
-second floor adds, per such trial, one symmetric B x B matrix-vector product (BLAS
-``dsymv``, timed at the final B). The issue's target for the budget Perceptrons is
+process right after the run. The Projectron also reads the B x B Cholesky factor of its
+supports' Gram matrix on every mistake (and Projectron++ margin error), two triangular
+solves, O(B^2), which no GEMM floor counts; a second floor adds, per such trial, one
+symmetric B x B matrix-vector product (BLAS ``dsymv``, the same 2 B^2 flops, timed at the
+final B). The issue's target for the budget Perceptrons is
 <= 1.5x the GEMM floor; it is reported against both.
 
 The machine the numbers of a report come from may be shared: compare ratios measured

@@ -24,7 +24,7 @@ import time
 import numpy as np
 from _timing import CLOCKS, race
 from bench_kernel_mnist import POLY4, floor_time, mnist_or_synthetic
-from bench_perceptron import _dense_floor, dense_data
+from bench_perceptron import _floor, dense_data
 
 from perceptron_bounds import run_online
 from perceptron_bounds.algorithms.romma import _romma_primal_loop
@@ -38,7 +38,7 @@ def primal_rows(small, repeats):
     order = np.arange(X.shape[0], dtype=np.int64)
     empty = np.empty(0)
     w0 = np.zeros(X.shape[1])
-    contenders = {"floor": lambda: _dense_floor(X, y, w0)}
+    contenders = {"floor": lambda: _floor(X, y, w0)}
     for aggressive in (False, True):
         contenders[f"aggressive={aggressive}"] = (
             lambda a=aggressive: _romma_primal_loop(X, y, order, a, np.zeros(X.shape[1]), 0.0,

@@ -36,7 +36,7 @@ from threadpoolctl import threadpool_limits
 from perceptron_bounds import run_online
 from perceptron_bounds._sequence import trial_draws
 from perceptron_bounds.algorithms.perceptron import _perceptron_primal_loop
-from perceptron_bounds.algorithms.selective import _selective_primal_loop
+from perceptron_bounds.algorithms.selective import _selective_primal_loop, _split
 
 TARGETS = {"primal": 1.3}
 
@@ -48,18 +48,18 @@ def case_primal(args, clock):
     empty = np.empty(0)
 
     def selective():
-        return _selective_primal_loop(X, y, order, draws, 1.0, np.zeros(100), empty)
+        return _selective_primal_loop(X, y, order, (np.zeros(100), draws), (1.0,), empty)
 
     def perceptron():
-        return _perceptron_primal_loop(X, y, order, np.zeros(100), empty)
+        return _perceptron_primal_loop(X, y, order, (np.zeros(100),), (), empty)
 
-    mistakes, queried = selective()
+    mistakes, queried = _split(*selective()[:2])
     t = race({"selective": selective, "perceptron": perceptron}, args.repeats, clock)
     return {"selective_s": t["selective"], "perceptron_s": t["perceptron"],
             "ratio": t["selective"] / t["perceptron"],
             "queried_fraction": queried.shape[0] / X.shape[0],
             "mistake_fraction": mistakes.shape[0] / X.shape[0],
-            "perceptron_mistake_fraction": perceptron().shape[0] / X.shape[0]}
+            "perceptron_mistake_fraction": perceptron()[0].shape[0] / X.shape[0]}
 
 
 def case_run(args, clock):

@@ -5,7 +5,8 @@ it registers a new algorithm, the Perceptron with a fixed margin tau >= 0 (the
 "margin Perceptron": ``w_1 = 0`` and ``w <- w + y_t x_t`` whenever
 ``y_t w . x_t <= tau``), and declares one mistake bound for it; then it runs it
 (``run_online``), evaluates the bound (``evaluate``, ``bounds_over_time``), draws a
-teaching plot and compares it with the Perceptron on the command line's ``compare``.
+teaching plot, fits its scikit-learn estimator (``estimator_of``) and compares it with
+the Perceptron on the command line's ``compare``.
 Data: 120 unit vectors in the plane separated by a known unit u with margin 0.1
 (``make_separable(120, 2, margin=0.1, seed=2)``), shown three times. Writes
 OUT_DIR/adding_an_algorithm.png and prints what it measures.
@@ -57,8 +58,9 @@ from perceptron_bounds.bounds import (
 )
 from perceptron_bounds.cli import main as command_line
 from perceptron_bounds.datasets import make_separable
+from perceptron_bounds.estimators import estimator_of
 from perceptron_bounds.hypothesis import LinearHypothesis
-from perceptron_bounds.plots import plot_mistakes_over_time, plot_run_2d
+from perceptron_bounds.plots import plot_mistakes_over_time, plot_run_2d, register_presentation
 
 NAME, TAU, MARGIN, SEED = "margin_perceptron", 0.5, 0.1, 2
 
@@ -128,8 +130,11 @@ if NAME not in available():
     register(Algorithm(
         name=NAME, defaults={"tau": 1.0}, resolve=resolve, fit=fit,
         summary="Perceptron with a fixed margin tau (the adding_an_algorithm example)",
-        bounds=(NAME,), display_name="Margin Perceptron", label_params=("tau",),
-        margin_error=(r"$0 < y\,w \cdot x \leq \tau$", r"$0 < y\,w \cdot x \leq \tau$")))
+        bounds=(NAME,)))
+    # how figures name it and mark its margin errors (the plots' record, beside it)
+    register_presentation(
+        NAME, display_name="Margin Perceptron", label_params=("tau",),
+        margin_error=(r"$0 < y\,w \cdot x \leq \tau$", r"$0 < y\,w \cdot x \leq \tau$"))
 # [/register]
 
 
@@ -150,6 +155,9 @@ def main(out: Path) -> None:
     plot_mistakes_over_time(run, X, y, curves, ax=right)
     fig.savefig(out / "adding_an_algorithm.png")
 
+    # a scikit-learn estimator over it, its registered defaults as parameters
+    clf = estimator_of(NAME)(protocol="paper", epochs=3, tau=TAU).fit(X, y)
+
     with tempfile.TemporaryDirectory() as folder:  # compare reads data from a file
         data = os.path.join(folder, "data.npz")
         np.savez(data, X=X, y=y, u=u)
@@ -164,6 +172,8 @@ def main(out: Path) -> None:
     values = curves[NAME]
     print(f"bounds_over_time at gamma = {MARGIN}: {values[-1]:.4g} at t = {run.n_trials}; "
           f"above the mistakes on every prefix: {bool((values >= curves.mistakes).all())}")
+    print(f"estimator_of: {clf!r}, {clf.mistakes_} mistakes in fit (the run's: "
+          f"{clf.mistakes_ == run.mistakes}), training accuracy {clf.score(X, y):.3f}")
     print(f"wrote {out / 'adding_an_algorithm.png'} in {time.perf_counter() - start:.1f} s")
 
 

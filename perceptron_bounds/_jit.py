@@ -8,16 +8,26 @@ options below hold everywhere:
   one change (:func:`package_stamp`): an entry is fresh only while the
   sources of all the package's jitted modules are unchanged, not only its own
   function's file;
-* ``fastmath={"reassoc"}``: the only fast-math flag. It lets LLVM reassociate
-  the sums of a dot product and so vectorise it. ``nnan``/``ninf`` (assume
-  finite values), ``afn`` (approximate functions) and ``arcp`` (approximate
-  reciprocals) stay off: the loops rely on exact comparisons such as
-  ``y * margin <= 0``;
+* fast math chosen per access pattern, measured on this machine's AMD EPYC
+  (``benchmarks/bench_perceptron.py``): :data:`CONTIGUOUS` (``reassoc``) for
+  loops and the sums over contiguous memory, where reassociating lets LLVM
+  vectorise a dot product (1.3-2x); :data:`GATHER` (none) for sums through an
+  index array (a CSR row, ``w[indices[p]] * data[p]``), where ``reassoc``
+  makes LLVM emit vector gathers, about 4x slower than the scalar loop (a
+  100,000 x 262,144 CSR product with 80 nonzeros a row: 59 ms against 14 ms).
+  ``nnan``/``ninf`` (assume finite values), ``afn`` (approximate functions)
+  and ``arcp`` (approximate reciprocals) stay off: the loops rely on exact
+  comparisons such as ``y * margin <= 0``;
 * ``error_model="numpy"``: division by zero gives inf/nan as in NumPy instead
   of raising inside a loop (inputs are validated before any loop runs).
 
 Loops receive only float64 C-contiguous arrays, int64 arrays and scalars, so
-each compiles for exactly one signature.
+each compiles for exactly one signature per input kind: the rows X are a 2-D
+array or the CSR tuple ``(data, indices, indptr)``, and a loop reads them only
+through row-access helpers (:func:`row_kind`) that Numba picks by X's type
+when it compiles. A loop's frame (the trial loop, the Ctrl-C check, margins
+and the update log) is written once and specialised per update rule by
+:func:`specialise`.
 
 Why the package-wide stamp: Numba keeps a cached function fresh while its
 own source file is unchanged, but the machine code of a loop includes the
@@ -29,13 +39,18 @@ left the loops of the other modules running its old code from the cache.
 import functools
 import hashlib
 import re
+import types as pytypes
 from pathlib import Path
 
 import numba
 import numba.extending
 from numba.core import caching
 
-JIT_OPTIONS = {"cache": True, "fastmath": {"reassoc"}, "error_model": "numpy"}
+#: Fast math of a sum over contiguous memory: reassociated, so vectorised.
+CONTIGUOUS = frozenset({"reassoc"})
+#: Fast math of a sum through an index array (a CSR row): none, a scalar loop.
+GATHER = frozenset()
+JIT_OPTIONS = {"cache": True, "fastmath": set(CONTIGUOUS), "error_model": "numpy"}
 
 _PACKAGE = Path(__file__).resolve().parent
 # A module of jitted code imports this module or Numba.
@@ -114,3 +129,97 @@ def jit(func):
     if isinstance(dispatcher, numba.core.registry.CPUDispatcher):  # not NUMBA_DISABLE_JIT
         dispatcher._cache = _Cache(func)  # what ``cache=True`` set, with the package's stamp
     return dispatcher
+
+
+def rule(func=None, *, returns_arrays=False):
+    """Compile an update rule ``func`` with the package's options, into every loop calling it.
+
+    A rule runs once per trial. Compiled on its own and called, each trial would
+    pay for the call and for reference counts on the arrays it is passed (twice
+    the Perceptron's dense loop time on 1,000,000 x 20). So the rule is an
+    overload of itself, compiled into the library of the loop that calls it
+    (where LLVM inlines it) and cached with that loop, and, unless it
+    ``returns_arrays`` (a dual rule's regrown buffers, a multiclass rule's
+    scores), without Numba's reference counting (``_nrt=False``): it reads and
+    writes the arrays it is given and may take views of them, but makes no new
+    array and returns none.
+
+    Use as ``@rule`` or ``@rule(returns_arrays=True)``.
+    """
+    if func is None:
+        return functools.partial(rule, returns_arrays=returns_arrays)
+    if numba.config.DISABLE_JIT:
+        return func
+
+    @functools.wraps(func)
+    def stub(*args):
+        return func(*args)
+
+    options = {**JIT_OPTIONS, "_nrt": returns_arrays}
+    del options["cache"]  # compiled into, and cached with, the loop that calls it
+    numba.extending.overload(stub, jit_options=options)(functools.wraps(func)(lambda *args: func))
+    return stub
+
+
+def row_kind(stub, dense, csr, *, csr_fastmath=GATHER):
+    """Make ``stub(X, ...)`` run ``dense`` for a 2-D array X and ``csr`` for a CSR tuple X.
+
+    The choice is made when a loop compiles (``numba.extending.overload``, one
+    overload per kind), so a loop calling ``stub`` compiles once per input kind
+    with no run-time test. ``dense`` is compiled with :data:`CONTIGUOUS` fast
+    math, ``csr`` with ``csr_fastmath``: :data:`GATHER` when it sums through the
+    row's indices, :data:`CONTIGUOUS` when it sums the row's values alone.
+    ``stub`` itself is what runs with the JIT off: it must call ``csr`` for a
+    tuple and ``dense`` otherwise. The three take the same arguments, X first.
+
+    Returns
+    -------
+    callable
+        ``stub``.
+    """
+    if numba.config.DISABLE_JIT:
+        return stub
+    for kind, body, fastmath in ((numba.types.Array, dense, CONTIGUOUS),
+                                 (numba.types.BaseTuple, csr, csr_fastmath)):
+        options = {**JIT_OPTIONS, "fastmath": set(fastmath)}
+        del options["cache"]  # compiled into, and cached with, the loop that calls it
+
+        def select(X, *args, kind=kind, body=body):
+            return body if isinstance(X, kind) else None
+
+        # Numba matches the selector's signature with the body's (``__wrapped__``).
+        numba.extending.overload(stub, jit_options=options)(functools.wraps(body)(select))
+    return stub
+
+
+def specialise(frame, name, module, **bindings):
+    """A jitted copy of the loop ``frame`` with some of its globals bound, cached as ``name``.
+
+    ``frame`` is a module-level function that calls globals it does not define
+    (an update rule ``step``, a check interval); the copy sees them bound to
+    ``bindings``. Written once, a frame compiles into one loop per rule (and
+    per input kind), each copy under its own qualified name, by which Numba's
+    cache tells them apart.
+
+    Parameters
+    ----------
+    frame : function
+        The loop's source.
+    name : str
+        A name unique in ``frame``'s module.
+    module : str
+        The module the copy is reported in (its rule's).
+    **bindings
+        The globals to bind: jitted functions, constants.
+
+    Returns
+    -------
+    numba dispatcher
+        As :func:`jit` returns.
+    """
+    copy = pytypes.FunctionType(frame.__code__, {**frame.__globals__, **bindings}, name,
+                                frame.__defaults__)
+    copy.__qualname__ = name
+    copy.__module__ = module
+    copy.__doc__ = frame.__doc__
+    return jit(copy)

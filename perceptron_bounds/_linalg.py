@@ -7,10 +7,13 @@ modules hold their own update rules and nothing generic.
 
 Conventions
 -----------
-* **Dense or CSR rows.** A loop that accepts both takes the four arrays of
-  :func:`perceptron_bounds._validation.loop_arrays`, ``(X, data, indices,
-  indptr)``: dense X with three empty CSR arrays, or an empty X with the CSR
-  arrays; ``csr = indptr.shape[0] > 0`` tells which.
+* **Rows.** A loop takes its rows X as a 2-D array or as the CSR tuple
+  ``(data, indices, indptr)`` (:func:`rows`) and reads them only through the
+  row-access helpers (:func:`row_dot`, :func:`row_axpy`, :func:`row_sq_norm`,
+  :func:`row_dense`, ...), whose dense or CSR body Numba picks by X's type
+  when the loop compiles (:func:`perceptron_bounds._jit.row_kind`): an update
+  rule is written once and compiles once per input kind. A dense body sums
+  with ``reassoc`` (vectorised), a CSR body without (a scalar gather).
 * **Determinism.** With ``fastmath={"reassoc"}`` LLVM vectorises a sum
   and so adds its terms in another order than a plain loop. A loop that also
   writes to an array gets two versions, vectorised and scalar, chosen at run
@@ -33,8 +36,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba.core import cgutils, types
 
-from ._jit import intrinsic, jit
-from ._validation import loop_arrays
+from ._jit import CONTIGUOUS, GATHER, intrinsic, jit, row_kind
 
 # The runtime overlap test of a vectorised loop compares start addresses against at most
 # 8 lanes x 8 interleaved iterations of float64 (512 bytes): arrays this long pass it.
@@ -56,46 +58,217 @@ def dot(a, b, n):
     return s
 
 
-# Two row-dot helpers rather than one with a dense/CSR branch inside: with the branch, the
-# dense sum was not vectorised and a correct trial of the p-norm loop cost 1.7x the Perceptron's.
-@jit
-def dense_dot(w, X, i):
-    """w . X[i] for dense X."""
+def row_dot(X, i, w):
+    """w . x_i, for row i of dense X or of the CSR tuple X."""
+    return (_csr_dot if isinstance(X, tuple) else _dense_dot)(X, i, w)
+
+
+def _dense_dot(X, i, w):
     s = 0.0
     for j in range(w.shape[0]):
         s += w[j] * X[i, j]
     return s
 
 
-@jit
-def csr_dot(w, data, indices, indptr, i):
-    """w . x_i for row i of the CSR matrix (data, indices, indptr)."""
+def _csr_dot(X, i, w):
+    data, indices, indptr = X
     s = 0.0
-    for q in range(indptr[i], indptr[i + 1]):
-        s += w[indices[q]] * data[q]
+    for p in range(indptr[i], indptr[i + 1]):
+        s += w[indices[p]] * data[p]
+    return s
+
+
+def row_dot_norm(X, i, w):
+    """(w . x_i, x_i . x_i) in one read of row i."""
+    return (_csr_dot_norm if isinstance(X, tuple) else _dense_dot_norm)(X, i, w)
+
+
+def _dense_dot_norm(X, i, w):
+    s = 0.0
+    xx = 0.0
+    for j in range(w.shape[0]):
+        s += w[j] * X[i, j]
+        xx += X[i, j] * X[i, j]
+    return s, xx
+
+
+def _csr_dot_norm(X, i, w):
+    data, indices, indptr = X
+    s = 0.0
+    xx = 0.0
+    for p in range(indptr[i], indptr[i + 1]):
+        s += w[indices[p]] * data[p]
+        xx += data[p] * data[p]
+    return s, xx
+
+
+def row_axpy(X, i, a, out):
+    """out += a x_i."""
+    (_csr_axpy if isinstance(X, tuple) else _dense_axpy)(X, i, a, out)
+
+
+def _dense_axpy(X, i, a, out):
+    for j in range(out.shape[0]):
+        out[j] += a * X[i, j]
+
+
+def _csr_axpy(X, i, a, out):
+    data, indices, indptr = X
+    for p in range(indptr[i], indptr[i + 1]):
+        out[indices[p]] += a * data[p]
+
+
+def row_axpy_norm(X, i, a, out):
+    """out += a x_i; returns x_i . x_i, summed in the same pass."""
+    return (_csr_axpy_norm if isinstance(X, tuple) else _dense_axpy_norm)(X, i, a, out)
+
+
+def _dense_axpy_norm(X, i, a, out):
+    xx = 0.0
+    for j in range(out.shape[0]):
+        out[j] += a * X[i, j]
+        xx += X[i, j] * X[i, j]
+    return xx
+
+
+def _csr_axpy_norm(X, i, a, out):
+    data, indices, indptr = X
+    xx = 0.0
+    for p in range(indptr[i], indptr[i + 1]):
+        out[indices[p]] += a * data[p]
+        xx += data[p] * data[p]
+    return xx
+
+
+def row_axpy_over(X, i, a, d, out):
+    """out += a (x_i / d): a step along a row rescaled by d, each entry divided first."""
+    (_csr_axpy_over if isinstance(X, tuple) else _dense_axpy_over)(X, i, a, d, out)
+
+
+def _dense_axpy_over(X, i, a, d, out):
+    for j in range(out.shape[0]):
+        out[j] += a * (X[i, j] / d)
+
+
+def _csr_axpy_over(X, i, a, d, out):
+    data, indices, indptr = X
+    for p in range(indptr[i], indptr[i + 1]):
+        out[indices[p]] += a * (data[p] / d)
+
+
+def row_sq_norm(X, i):
+    """x_i . x_i."""
+    return (_csr_sq_norm if isinstance(X, tuple) else _dense_sq_norm)(X, i)
+
+
+def _dense_sq_norm(X, i):
+    s = 0.0
+    for j in range(X.shape[1]):
+        s += X[i, j] * X[i, j]
+    return s
+
+
+def _csr_sq_norm(X, i):
+    data, indices, indptr = X
+    s = 0.0
+    for p in range(indptr[i], indptr[i + 1]):
+        s += data[p] * data[p]
     return s
 
 
 @jit
-def row_axpy(a, X, data, indices, indptr, i, csr, out):
-    """out += a x_i for row i of dense X or of the CSR matrix."""
-    if csr:
-        for q in range(indptr[i], indptr[i + 1]):
-            out[indices[q]] += a * data[q]
-    else:
-        for j in range(out.shape[0]):
-            out[j] += a * X[i, j]
+def stable_norm(values):
+    """||v|| as max_j |v_j| times the norm of v / max_j |v_j| (0 for v = 0): no square
+    underflows or overflows."""
+    top = 0.0
+    for v in values:
+        top = max(top, abs(v))
+    if top == 0.0:
+        return 0.0
+    s = 0.0
+    for v in values:
+        z = v / top
+        s += z * z
+    return top * np.sqrt(s)
 
 
-@jit
-def dense_row(i, X, data, indices, indptr, scratch):
-    """Row i as a dense vector: a view of X for dense input, ``scratch`` filled for CSR."""
-    if indptr.shape[0] == 0:
-        return X[i]
+def row_stable_norm(X, i):
+    """||x_i|| by :func:`stable_norm`."""
+    return (_csr_stable_norm if isinstance(X, tuple) else _dense_stable_norm)(X, i)
+
+
+def _dense_stable_norm(X, i):
+    return stable_norm(X[i])
+
+
+def _csr_stable_norm(X, i):
+    data, indices, indptr = X
+    return stable_norm(data[indptr[i]:indptr[i + 1]])
+
+
+def row_values(X, i):
+    """The stored values of row i: X[i] for dense X, its slice of ``data`` for CSR."""
+    return (_csr_values if isinstance(X, tuple) else _dense_values)(X, i)
+
+
+def _dense_values(X, i):
+    return X[i]
+
+
+def _csr_values(X, i):
+    data, indices, indptr = X
+    return data[indptr[i]:indptr[i + 1]]
+
+
+def row_dense(X, i, scratch):
+    """Row i as a dense vector: a view of X for dense X, ``scratch`` filled for CSR."""
+    return (_csr_dense if isinstance(X, tuple) else _dense_dense)(X, i, scratch)
+
+
+def _dense_dense(X, i, scratch):
+    return X[i]
+
+
+def _csr_dense(X, i, scratch):
+    data, indices, indptr = X
     scratch[:] = 0.0
     for p in range(indptr[i], indptr[i + 1]):
         scratch[indices[p]] = data[p]
     return scratch
+
+
+def row_nnz(X, i):
+    """The stored entries of row i: n_features for dense X."""
+    return (_csr_nnz if isinstance(X, tuple) else _dense_nnz)(X, i)
+
+
+def _dense_nnz(X, i):
+    return X.shape[1]
+
+
+def _csr_nnz(X, i):
+    return X[2][i + 1] - X[2][i]
+
+
+def n_rows(X):
+    """The number of rows of dense or CSR X."""
+    return (_csr_n_rows if isinstance(X, tuple) else _dense_n_rows)(X)
+
+
+def _dense_n_rows(X):
+    return X.shape[0]
+
+
+def _csr_n_rows(X):
+    return X[2].shape[0] - 1
+
+
+def rows(X):
+    """The rows a loop reads (see "Rows" above): dense X itself, or CSR X's
+    ``(data, indices, indptr)`` with int64 index arrays (row slicing gives int32)."""
+    if sp.issparse(X):
+        return X.data, *(a.astype(np.int64, copy=False) for a in (X.indices, X.indptr))
+    return X
 
 
 @jit
@@ -156,9 +329,18 @@ def symmetric_sweep(A, u, xp, x, ax):
         ax[r] += s - row[0] * xr
 
 
-@jit
-def symmetric_csr_matvec(A, data, indices, indptr, i, ax):
-    """ax = A x_i for row i of a CSR matrix, from A's upper triangle, in O(n nnz(x_i))."""
+def row_symmetric_matvec(X, i, A, x, ax):
+    """ax = A x_i from A's upper triangle (:func:`symmetric_matvec`), x = x_i densely;
+    O(n nnz(x_i)) from the nonzeros of a CSR row."""
+    (_csr_symmetric_matvec if isinstance(X, tuple) else _dense_symmetric_matvec)(X, i, A, x, ax)
+
+
+def _dense_symmetric_matvec(X, i, A, x, ax):
+    symmetric_matvec(A, x, ax)
+
+
+def _csr_symmetric_matvec(X, i, A, x, ax):
+    data, indices, indptr = X
     n = ax.shape[0]
     for r in range(n):
         ax[r] = 0.0
@@ -396,11 +578,10 @@ def square_buffer(values: np.ndarray) -> np.ndarray:
 
 
 @jit
-def _row_norms_loop(X, data, indices, indptr, p, out):
-    """out[i] = ||x_i||_p for dense X or the CSR arrays, scaled by max_j |x_ij| against overflow."""
-    csr = indptr.shape[0] > 0
+def _row_norms_loop(X, p, out):
+    """out[i] = ||x_i||_p for dense or CSR X, scaled by max_j |x_ij| against overflow."""
     for i in range(out.shape[0]):
-        row = data[indptr[i]:indptr[i + 1]] if csr else X[i]
+        row = row_values(X, i)
         top = 0.0
         for v in row:
             top = max(top, abs(v))
@@ -414,10 +595,21 @@ def _row_norms_loop(X, data, indices, indptr, p, out):
         out[i] = top * s ** (1.0 / p)
 
 
+def dual_exponent(p: float) -> float:
+    """q = p / (p - 1), the exponent of the dual norm of ||.||_p (2 for p = 2).
+
+    Examples
+    --------
+    >>> dual_exponent(2.0), dual_exponent(3.0)
+    (2.0, 1.5)
+    """
+    return p / (p - 1.0)
+
+
 def row_norms(X, p: float) -> np.ndarray:
     """||x||_p of every row of validated dense or CSR X, without a temporary copy of X."""
     out = np.empty(X.shape[0])
-    _row_norms_loop(*loop_arrays(X), float(p), out)
+    _row_norms_loop(rows(X), float(p), out)
     return out
 
 
@@ -444,7 +636,27 @@ def lift_tiny_rows(X):
     if not tiny.any():
         return X
     shift = np.zeros(X.shape[0], dtype=np.int64)
-    shift[tiny] = -np.frexp(norms[tiny])[1]  # 2^shift can overflow alone: ldexp the entries
+    shift[tiny] = -np.frexp(norms[tiny])[1]
+    return ldexp_rows(X, shift)
+
+
+def ldexp_rows(X, shift):
+    """A copy of X with row i multiplied by 2**shift[i]: exact, and signs and directions kept.
+
+    The entries are scaled one by one (``numpy.ldexp``), since 2**shift alone can
+    overflow where the scaled entries do not.
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse.csr_matrix
+        float64 data.
+    shift : ndarray of int64, shape (n_samples,)
+
+    Returns
+    -------
+    ndarray (C-contiguous) or scipy.sparse.csr_matrix like ``X``
+    """
+    shift = np.asarray(shift, dtype=np.int64)
     if sp.issparse(X):
         out = X.copy()
         out.data = np.ldexp(out.data, np.repeat(shift, np.diff(out.indptr)))
@@ -475,3 +687,12 @@ def normalize_rows(X, p: float):
         out.indptr = out.indptr.astype(np.int64)
         return out
     return np.ascontiguousarray(X * inv[:, None])
+
+
+# The CSR bodies that read a row's values alone, contiguously, are vectorised too.
+for _name in ("dot", "dot_norm", "axpy", "axpy_norm", "axpy_over", "sq_norm", "stable_norm",
+              "values", "dense", "nnz", "n_rows", "symmetric_matvec"):
+    _stub = globals()[_name if _name == "n_rows" else f"row_{_name}"]
+    _contiguous = _name in ("sq_norm", "stable_norm", "values", "nnz", "n_rows")
+    row_kind(_stub, globals()[f"_dense_{_name}"], globals()[f"_csr_{_name}"],
+             csr_fastmath=CONTIGUOUS if _contiguous else GATHER)

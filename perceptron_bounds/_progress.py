@@ -3,11 +3,15 @@
 * :func:`bar`: a tqdm bar (``tqdm.auto``: a widget in a notebook), or, under
   :func:`command_line` with stderr not a terminal (a log, a pipe), one line every
   :data:`LINE_EVERY` seconds and nothing for shorter work.
-* :func:`announcing_compilation`: one line to stderr when Numba compiles the
-  package's loops (a cold on-disk cache: the first run after an install or an
-  edit). It listens to Numba's ``numba:compile`` event, which fires only when a
-  loop is compiled, not when it is loaded from the cache, so a warm cache
-  prints nothing.
+* :func:`announcing_compilation`: a line to stderr when Numba compiles the
+  package's loops for more than :data:`NOTICE_AFTER` seconds (a cold on-disk cache:
+  the first run after an install or an edit, or a first run on a new kind of input),
+  then the count of loops compiled and the seconds so far as it goes (a status line on
+  a terminal, a line every :data:`LINE_EVERY` seconds otherwise), and at the end the
+  count and the time it took. It listens to Numba's ``numba:compile`` event, which
+  fires only when a loop is compiled, not when it is loaded from the cache, so a warm
+  cache prints nothing, and neither does a run that compiles a few small
+  specialisations.
 """
 
 from __future__ import annotations
@@ -22,7 +26,14 @@ from numba.core import event
 LINE_EVERY = 10.0
 #: Seconds before a bar appears: shorter work shows none.
 BAR_DELAY = 1.0
-COMPILING = "perceptron-bounds: compiling the loops (first run only, about 15 s) ..."
+#: Seconds of compiling before the notice is printed: a run that compiles a few small
+#: specialisations says nothing.
+NOTICE_AFTER = 2.0
+#: The notice. How long the compile takes depends on the commands and the machine (a
+#: cold ``compare`` of every algorithm: tens of seconds, more on a loaded machine), so
+#: the lines after it count the loops and the seconds as they go.
+COMPILING = ("perceptron-bounds: compiling the loops with Numba (once: later runs on this "
+             "kind of input load them from the cache) ...")
 
 _LINES = [False]  # set by command_line(): progress lines instead of a bar
 
@@ -86,24 +97,93 @@ def command_line():
         _LINES[0] = previous
 
 
+def _package_loop(ev) -> bool:
+    """Whether a ``numba:compile`` event is of one of the package's jitted functions."""
+    module = getattr(ev.data["dispatcher"].py_func, "__module__", "") or ""
+    return module.startswith("perceptron_bounds")
+
+
 class _CompileNotice(event.Listener):
-    """Prints :data:`COMPILING` once, at the first compilation of a loop of the package."""
+    """Announces a long compilation of the package's loops and counts it (module docstring).
+
+    ``said`` is the class's: the notice is printed once per process (the tests set it).
+    """
 
     said = False
 
+    def __init__(self):
+        self.depth = 0  # compilations under way (a loop compiles the loops it calls)
+        self.count = 0
+        self.seconds = 0.0  # finished top-level compiling
+        self.began = self.last = 0.0
+        self.shown = False  # this command printed the notice: it also prints the count
+
+    def elapsed(self, now: float) -> float:
+        return self.seconds + (now - self.began if self.depth else 0.0)
+
     def on_start(self, ev):
-        module = getattr(ev.data["dispatcher"].py_func, "__module__", "")
-        if not _CompileNotice.said and module.startswith(("perceptron_bounds.algorithms",
-                                                          "perceptron_bounds.bounds")):
-            _CompileNotice.said = True
-            print(COMPILING, file=sys.stderr, flush=True)
+        if not _package_loop(ev):
+            return
+        now = time.monotonic()
+        if self.depth == 0:
+            self.began = now
+        self.depth += 1
+        self._progress(now)
 
     def on_end(self, ev):
-        pass
+        if not _package_loop(ev):
+            return
+        now = time.monotonic()
+        self.depth -= 1
+        self.count += 1
+        if self.depth == 0:
+            self.seconds += now - self.began
+        self._progress(now)
+
+    def _progress(self, now: float) -> None:
+        seconds = self.elapsed(now)
+        if not self.shown:
+            if seconds < NOTICE_AFTER or _CompileNotice.said:
+                return
+            _CompileNotice.said = self.shown = True
+            print(COMPILING, file=sys.stderr, flush=True)
+            self.last = now
+        if _LINES[0] or not sys.stderr.isatty():
+            if now - self.last >= LINE_EVERY:
+                self.last = now
+                print(f"  {self.count} loops compiled, {seconds:.0f} s", file=sys.stderr,
+                      flush=True)
+        else:
+            print(f"\r  {self.count} loops compiled, {seconds:.0f} s", end="", file=sys.stderr,
+                  flush=True)
+
+    def close(self) -> None:
+        """The last word of a compilation that was announced: how many loops, how long."""
+        if self.shown:
+            if not (_LINES[0] or not sys.stderr.isatty()):
+                print(file=sys.stderr)
+            print(f"perceptron-bounds: compiled {self.count} loops in "
+                  f"{self.elapsed(time.monotonic()):.0f} s (cached for later runs)",
+                  file=sys.stderr, flush=True)
+            self.shown = False
 
 
 @contextmanager
 def announcing_compilation():
-    """Inside: a cold Numba cache is announced by one line (see the module docstring)."""
-    with event.install_listener("numba:compile", _CompileNotice()):
+    """Inside: a long compilation of the package's loops (a cold Numba cache) is announced,
+    counted as it goes and summed up at the end (see the module docstring). Nested (a run
+    inside a command), the outer one reports."""
+    if _ACTIVE:
         yield
+        return
+    notice = _CompileNotice()
+    _ACTIVE.append(notice)
+    try:
+        with event.install_listener("numba:compile", notice):
+            yield
+    finally:
+        _ACTIVE.remove(notice)
+        notice.close()
+
+
+_ACTIVE: list = []  # the listener of the outermost announcing_compilation()

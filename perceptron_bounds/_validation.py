@@ -247,6 +247,36 @@ def _check_y(y, n_samples: int) -> np.ndarray:
     return y
 
 
+def check_label_values(classes: np.ndarray, name: str = "y") -> None:
+    """``ValueError`` when the distinct labels ``classes`` hold a non-integer number: a
+    continuous target (a regression column, a feature read as the labels), not class
+    labels, which scikit-learn's classifiers refuse alike ("Unknown label type:
+    continuous")."""
+    if classes.dtype.kind != "f":
+        return
+    fractional = classes[classes != np.round(classes)]
+    if fractional.size:
+        raise ValueError(
+            f"{name} holds non-integer numbers ({fractional.size} distinct, e.g. "
+            f"{fractional[0]:.6g}) among its {classes.shape[0]} distinct values: class labels "
+            "are needed, not a continuous target; threshold or round it")
+
+
+#: At least this many rows, each with a label of its own, are a warning
+#: (:func:`distinct_labels_warning`); a shorter sequence may well be a toy example.
+DISTINCT_LABELS_ROWS = 10
+
+
+def distinct_labels_warning(n_classes: int, n_samples: int, name: str = "y") -> str | None:
+    """The warning for as many classes as rows (at least :data:`DISTINCT_LABELS_ROWS`):
+    every trial is then a mistake, a sign that ``name`` is not a label (an identifier, a
+    feature); None otherwise."""
+    if n_classes < n_samples or n_samples < DISTINCT_LABELS_ROWS:
+        return None
+    return (f"{name} gives each of the {n_samples} rows a label of its own ({n_classes} "
+            "classes): no label is seen twice, so every trial is a mistake; is it a label?")
+
+
 def _check_known(y: np.ndarray, classes: np.ndarray) -> None:
     """``ValueError`` naming the labels of ``y`` that are not in ``classes``."""
     unknown = np.setdiff1d(_distinct(y), classes)
@@ -274,6 +304,7 @@ def check_labels(y, n_samples: int, classes=None) -> tuple[np.ndarray, np.ndarra
         if classes.shape[0] != 2:
             raise ValueError(f"classes must hold two distinct labels, got {classes.tolist()}")
         _check_known(y, classes)
+    check_label_values(classes)
     if classes.shape[0] != 2:
         shown = ", ".join(repr(c) for c in classes[:5].tolist())
         raise ValueError(
@@ -322,6 +353,7 @@ def check_class_labels(y, n_samples: int, classes=None) -> tuple[np.ndarray, np.
                 "classes are needed"
             )
         _check_known(y, classes)
+    check_label_values(classes)
     if classes.shape[0] == 2:  # one comparison instead of a search (the binary case)
         return (y == classes[1]).astype(np.int64), classes
     return np.searchsorted(classes, y).astype(np.int64, copy=False), classes

@@ -26,7 +26,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._jit import jit
-from ._linalg import dot
+from ._linalg import dot, row_norms
 from ._validation import check_choice, check_int, check_real
 
 KERNELS = ("linear", "poly", "rbf")
@@ -183,6 +183,23 @@ class Kernel:
         G *= -self.gamma
         return np.exp(G, out=G)
 
+    def rounding_units(self, X) -> float:
+        """u such that a computed K(x, z) on rows of X is within u eps t(x) t(z) of the exact one.
+
+        t(x)^2 = gamma ||x||^2 + |coef0| raised to ``degree`` (poly; K(x, x) for
+        coef0 >= 0), ||x||^2 (linear) or 1 (rbf). With w the most nonzeros of a
+        row plus 3: w for a dot product, degree w for poly ((gamma x.z + coef0) is
+        within w eps (gamma ||x|| ||z|| + |coef0|), and (gamma ||x|| ||z|| +
+        |coef0|)^2 <= t(x)^2 t(z)^2 for degree 1), 6 w for rbf (Kernel.gram keeps the
+        squared distance within w eps / RBF_CANCELLATION relative, and
+        exp(-a) a <= 1 / e).
+        """
+        width = (int(np.max(np.diff(X.indptr), initial=0)) if sp.issparse(X)
+                 else X.shape[1]) + 3
+        if self.name == "poly":
+            return float(self.degree * width)
+        return float(6 * width if self.name == "rbf" else width)
+
     def diagonal(self, X) -> np.ndarray:
         """K(x, x) for every row of X."""
         sq = rowwise_dot(X, X)
@@ -324,6 +341,35 @@ def check_kernel_range(kernel: Kernel, X) -> None:
             f"= 10^{kernel.degree * np.log10(base):.0f} > 10^{_MAX_LOG10_KERNEL:.0f}; lower the "
             "degree, gamma or coef0, or scale X down"
         )
+
+
+#: Nonzero norms whose squares are normal float64 numbers (beyond: underflow or overflow).
+NORM_RANGE = (float(np.sqrt(np.finfo(np.float64).tiny)), float(np.sqrt(np.finfo(np.float64).max)))
+
+
+def check_feature_norms(X, kernel: Kernel) -> np.ndarray:
+    """||x_i|| of every row in the kernel's feature space, sqrt(K(x_i, x_i)), checked.
+
+    A nonzero norm outside :data:`NORM_RANGE` (about 1.5e-154 to 1.3e154) is a one-line
+    ``ValueError``: its square, which the loops and the bounds use (x.x, R^2, the margins
+    of rows of that scale), is not a normal float64 number, so a run would learn nothing
+    from such a row (its margins underflow to 0) and no bound would be exact (theory §4.4).
+    The same refusal where data enter a run (``run_online``) and where a run's bounds are
+    computed (``evaluate``). With the linear kernel the check takes the norms scaled by
+    each row's largest entry before squaring (:func:`~perceptron_bounds._linalg.row_norms`),
+    which do not underflow.
+    """
+    norms = np.sqrt(np.maximum(kernel.diagonal(X), 0.0))
+    checked = row_norms(X, 2.0) if kernel.is_linear else norms
+    low, high = NORM_RANGE
+    bad = np.flatnonzero((checked != 0.0) & ~((checked >= low) & (checked <= high)))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(
+            f"X row {i} has norm {checked[i]:.6g} in the kernel's feature space: the runs and "
+            f"the bounds need every nonzero norm in [{low:.3g}, {high:.3g}], where its square is "
+            "a normal float64 number; rescale X")
+    return norms
 
 
 def kernel_of(params: dict) -> Kernel:

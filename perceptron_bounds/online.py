@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from contextlib import contextmanager, nullcontext
 
 import numpy as np
@@ -10,10 +11,19 @@ from ._fingerprint import x_part, y_part
 from ._interrupt import interruptible, reporting
 from ._progress import BAR_DELAY, announcing_compilation, bar
 from ._sequence import check_seed, draw_seed, presentation_order, trial_draws
-from ._validation import Data, check_bool, check_class_labels, check_int, check_labels, check_X
+from ._validation import (
+    Data,
+    check_bool,
+    check_class_labels,
+    check_int,
+    check_labels,
+    check_X,
+    distinct_labels_warning,
+)
 from .algorithms import available, get
 from .algorithms.ovr import class_data
 from .hypothesis import OneVsRestHypothesis
+from .kernels import Kernel, check_feature_norms, kernel_of
 from .registry import check_params
 from .run import OnlineRun
 
@@ -45,7 +55,8 @@ def run_online(
         A name from ``perceptron_bounds.algorithms.available()``.
     X : array-like of shape (n_samples, n_features) or scipy.sparse matrix
         Instances; CSR input is accepted by every form (a dual run on CSR X keeps
-        its support vectors as a CSR matrix).
+        its support vectors as a CSR matrix). A data file larger than memory runs
+        streamed by :func:`perceptron_bounds.run_file` (the same run, chunk by chunk).
     y : array-like of shape (n_samples,)
         Labels: any two distinct values, mapped to -1/+1 in sorted order (theory §1.6),
         or any K >= 2 distinct values for a multiclass run (class k is the k-th
@@ -93,12 +104,21 @@ def run_online(
     -------
     OnlineRun
 
+    Warns
+    -----
+    UserWarning
+        When ``y`` gives each of at least 10 rows a label of its own (as many classes as
+        rows): every trial is then a mistake, a sign that ``y`` is not a label.
+
     Raises
     ------
     TypeError, ValueError
         On bad input, before any trial runs: unknown algorithm or parameter,
         X not 2-D, empty, NaN, infinite or overflowing values, length mismatch,
-        a single label value, epochs < 1, a parameter out of its range (or, for
+        a single label value, labels that are non-integer numbers (a continuous
+        target, not classes), a nonzero row whose norm (in the kernel's feature
+        space) is outside about [1.5e-154, 1.3e154] (:func:`check_rows_in_range`),
+        epochs < 1, a parameter out of its range (or, for
         a ``poly`` kernel, kernel values beyond 1e300 on X), a warm start of
         another algorithm, with other parameters, classes or ``multiclass``,
         ``multiclass`` not one of None, "ovr", "native", or "native" for an
@@ -149,6 +169,7 @@ def run_online(
         n_features = warm_start.n_features
         classes = warm_start.classes if classes is None else classes
     X = check_X(X, n_features=n_features)
+    given_classes = classes is not None
     if multiclass is None and warm_start is None:
         y_index, classes = check_class_labels(y, X.shape[0], classes)
         if classes.shape[0] > 2:
@@ -161,11 +182,15 @@ def run_online(
         raise ValueError(
             f"classes {classes.tolist()} differ from the warm start's {warm_start.classes.tolist()}"
         )
+    alone = None if given_classes else distinct_labels_warning(classes.shape[0], X.shape[0])
+    if alone is not None:
+        warnings.warn(alone, UserWarning, stacklevel=3)
     data = Data(X, y_fit, classes)
     if warm_start is None:
         resolved = spec.resolve({**spec.defaults, **params}, data)
     else:
         resolved = _resolve_warm(spec, params, data, warm_start)
+    check_rows_in_range(spec, resolved, X)
     if (shuffle or spec.randomized) and seed is None:
         seed = draw_seed()
     order = presentation_order(data.n_samples, epochs, shuffle, seed)
@@ -200,6 +225,23 @@ def run_online(
         data_fingerprint=_chain(warm_start, hx, y_fit if multiclass else y_fit > 0),
         queried_trials=result.queried_trials,
     )
+
+
+def check_rows_in_range(spec, params: dict, X) -> None:
+    """The norm of every row as the algorithm sees it, checked before any trial.
+
+    A nonzero row whose norm in the kernel's feature space is outside
+    ``kernels.NORM_RANGE`` (below about 1.5e-154: its square underflows) makes its
+    margins underflow to 0, so a run would learn nothing from it and say nothing (issue
+    31): the one-line ``ValueError`` of ``evaluate``
+    (:func:`~perceptron_bounds.kernels.check_feature_norms`), here where the data enter.
+    An algorithm that scales every instance to unit norm first (``instance_map``: ALMA,
+    the p-norm Perceptron; ``normalize=True``: the Higher-Order Perceptron, by an exact
+    power of two, ``_linalg.lift_tiny_rows``) sees no such row.
+    """
+    if spec.instance_map is not None or params.get("normalize", False):
+        return
+    check_feature_norms(X, kernel_of(params) if "kernel" in params else Kernel())
 
 
 def _chain(warm_start: OnlineRun | None, hx: str, labels) -> tuple[str, ...]:

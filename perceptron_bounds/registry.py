@@ -61,60 +61,6 @@ def update_trials(mistake_trials, margin_error_trials, queried_trials=None) -> n
 
 
 @dataclass(frozen=True)
-class LegendEntry:
-    """How a figure's legend spells out a run, after the curve's label (see ``Algorithm.legend``).
-
-    Attributes
-    ----------
-    text : str
-        What the run is, e.g. ``"Second-Order Perceptron, a = 0.2"``.
-    dashed : bool, default=False
-        Draw the curve dashed: a special case of an algorithm drawn beside it
-        (the p-norm Perceptron, the Higher-Order Perceptron HO_p(0) of paper 000).
-    notation : str, optional
-        A note for the legend's title that explains the curves' short names
-        (e.g. HO_p(c)); given once however many curves share it.
-    """
-
-    text: str
-    dashed: bool = False
-    notation: str | None = None
-
-
-@dataclass(frozen=True)
-class Teaching:
-    """How the teaching panels decorate a run on 2-D data (see ``Algorithm.teaching``).
-
-    The ball of a margin-error algorithm is drawn from ``Algorithm.ball``.
-
-    Attributes
-    ----------
-    matrix : callable (params: dict) -> str, optional
-        The name, in mathtext, of the matrix ``Snapshot.matrix`` drawn as an
-        ellipse (e.g. ``"$A_k = a I + X_k X_k^T$"``, theory §2.4) for the
-        resolved ``params``; None: ``"$A_k$"``. The ellipse is drawn whenever
-        the snapshots hold a matrix (``Algorithm.matrix``).
-    band : bool, default=True
-        Shade the comparator's margin band |u . x| < gamma in the plane of the
-        instances. False where the algorithm's bounds measure gamma on
-        transformed instances (the Higher-Order Perceptron, theory §4.1).
-    update_note : callable (run, trial: int) -> str, optional
-        What the update at ``trial`` (one of ``run.update_trials``) did, added to the
-        panel's title after "a mistake" or "a margin error" (the Projectron's "added
-        as a support" or "projected", theory §2.13); None: nothing added.
-    supports : bool, default=False
-        Draw the hypothesis' support vectors, each as opaque as its coefficient
-        is large (|coef| / max |coef|), and cross the ones an update removed:
-        a budget at work (the Forgetron's fading coefficients, theory §2.11).
-    """
-
-    matrix: Callable | None = None
-    band: bool = True
-    update_note: Callable | None = None
-    supports: bool = False
-
-
-@dataclass(frozen=True)
 class Algorithm:
     """A registered algorithm.
 
@@ -177,36 +123,19 @@ class Algorithm:
         The run's state records the factors of the Higher-Order matrix B_k, so
         the transformed sequence of paper 000's bound can be rebuilt from it
         (:mod:`perceptron_bounds.bounds.transformed`).
-    display_name : str, optional
-        The name shown in figures' titles and legends (``"Second-Order
-        Perceptron"``); default ``name``.
-    label_params : sequence of str, or callable (params: dict) -> sequence of str, optional
-        The parameters a label shows after the display name, e.g. the
-        Ballseptron's ``("r",)``; a callable picks them from the resolved
-        parameters (the Second-Order ``variant`` decides between ``a`` and
-        ``c``). Default none. The plots add the kernel's parameters of a
-        kernel run.
-    legend : callable (params: dict) -> LegendEntry, optional
-        How a figure's legend spells out a run with the resolved ``params``
-        (the papers' short names FO, SO(a), HO_p(c) are labels that need it);
-        default the display name and the ``label_params``.
-    margin_error : (str, str), optional
-        What makes a margin error, in mathtext for legends: the condition on a
-        binary trial and on a native multiclass trial (the Ballseptron's,
-        theory §2.3, §2.6). None (default): the algorithm makes none.
-    teaching : Teaching, optional
-        How the teaching panels decorate a run (a ball, the ellipse of a
-        matrix, the margin band); default no decorations, the band shaded.
     ball : str, optional
         The parameter whose value is the radius r of the ball around each
         instance (the Ballseptron's ``"r"``, theory §2.3): a right prediction
         within r of the hyperplane is a margin error and an update, the
         first-order bounds take the Ballseptron's conditions and corrections,
         and the teaching panels draw the ball. None (default): no ball.
-    estimator : str, optional
+    estimator : str or tuple of str, optional
         The name of its scikit-learn estimator class in
         ``perceptron_bounds.estimators`` (``"SecondOrderPerceptron"``), which
-        :func:`perceptron_bounds.estimators.estimator_of` returns; None: none.
+        :func:`perceptron_bounds.estimators.estimator_of` returns, or several names,
+        the first that one (the Perceptron's ``KernelPerceptron`` is a twin with
+        other defaults); None: ``estimator_of`` builds a generic estimator over the
+        algorithm, its registered defaults as parameters.
     randomized : bool, default=False
         The algorithm draws at random (a budget's removals, a label query): its
         ``fit`` reads ``data.draws``, one uniform in [0, 1) per trial of ``order``,
@@ -238,14 +167,9 @@ class Algorithm:
     native_bounds: tuple = ()
     instance_map: Callable | None = None
     transformed_sequence: bool = False
-    display_name: str = ""
-    label_params: tuple | Callable = ()
-    legend: Callable | None = None
-    margin_error: tuple[str, str] | None = None
-    teaching: Teaching = Teaching()
     former_names: tuple[str, ...] = ()
     ball: str | None = None
-    estimator: str | None = None
+    estimator: str | tuple[str, ...] | None = None
     randomized: bool = False
     tracking: tuple = ()
     no_tracking: str | None = None
@@ -266,9 +190,48 @@ def register(algorithm: Algorithm) -> Algorithm:
     return algorithm
 
 
+# Records that the layers above attach to an algorithm by name: kind -> name -> fields.
+_ATTACHED: dict[str, dict[str, dict]] = {}
+
+
+def attach(name: str, kind: str, **fields) -> None:
+    """Attach to the algorithm ``name`` a record of ``kind``, owned by a layer above this one.
+
+    What is not computation stays out of :class:`Algorithm`: the layer that reads a kind of
+    record defines its fields and checks them when it reads them (``"presentation"``: how
+    figures name and decorate a run, :class:`perceptron_bounds.plots.presentation.Presentation`).
+    An algorithm attaches its records beside its registration; attaching again replaces them.
+
+    Examples
+    --------
+    >>> attach("my_perceptron", "presentation", display_name="My Perceptron")
+    >>> attached("my_perceptron", "presentation")
+    {'display_name': 'My Perceptron'}
+    """
+    if not isinstance(name, str) or not isinstance(kind, str):
+        raise TypeError(f"name and kind must be str, got {name!r} and {kind!r}")
+    _ATTACHED.setdefault(kind, {})[name] = dict(fields)
+
+
+def attached(name: str, kind: str) -> dict:
+    """The fields of the record of ``kind`` attached to the algorithm ``name`` (:func:`attach`);
+    empty when none is."""
+    return dict(_ATTACHED.get(kind, {}).get(current_name(name, warn=False), {}))
+
+
 def available() -> list[str]:
     """Names of the registered algorithms, sorted."""
     return sorted(_REGISTRY)
+
+
+def estimator_names() -> list[str]:
+    """The estimator classes the registrations name (``Algorithm.estimator``), in the order of
+    registration: what ``perceptron_bounds`` and ``perceptron_bounds.estimators`` export."""
+    names = []
+    for algorithm in _REGISTRY.values():
+        named = algorithm.estimator
+        names += [named] if isinstance(named, str) else list(named or ())
+    return names
 
 
 def current_name(name, *, warn: bool = True):

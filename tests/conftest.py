@@ -27,16 +27,41 @@ def data():
     return noisy_separable()
 
 
+_DENSE_ROWS = numba.types.Array(numba.types.float64, 2, "C")
+_CSR_ROWS = numba.types.Tuple((numba.types.Array(numba.types.float64, 1, "C"),
+                               *[numba.types.Array(numba.types.int64, 1, "C")] * 2))
+
+
+def _input_kind_free(signature):
+    """``signature`` with its rows (a float64 C-contiguous 2-D array or the CSR tuple of
+    ``perceptron_bounds._linalg.rows``) named alike: signatures that differ only there
+    differ by the input kind."""
+    return tuple("rows" if arg in (_DENSE_ROWS, _CSR_ROWS) else arg for arg in signature)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def every_loop_compiles_for_one_signature():
-    """After the whole session, each jitted function has at most one signature (STYLE 1)."""
+    """After the whole session, each jitted function has at most one signature per input
+    kind, dense or CSR rows (README, "Development"; perceptron_bounds/_jit.py: loops receive
+    only float64 C-contiguous arrays, int64 arrays and scalars)."""
     yield
     for info in pkgutil.walk_packages(perceptron_bounds.__path__, "perceptron_bounds."):
         module = importlib.import_module(info.name)
         for name, obj in vars(module).items():
             jitted = isinstance(obj, numba.core.registry.CPUDispatcher)
             if jitted and obj.__module__ == module.__name__:
-                assert len(obj.signatures) <= 1, f"{module.__name__}.{name}: {obj.signatures}"
+                kinds = {_input_kind_free(signature) for signature in obj.signatures}
+                assert len(kinds) <= 1 and len(obj.signatures) <= 2, (
+                    f"{module.__name__}.{name}: {obj.signatures}")
+
+
+@pytest.fixture(autouse=True)
+def parsed_files_cached_in_a_temporary_folder(tmp_path_factory, monkeypatch):
+    """The cache of parsed files (``datasets.parsed_cache``) of a test is a folder of its
+    own, never the user's data home."""
+    from perceptron_bounds.datasets.parsed_cache import CACHE_ENV
+
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path_factory.mktemp("parsed")))
 
 
 @pytest.fixture(autouse=True)

@@ -8,6 +8,7 @@ of exactly zero is a mistake (theory §1.1).
 """
 
 import numpy as np
+import scipy.linalg
 
 
 def kernel(name, a, b, degree=3, gamma=1.0, coef0=1.0):
@@ -900,14 +901,17 @@ def selective_second_order(X, y, order, draws, a, b, kernel_name="linear", **ker
 # k_projectron2_train.m (whose eta bounds the squared projection error; here the error itself).
 
 
-def projectron(X, y, order, eta, plus=False, kernel_name="rbf", dependent=1e-12,
+def projectron(X, y, order, eta, plus=False, kernel_name="rbf", dependent=1e-12, units=0.0,
                **kernel_params):
     """Theory §2.13: project a mistaken instance onto the supports' span when its error is <= eta.
 
-    The projection is solved afresh on every update from the supports' Gram matrix
-    (np.linalg.solve), not kept incrementally. Returns (mistake_trials,
-    margin_error_trials, support_rows, beta, margins, added, deltas, taus), the last three
-    per update trial.
+    The projection is solved afresh on every update from the Cholesky factor L of the
+    supports' Gram matrix (np.linalg.cholesky), not kept incrementally: z = L^{-1} k_t,
+    c = L^{-T} z, delta^2 = K(x, x) - z . z. An instance is in the span when delta^2 is
+    at most dependent K(x, x) or twice the rounding bound
+    (k + 2 + units) eps (sqrt(K(x, x)) + sum_j |c_j| sqrt(K(s_j, s_j)))^2, ``units``
+    the kernel's (Kernel.rounding_units). Returns (mistake_trials, margin_error_trials,
+    support_rows, beta, margins, added, deltas, taus), the last three per update trial.
     """
     support, beta, margins = [], np.zeros(0), []
     mistakes, errors, added, deltas, taus = [], [], [], [], []
@@ -922,14 +926,19 @@ def projectron(X, y, order, eta, plus=False, kernel_name="rbf", dependent=1e-12,
         if support:
             G = np.array([[kernel(kernel_name, X[a], X[b], **kernel_params) for b in support]
                           for a in support])
-            c = np.linalg.solve(G, k_t)
-            projected_sq = float(k_t @ c)
+            L = np.linalg.cholesky(G)
+            z = scipy.linalg.solve_triangular(L, k_t, lower=True)
+            c = scipy.linalg.solve_triangular(L.T, z, lower=False)
+            projected_sq = float(z @ z)
         else:
-            c, projected_sq = np.zeros(0), 0.0
+            G, c, projected_sq = np.zeros((0, 0)), np.zeros(0), 0.0
         delta = np.sqrt(max(kxx - projected_sq, 0.0))
+        reach = np.sqrt(kxx) + float(np.abs(c) @ np.sqrt(np.diag(G)))
+        error = (len(support) + 2 + units) * np.finfo(np.float64).eps * reach**2
+        in_span = delta**2 <= max(dependent * kxx, 2.0 * error)
         if m <= 0.0:
             tau = 1.0
-            grow = delta > eta and delta**2 > dependent * kxx
+            grow = delta > eta and not in_span
             if grow:
                 support.append(i)
                 beta = np.append(beta, y[i])
@@ -939,7 +948,6 @@ def projectron(X, y, order, eta, plus=False, kernel_name="rbf", dependent=1e-12,
             added.append(grow)
         else:
             loss = 1.0 - m
-            in_span = delta**2 <= dependent * kxx
             slack = loss - delta / eta if eta > 0.0 else (loss if in_span else -1.0)
             if slack <= 0.0 or projected_sq <= 0.0:
                 continue

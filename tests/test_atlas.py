@@ -233,3 +233,60 @@ def test_atlas_file_that_does_not_parse_is_one_line(tmp_path, capsys, monkeypatc
     err = capsys.readouterr().err
     assert str(bad) in err and err.count("\n") == 1, err
     assert not calls and not (tmp_path / "atlas.csv").exists()
+
+
+def test_an_atlas_where_no_bound_applies_exits_0_and_says_why_no_ratios_figure(
+        tmp_path, capsys, iris_rows):
+    """Issue 31, item 11: the CSV and tables were written, then exit 2 'nothing to plot'."""
+    rows = [{**row, "value": None, "ratio": None, "holds": None, "gamma": None,
+             "comparator": None, "reason": "the bound's condition fails"}
+            for row in iris_rows if row["algorithm"] == "forgetron"]
+    source = write_atlas_csv(rows, tmp_path / "none.csv")
+    out = tmp_path / "out"
+    assert main(["atlas", "--from-csv", source, "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "no atlas-ratios.png: no bound applies to any run of kernel linear" in printed
+    assert (out / "atlas.png").stat().st_size > 0 and (out / "atlas.md").stat().st_size > 0
+    assert not (out / "atlas-ratios.png").exists()
+
+
+def test_atlas_from_a_missing_csv_is_one_clear_line(tmp_path, capsys):
+    """Issue 31, item 11: not a raw [Errno 2]."""
+    missing = tmp_path / "missing.csv"
+    assert main(["atlas", "--from-csv", str(missing), "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"--from-csv {missing}: no such file" in err and "Errno" not in err, err
+    assert err.count("\n") == 1
+
+
+def test_every_atlas_cell_runs_the_kernel_it_names():
+    """Issue 31, item 2: under "linear" the budget Perceptrons ran their default poly kernel
+    while the row, the CSV and the page said linear."""
+    import json
+
+    rows = bound_atlas(["iris"], algorithms=["forgetron", "randomized_budget_perceptron"],
+                       kernels=["linear", "rbf"], quick=True)
+    rows += bound_atlas(["iris"], algorithms=["pnorm"], quick=True)  # no kernel parameter
+    assert {row["kernel"] for row in rows} == {"linear", "rbf"}
+    for row in rows:
+        params = json.loads(row["params"])
+        assert params.get("kernel", "linear") == row["kernel"], row
+
+
+def test_the_forgetrons_default_kernel_lets_its_own_bound_apply():
+    """Issue 31, item 2: with its poly default K(x, x) > 1 and its bound never applied."""
+    from perceptron_bounds import Forgetron, run_online
+    from perceptron_bounds.algorithms import get
+    from perceptron_bounds.bounds import evaluate
+    from perceptron_bounds.datasets import make_separable
+
+    assert get("forgetron").defaults["kernel"] == Forgetron().kernel == "rbf"
+    X, y, _ = make_separable(200, 3, margin=0.3, seed=0)
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    run = run_online("forgetron", X, y, budget=50, epochs=2)
+    for variant in ("stated", "tightened"):
+        row = evaluate(run, X, y).row("forgetron", variant)
+        assert "K(x, x) <= 1" not in (row.reason or ""), row.reason
+    linear = run_online("forgetron", X, y, budget=50, kernel="linear")
+    reason = evaluate(linear, X, y).row("forgetron").reason or ""
+    assert "= 1 > 1" not in reason, reason  # one ulp above 1 is printed as such

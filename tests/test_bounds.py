@@ -568,12 +568,12 @@ def test_a_failed_eigensolver_makes_the_second_order_bound_not_applicable(monkey
     mixed-scale data: evaluate reports the bound not applicable instead of raising."""
     import scipy.linalg
 
-    from perceptron_bounds.bounds import quantities
+    from perceptron_bounds.bounds import spectra
 
     def failing(*args, **kwargs):
         raise scipy.linalg.LinAlgError("Internal Error.")
 
-    monkeypatch.setattr(quantities.scipy.linalg, "eigvalsh", failing)
+    monkeypatch.setattr(spectra.scipy.linalg, "eigvalsh", failing)
     rng = np.random.default_rng(0)
     X = rng.standard_normal((30, 4)) * 10.0 ** rng.uniform(-3, 8, (30, 1))
     y = np.where(rng.standard_normal(30) > 0, 1, -1)
@@ -594,15 +594,11 @@ def scaled_noisy_poly_run(seed, degree=2):
 
 
 def test_the_kernel_svm_search_is_bounded_and_says_when_it_stopped_early():
-    import time
-
     from perceptron_bounds.bounds import search
 
     for seed in range(12):
         run, X, y = scaled_noisy_poly_run(seed)
-        start = time.perf_counter()
-        report = evaluate(run, X, y)
-        assert time.perf_counter() - start < 15.0, seed
+        report = evaluate(run, X, y)  # bounded by SVC_MAX_ITER, not by a timed assertion
         assert any(f"max_iter={search.SVC_MAX_ITER}" in note for note in report.notes), seed
         assert all(row.holds is not False for row in report.rows), seed
 

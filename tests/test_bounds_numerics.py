@@ -89,14 +89,46 @@ def test_pinv_kernel_bound_on_rbf_data_at_scale_1e_8(seed):
 def test_norms_whose_squares_are_not_normal_floats_are_refused(algorithm, scale):
     # eye(4) * 1e-160 gave R = 9.99994e-161 and bounds 3.954-3.99996 against 4 mistakes; rows
     # of 1e-301 dropped the Second-Order eigenvalue term (10.66 against 14).
+    # Since issue 31 run_online refuses such rows alike (they learn nothing), unless the
+    # algorithm scales its instances to unit norm first (the Higher-Order Perceptron).
     rng = np.random.default_rng(0)
     X = np.vstack((np.eye(4), rng.standard_normal((6, 4)))) * scale
     y = np.where(np.arange(10) % 3 == 0, -1.0, 1.0)
+    if algorithm != "higher_order":
+        with pytest.raises(ValueError, match=r"X row \d+ has norm .* rescale X"):
+            run_online(algorithm, X, y, epochs=2)
+        return
     run = run_online(algorithm, X, y, epochs=2)
     with pytest.raises(ValueError, match=r"X row \d+ has norm .* rescale X"):
         evaluate(run, X, y)
     with pytest.raises(ValueError, match=r"X row \d+ has norm"):
         bounds_over_time(run, X, y, u=np.ones(4), gamma=scale)
+
+
+@pytest.mark.parametrize("algorithm", ["passive_aggressive", "arow", "romma", "projectron",
+                                       "perceptron", "second_order"])
+def test_rows_of_norm_1e_minus_200_are_refused_where_they_enter(algorithm, tmp_path, capsys):
+    """Issue 31, item 7: run_online and run learned nothing from them (50 mistakes of 50,
+    w = 0) and said nothing, while compare and evaluate refused the same data."""
+    from perceptron_bounds import Perceptron
+    from perceptron_bounds.cli import main
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((50, 3))
+    y = np.sign(X @ [1.0, -0.5, 0.2])
+    X *= 1e-200
+    with pytest.raises(ValueError, match=r"X row 0 has norm 6.65884e-201 .* rescale X"):
+        run_online(algorithm, X, y)
+    path = tmp_path / "tiny.csv"
+    np.savetxt(path, np.c_[X, y], delimiter=",")
+    for command in (["run", "--algorithm", algorithm], ["compare", "--algorithms", algorithm]):
+        assert main([*command, "--data", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert "X row 0 has norm" in err and err.strip().count("\n") == 0, err
+    with pytest.raises(ValueError, match="X row 0 has norm"):
+        Perceptron().fit(X, y)
+    for scaled in ("alma", "pnorm", "higher_order"):  # unit-norm instances: learned as at scale 1
+        assert run_online(scaled, X, y).mistakes == run_online(scaled, X * 1e200, y).mistakes
 
 
 @pytest.mark.parametrize("scale", [1e-150, 1e150])

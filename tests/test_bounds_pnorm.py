@@ -30,7 +30,7 @@ from perceptron_bounds.bounds import (
     transformed_norms,
 )
 from perceptron_bounds.bounds import transformed as transformed_module
-from perceptron_bounds.bounds.quantities import hop_step_terms
+from perceptron_bounds.bounds.higher_order import hop_step_terms
 from perceptron_bounds.bounds.search import svm_comparators, unit_comparator, vector_norm
 from perceptron_bounds.datasets import make_hop_artificial, make_separable
 from perceptron_bounds.experiments import epochs_curve

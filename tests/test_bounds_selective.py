@@ -193,12 +193,14 @@ def test_bad_lists_of_runs_are_one_line_errors():
     _, X, y, _, _ = _sequence(3)
     runs = [run_online("selective_perceptron", X, y, b=0.3, seed=s) for s in range(2)]
     other = run_online("selective_perceptron", X, y, b=0.9, seed=5)
-    ovr = run_online("selective_perceptron", X, np.arange(X.shape[0]) % 3, seed=1)
+    labels = np.arange(X.shape[0]) % 3
+    ovr = [run_online("perceptron", X, labels, multiclass="native", shuffle=True, seed=s)
+           for s in (1, 2)]  # one-vs-rest runs are averaged since issue 31
     for bad, error, message in [
             ([], TypeError, r"run must be an OnlineRun or a non-empty list of them, got list"),
             ([runs[0], "x"], TypeError, "run must hold OnlineRun only, got str"),
             ([runs[0], runs[0]], ValueError, "the runs to average must have distinct seeds"),
             ([runs[0], other], ValueError, "differ by their seed only; their params differs"),
-            ([ovr, ovr], ValueError, "evaluate averages binary runs only")]:
+            (ovr, ValueError, "evaluate averages binary and one-vs-rest runs")]:
         with pytest.raises(error, match=message):
-            evaluate(bad, X, np.arange(X.shape[0]) % 3 if bad and bad[0] is ovr else y)
+            evaluate(bad, X, labels if bad is ovr else y)

@@ -380,10 +380,8 @@ def test_csv_option_errors(files, argv, message, capsys):
         (["compare", "--seed", "-1"], "perceptron-bounds compare: error: seed must be"),
         (["figure", "sop-tyo"], "perceptron-bounds figure: error: argument NAME: unknown "
          "figure 'sop-tyo'; did you mean 'sop-toy'? (choose from hop-fig2, ballseptron-noise, "
-         "ballseptron-radius, sop-toy, selective-sampling, fs-mnist, bounds-mnist, budget-mnist, "
-         "all) (see "
-         "perceptron-bounds "
-         "figure --help)"),
+         "ballseptron-radius, sop-toy, selective-sampling, tracking, fs-mnist, bounds-mnist, "
+         "budget-mnist, all) (see perceptron-bounds figure --help)"),
         (["run", "--algorithm", "perceptron", "--data", "missing.npz"], "perceptron-bounds run: "
          "error: missing.npz: no such file"),
         (["run", "--algorithm", "perceptron", "--epochs", "0", "--data", "missing.npz"],
@@ -471,3 +469,30 @@ def test_compare_on_drifting_data_reports_shifting_bounds(capsys):
             assert row["holds"] in (True, None)
     assert main(["compare", "--algorithms", "perceptron", "--pieces", "2"]) == 0
     assert "perceptron_shifting" in capsys.readouterr().out
+
+
+def test_every_seed_a_randomized_run_draws_is_printed(capsys):
+    """Issue 31, item 9: run of a randomized algorithm gave 71 then 82 mistakes and no seed."""
+    argv = ["run", "--algorithm", "randomized_budget_perceptron", "--param", "budget=5"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    found = re.search(r"in order, seed (\d+) of the random draws \(drawn from the OS: --seed "
+                      r"(\d+) replays it\)", out)
+    assert found and found[1] == found[2], out
+    mistakes = re.search(r"mistakes: +(\d+)", out)[1]
+    assert main([*argv, "--seed", found[1]]) == 0
+    replayed = capsys.readouterr().out
+    assert re.search(r"mistakes: +(\d+)", replayed)[1] == mistakes
+    assert f"seed {found[1]} of the random draws)" in replayed  # given: no origin
+
+
+def test_the_main_job_prints_the_same_table_on_every_run_with_its_seed(capsys):
+    """Issue 31, item 9: compare's mistakes changed from run to run (231, 252, 267)."""
+    argv = ["compare", "--algorithms", "perceptron,selective_perceptron,"
+            "randomized_budget_perceptron", "--param", "budget=20"]
+    outputs = []
+    for _ in range(2):
+        assert main(argv) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    assert "in order, seed 0 of the random draws (the default --seed)" in outputs[0]

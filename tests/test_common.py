@@ -1,4 +1,6 @@
-"""Checks every registered algorithm must pass (STYLE practice 7).
+"""Checks every registered algorithm must pass (README, "Development"): the same seed gives
+the same run bit for bit, every input kind the same run, the inputs are not modified, the
+run keeps its invariants and pickles, and no input kind compiles a new loop signature.
 
 New algorithms are picked up automatically through ``available()``.
 """
@@ -176,7 +178,8 @@ def test_csr_with_duplicate_and_unsorted_indices_is_its_dense_matrix(algorithm, 
      "algorithms.pnorm", "bounds.transformed", "kernels"],
 )
 def test_docstring_examples_run(module):
-    """The Examples sections (STYLE 8) are doctested, so they cannot drift from the code."""
+    """The docstrings' Examples sections (README, "Development") are doctested, so they cannot
+    drift from the code."""
     result = doctest.testmod(importlib.import_module(f"perceptron_bounds.{module}"))
     assert result.attempted > 0
     assert result.failed == 0

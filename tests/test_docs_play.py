@@ -254,3 +254,14 @@ def test_preset_screenshots(play, preset, tmp_path):
 
     pixels = mpimg.imread(path)[..., :3]
     assert pixels.std() > 0.05, f"{path.name} looks blank"
+
+
+def test_a_bound_that_does_not_apply_says_why_in_the_legend(play):
+    """Issue 31, item 4: "PA general" said "does not apply" with no reason on presets whose
+    points are not of unit norm; the legend now gives evaluate's reason."""
+    page, _ = play
+    page.select_option("#pb-preset", "separable")
+    page.select_option("#pb-algorithm", "passive_aggressive")
+    page.select_option("#pb-variant", "pa")
+    text = page.inner_text("[data-bound='pa_general']")
+    assert "does not apply: Thm 3 needs ||x_t|| = 1 on every trial" in text, text

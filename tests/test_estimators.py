@@ -1,5 +1,11 @@
 """The scikit-learn estimators: conformance, partial_fit semantics, scikit-learn as an oracle."""
 
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -19,13 +25,13 @@ from perceptron_bounds import (
     PassiveAggressive,
     Perceptron,
     PNormPerceptron,
+    ProjectedPerceptron,
     Projectron,
     RandomizedBudgetPerceptron,
     SecondOrderPerceptron,
     SelectivePerceptron,
     SelectiveSecondOrderPerceptron,
     ShiftingPerceptron,
-    ProjectedPerceptron,
     VotedPerceptron,
     run_online,
 )
@@ -496,3 +502,59 @@ def test_selective_estimators_expose_b_and_draw_from_random_state(estimator_clas
     assert est.queried_ == run.queried < run.n_trials
     with pytest.raises(ValueError, match=r"b must be in \(0, inf\), got -1.0"):
         estimator_class(b=-1.0).fit(X, y)
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+# Run in a fresh interpreter: the example registers its algorithm for the whole process.
+_OUTSIDE = textwrap.dedent("""
+    import json, sys
+    import numpy as np
+    import scipy.sparse as sp
+    from sklearn.utils.estimator_checks import check_estimator
+    sys.path.insert(0, sys.argv[1])
+    import adding_an_algorithm as example  # registers the margin Perceptron, runs nothing
+    from perceptron_bounds import run_online
+    from perceptron_bounds.datasets import make_separable
+    from perceptron_bounds.estimators import estimator_of
+
+    Estimator = estimator_of(example.NAME)
+    X, y, _ = make_separable(60, 3, margin=0.1, seed=5)
+    labels = np.where(y > 0, "yes", "no")
+    est = Estimator(protocol="paper", epochs=2, tau=0.5).fit(X, labels)
+    run = run_online(example.NAME, X, labels, epochs=2, tau=0.5)
+    try:
+        Estimator().fit(sp.csr_matrix(X), labels)
+        sparse = "accepted"
+    except (TypeError, ValueError) as exc:
+        sparse = str(exc)
+    checks = check_estimator(Estimator(), on_fail=None)
+    print(json.dumps({
+        "name": Estimator.__name__, "params": Estimator().get_params(),
+        "mistakes": [est.mistakes_, run.mistakes],
+        "margin_errors": [est.margin_errors_, run.margin_errors],
+        "same_predictions": bool((est.predict(X) == run.predict(X)).all()),
+        "classes": est.classes_.tolist(), "sparse": sparse,
+        "failed": [c["check_name"] for c in checks if c["status"] == "failed"],
+        "passed": sum(c["status"] == "passed" for c in checks)}))
+""")
+
+
+def test_estimator_of_serves_an_algorithm_registered_from_outside():
+    """The margin Perceptron of examples/adding_an_algorithm.py, registered without an
+    estimator class: estimator_of builds one whose parameters are its registered defaults,
+    whose fit is run_online, and which passes scikit-learn's check_estimator (issue 33)."""
+    done = subprocess.run([sys.executable, "-c", _OUTSIDE, str(EXAMPLES)], capture_output=True,
+                          text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.splitlines()[-1])
+    assert out["name"] == "MarginPerceptron"
+    assert out["params"] == {"epochs": None, "fit_intercept": None, "multiclass": None,
+                             "protocol": "sklearn", "random_state": None, "shuffle": None,
+                             "tau": 1.0}
+    assert out["mistakes"][0] == out["mistakes"][1] > 0
+    assert out["margin_errors"][0] == out["margin_errors"][1]
+    assert out["same_predictions"] and out["classes"] == ["no", "yes"]
+    # the example's loop reads dense rows: its estimator refuses sparse X up front
+    assert "dense data is required" in out["sparse"]
+    assert out["failed"] == [] and out["passed"] > 30

@@ -178,3 +178,31 @@ def test_data_list_names_a_truncated_or_corrupt_mnist_file(tmp_path, monkeypatch
     labels.write_bytes(b"\x1f\x8b" + b"garbage" * 10)
     assert main(["data", "list", "--data-home", home]) == 0
     assert "  corrupt (bad gzip data" in capsys.readouterr().out
+
+
+def test_a_continuous_label_column_is_refused_and_a_column_of_ids_warned(tmp_path, capsys):
+    """Issue 31, item 8: --label-column first on a continuous column gave '40 classes,
+    one-vs-rest' for 40 rows, every trial a mistake; run_online made a 200-class run."""
+    from perceptron_bounds.cli import main
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 3))
+    continuous, ids = tmp_path / "continuous.csv", tmp_path / "ids.csv"
+    np.savetxt(continuous, np.c_[X[:, 0], X], delimiter=",")
+    np.savetxt(ids, np.c_[np.arange(40), X], delimiter=",")
+    assert main(["run", "--algorithm", "perceptron", "--data", str(continuous),
+                 "--label-column", "first"]) == 2
+    err = capsys.readouterr().err
+    assert "the label column (first) holds non-integer numbers" in err
+    assert err.count("\n") == 1, err
+    assert main(["compare", "--algorithms", "perceptron", "--data", str(ids),
+                 "--label-column", "first"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("warning: y gives each of the 40 rows a label of its own") == 1, err
+    Y = rng.standard_normal((200, 3))
+    with pytest.raises(ValueError, match="y holds non-integer numbers .* not a continuous"):
+        run_online("perceptron", Y, Y[:, 0])
+    with pytest.warns(UserWarning, match="each of the 200 rows a label of its own"):
+        run_online("perceptron", Y, np.arange(200))
+    run_online("perceptron", Y[:3], ["a", "b", "c"])  # a toy sequence: no warning
+    run_online("perceptron", Y, np.sign(Y[:, 0]))  # integer-valued floats are labels

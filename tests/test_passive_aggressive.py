@@ -11,6 +11,7 @@ from conftest import noisy_separable  # noqa: E402
 from reference import native_passive_aggressive, passive_aggressive  # noqa: E402
 
 from perceptron_bounds import run_online  # noqa: E402
+from perceptron_bounds._validation import check_X  # noqa: E402
 
 KERNELS = {"poly": {"degree": 2, "gamma": 0.5, "coef0": 1.0}, "rbf": {"gamma": 0.5}}
 VARIANTS = ["pa", "pa1", "pa2"]
@@ -154,26 +155,45 @@ def test_a_zero_instance_is_a_mistake_that_changes_nothing(variant, form):
         np.testing.assert_array_equal(run.support_vectors, X[[0, 3]])
 
 
+def pa_loop(X, y, classes=(-1.0, 1.0), **params):
+    """The Passive-Aggressive loop through the registry's ``fit``, past run_online's checks:
+    its mistakes, margin errors, weights and state."""
+    from perceptron_bounds._validation import Data, check_labels
+    from perceptron_bounds.algorithms import get
+
+    spec = get("passive_aggressive")
+    y_pm, classes = check_labels(y, X.shape[0], classes)
+    data = Data(check_X(X), y_pm, classes)
+    params = spec.resolve({**spec.defaults, **params}, data)
+    result = spec.fit(data, np.arange(X.shape[0], dtype=np.int64), params, np.empty(0), None)
+    return (result.mistake_trials.size, result.margin_error_trials.size,
+            result.hypothesis.weights, result.state)
+
+
 @pytest.mark.parametrize("sparse", [False, True])
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_extreme_scales_keep_the_state_finite(variant, sparse):
     # rows of norm 1e-170: ||x||^2 underflows to 0; the step is taken as (tau ||x||)(x/||x||),
-    # so that PA's update still gives y w.x = 1 (tau itself, 1e340, is recorded as inf)
+    # so that PA's update still gives y w.x = 1 (tau itself, 1e340, is recorded as inf).
+    # run_online refuses such rows since issue 31 (at the default C they learn nothing); the
+    # loop itself, reached through the registry's fit, keeps its state finite on them.
     X = np.array([[1e-170, 0.0], [0.0, 1.0], [3e-170, 4e-170], [1.0, 1.0]])
     y = np.array([1.0, -1.0, -1.0, 1.0])
     X_in = sp.csr_matrix(X) if sparse else X
-    run = run_online("passive_aggressive", X_in, y, variant=variant, C=1e300)
-    assert np.all(np.isfinite(run.weights)) and not np.any(np.isnan(run.state["tau"]))
-    assert run.mistakes == 4 and run.margin_errors == 0
+    with pytest.raises(ValueError, match="X row 0 has norm 1e-170"):
+        run_online("passive_aggressive", X_in, y, variant=variant, C=1e300)
+    mistakes, margin_errors, weights, state = pa_loop(X_in, y, variant=variant, C=1e300)
+    assert np.all(np.isfinite(weights)) and not np.any(np.isnan(state["tau"]))
+    assert mistakes == 4 and margin_errors == 0
     if variant == "pa":
         # with rows of norm 1e150 beside them PA's exact scores leave float64: a one-line error
         X[1, 1], X[3] = 1e150, 1e150
         with pytest.raises(ValueError, match="the score of trial 3 overflows float64") as info:
-            run_online("passive_aggressive", sp.csr_matrix(X) if sparse else X, y, variant="pa")
+            pa_loop(sp.csr_matrix(X) if sparse else X, y, variant="pa")
         assert "\n" not in str(info.value)
-        first = run_online("passive_aggressive", X[:1], y[:1], variant="pa", classes=[-1, 1])
-        assert first.weights[0] == pytest.approx(1e170, rel=1e-12)
-        assert float(X[0] @ first.weights) == pytest.approx(1.0, rel=1e-12)
+        weights = pa_loop(X[:1], y[:1], variant="pa")[2]
+        assert weights[0] == pytest.approx(1e170, rel=1e-12)
+        assert float(X[0] @ weights) == pytest.approx(1.0, rel=1e-12)
 
 
 @pytest.mark.parametrize("shuffle", [False, True])

@@ -12,6 +12,7 @@ import io
 import json
 import os
 import pickle
+import pkgutil
 import re
 import runpy
 from decimal import Decimal
@@ -23,8 +24,8 @@ import scipy.sparse as sp
 from conftest import noisy_separable
 
 import perceptron_bounds
-from perceptron_bounds import hypothesis, load_run, persistence, registry, run_online
-from perceptron_bounds.algorithms import available
+from perceptron_bounds import algorithms, hypothesis, load_run, persistence, registry, run_online
+from perceptron_bounds.algorithms import available, voted
 from perceptron_bounds.bounds import evaluate
 
 ALGORITHMS = available()
@@ -67,9 +68,9 @@ def same_value(a, b, where="run"):
 def same_behaviour(a, b, X, y):
     """Same scores and labels on the training and on new data, and the same bound report."""
     options = [{}]
-    if isinstance(a.hypothesis, hypothesis.VotedHypothesis):
+    if isinstance(a.hypothesis, voted.VotedHypothesis):
         options = [{"method": m, "normalize": n, "seed": 7}
-                   for m in hypothesis.VOTE_METHODS for n in (False, True)]
+                   for m in voted.VOTE_METHODS for n in (False, True)]
     for data in (X, X_NEW):
         for option in options:
             np.testing.assert_array_equal(a.decision_function(data, **option),
@@ -159,11 +160,19 @@ def test_multiclass_runs_round_trip(case, tmp_path):
         assert loaded.class_runs[1].sample_index is loaded.sample_index  # stored once
 
 
+def defined_hypotheses() -> set:
+    """The hypothesis classes of the package: the dataclasses of perceptron_bounds.hypothesis
+    (those every family shares) and of the algorithm modules (each algorithm's own, beside it)."""
+    modules = [hypothesis, *(importlib.import_module(f"{algorithms.__name__}.{info.name}")
+                             for info in pkgutil.iter_modules(algorithms.__path__))]
+    return {obj for module in modules for obj in vars(module).values()
+            if dataclasses.is_dataclass(obj) and obj.__module__ == module.__name__}
+
+
 def test_the_cases_cover_every_hypothesis_class():
     """A new hypothesis class must be registered (registry.register_hypothesis) and join these
     cases."""
-    defined = {obj for obj in vars(hypothesis).values()
-               if dataclasses.is_dataclass(obj) and obj.__module__ == hypothesis.__name__}
+    defined = defined_hypotheses()
     made = {type(run_online(algorithm, data, Y, **params).hypothesis)
             for algorithm, params, data in CASES.values()}
     made |= {type(run_online(algorithm, data, Y3, **params).hypothesis)
@@ -601,8 +610,7 @@ def test_a_hypothesis_class_registered_beside_its_algorithm_is_saved(tmp_path, m
 
 
 def test_every_hypothesis_class_is_registered():
-    defined = [obj for obj in vars(hypothesis).values()
-               if dataclasses.is_dataclass(obj) and obj.__module__ == hypothesis.__name__]
+    defined = defined_hypotheses()
     assert set(registry.hypothesis_classes()) == set(defined)
     multiclass = set(registry.hypothesis_classes()) - set(registry.hypothesis_classes(binary=True))
     assert multiclass == {hypothesis.PrototypeHypothesis, hypothesis.PrototypeKernelHypothesis,

@@ -1,8 +1,9 @@
 """The plots read what is particular to an algorithm from its registration (issue 21).
 
-A registration's display name, label parameters, legend entry, margin errors
-and teaching decorations decide what the figures show; an algorithm registered
-without them gets its name and no decorations. The toy algorithms here reuse
+A presentation's display name, label parameters, legend entry, margin errors
+and teaching decorations (attached beside the registration, issue 33) decide what
+the figures show; an algorithm registered without one gets its name and no
+decorations. The toy algorithms here reuse
 registered loops under another name, so that nothing can come from the name.
 """
 
@@ -15,7 +16,7 @@ matplotlib.use("Agg")
 import pytest  # noqa: E402
 
 from perceptron_bounds import registry, run_online  # noqa: E402
-from perceptron_bounds.algorithms import Algorithm, LegendEntry, Teaching, get  # noqa: E402
+from perceptron_bounds.algorithms import Algorithm, get  # noqa: E402
 from perceptron_bounds.algorithms.ballseptron import BALLSEPTRON  # noqa: E402
 from perceptron_bounds.bounds import bounds_over_time  # noqa: E402
 from perceptron_bounds.datasets import make_separable  # noqa: E402
@@ -23,6 +24,7 @@ from perceptron_bounds.plots import plot_epochs_curve, plot_run_2d, save_animati
 from perceptron_bounds.plots.animation import animate  # noqa: E402
 from perceptron_bounds.plots.curves import curve_legend  # noqa: E402
 from perceptron_bounds.plots.labels import legend_entry, run_label  # noqa: E402
+from perceptron_bounds.plots.presentation import KIND, LegendEntry, Teaching  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +32,10 @@ def data():
     return make_separable(30, 2, margin=0.1, label_noise=0.1, seed=4)
 
 
-def _register(monkeypatch, algorithm):
+def _register(monkeypatch, algorithm, **presentation):
+    """Register ``algorithm`` for the test, with the fields of its presentation."""
     monkeypatch.setitem(registry._REGISTRY, algorithm.name, algorithm)
+    monkeypatch.setitem(registry._ATTACHED.setdefault(KIND, {}), algorithm.name, presentation)
     return algorithm.name
 
 
@@ -58,15 +62,16 @@ def test_an_algorithm_registered_without_plot_facts_gets_its_name(data, monkeypa
 def test_the_panel_is_decorated_as_registered_not_by_name(data, monkeypatch):
     """A Ballseptron's loop under another name: the ball and margin errors follow the facts."""
     X, y, _ = data
-    bare = dataclasses.replace(BALLSEPTRON, name="toy_ball", display_name="Toy",
-                               margin_error=None, ball=None, teaching=Teaching())
-    name = _register(monkeypatch, bare)
+    bare = dataclasses.replace(BALLSEPTRON, name="toy_ball", ball=None)
+    name = _register(monkeypatch, bare, display_name="Toy", label_params=("r",),
+                     margin_error=None, teaching=Teaching())
     run = run_online(name, X, y, r=0.3)
     assert run.margin_errors > 0
     ax = plot_run_2d(run, X, y)
     assert ax.get_title().splitlines()[0] == "Toy (r = 0.3)"
     assert not [text for text in _legend(ax) if "ball" in text or "margin error" in text]
-    _register(monkeypatch, dataclasses.replace(bare, margin_error=("m", "m"), ball="r"))
+    _register(monkeypatch, dataclasses.replace(bare, ball="r"), display_name="Toy",
+              label_params=("r",), margin_error=("m", "m"))
     legend = _legend(plot_run_2d(run, X, y))
     assert "ball of radius r = 0.3 around it" in legend and "margin error so far" in legend
 
@@ -74,9 +79,8 @@ def test_the_panel_is_decorated_as_registered_not_by_name(data, monkeypatch):
 def test_the_matrix_and_the_band_are_drawn_as_registered(data, monkeypatch, tmp_path):
     X, y, u = data
     second_order = get("second_order")
-    name = _register(monkeypatch, dataclasses.replace(
-        second_order, name="toy_so", teaching=Teaching(matrix=lambda params: "$M_k$",
-                                                       band=False)))
+    name = _register(monkeypatch, dataclasses.replace(second_order, name="toy_so"),
+                     teaching=Teaching(matrix=lambda params: "$M_k$", band=False))
     run = run_online(name, X, y)
     curves = bounds_over_time(run_online("second_order", X, y), X, y, u=u, gamma=0.1)
     anim = animate(run, X, y, curves)
@@ -90,9 +94,9 @@ def test_the_matrix_and_the_band_are_drawn_as_registered(data, monkeypatch, tmp_
 def test_figure_legends_come_from_the_records_algorithm_not_the_label(monkeypatch):
     """A label in the papers' HO notation no longer makes a curve Higher-Order."""
     perceptron = get("perceptron")
-    name = _register(monkeypatch, dataclasses.replace(
-        perceptron, name="toy_fig",
-        legend=lambda params: LegendEntry("toy", dashed=True, notation="what toy is")))
+    name = _register(monkeypatch, dataclasses.replace(perceptron, name="toy_fig"),
+                     legend=lambda params: LegendEntry("toy", dashed=True,
+                                                       notation="what toy is"))
     row = {"epochs": 1, "updates": 3, "test_error": 0.2}
     records = [{"label": "HO_2(0.4)", "algorithm": "perceptron", "params": {}, **row},
                {"label": "mine", "algorithm": name, "params": {}, **row}]

@@ -52,8 +52,9 @@ def test_loop_matches_reference(kernel, options, eta, plus, sparse):
                      kernel=kernel, epochs=epochs, shuffle=True, seed=7, record_margins=True,
                      **options)
     order = presented_sequence(len(y), epochs, True, 7)
+    units = run.hypothesis.kernel.rounding_units(sp.csr_matrix(X) if sparse else X)
     mistakes, errors, support, beta, margins, added, deltas, taus = projectron(
-        X, y, order, eta, plus, kernel_name=kernel, **options)
+        X, y, order, eta, plus, kernel_name=kernel, units=units, **options)
     np.testing.assert_array_equal(run.mistake_trials, mistakes)
     np.testing.assert_array_equal(run.margin_error_trials, errors)
     np.testing.assert_array_equal(run.state["added"], added)
@@ -65,7 +66,9 @@ def test_loop_matches_reference(kernel, options, eta, plus, sparse):
     assert_close(run.state["delta"] ** 2, deltas**2)
     assert_close(run.state["tau"], taus)
     gram = run.hypothesis.kernel.gram(X[support], X[support])
-    assert_close(run.state["k_inv"] @ gram, np.eye(len(support)), 1e-7)
+    chol = run.state["chol"]
+    assert_close(chol @ chol.T, gram, 1e-12)
+    assert_close(np.linalg.inv(chol @ chol.T) @ gram, np.eye(len(support)), 1e-7)
     assert 0 < int(np.sum(added)) and (eta == 0.0 or not np.all(added))
 
 
@@ -116,7 +119,7 @@ def test_projected_updates_keep_the_supports_and_replay():
     sizes = [run.hypothesis_at(k, X, y).support_vectors.shape[0]
              for k in range(run.n_updates + 1)]
     np.testing.assert_array_equal(np.diff(sizes), added.astype(int))
-    assert sizes[-1] == run.support_vectors.shape[0] == run.state["k_inv"].shape[0]
+    assert sizes[-1] == run.support_vectors.shape[0] == run.state["chol"].shape[0]
     last = run.hypothesis_at(run.n_updates, X, y)
     np.testing.assert_array_equal(last.decision_function(X), run.decision_function(X))
 
@@ -144,14 +147,15 @@ def test_the_teaching_panel_tells_added_from_projected_updates():
 
 def test_dependent_instances_are_projected_never_added():
     """eta = 0 on duplicated rows: the copies lie in the span (delta^2 rounds near 0) and are
-    projected, so the inverse Gram matrix stays that of independent supports."""
+    projected, so the factor of the Gram matrix stays that of independent supports."""
     X, y = noisy_separable(n_samples=40, n_features=3, noise=0.3, seed=8)
     X, y = np.vstack([X, X, X]), np.concatenate([y, y, y])
     run = run_online("projectron", X, y, eta=0.0, kernel="rbf", gamma=1.0, epochs=3)
     supports = run.support_vectors
     assert len(np.unique(supports, axis=0)) == len(supports)
     gram = run.hypothesis.kernel.gram(supports, supports)
-    assert_close(run.state["k_inv"] @ gram, np.eye(len(supports)), 1e-6)
+    chol = run.state["chol"]
+    assert_close(np.linalg.inv(chol @ chol.T) @ gram, np.eye(len(supports)), 1e-6)
 
 
 def test_linear_kernel_keeps_at_most_n_features_supports():
@@ -167,6 +171,50 @@ def test_memory_budget_stops_before_the_inverse_passes_it():
 
 
 # ---------------------------------------------------------------- runs
+
+
+def _near_parallel_clusters(seed):
+    """30 rows in R^2 at two centres, each moved by 1e-9 along itself and some by 1e-7."""
+    rng = np.random.default_rng(seed)
+    centres = rng.standard_normal((2, 2))
+    X = centres[rng.integers(0, 2, 30)] * (1 + 1e-9 * rng.standard_normal((30, 1)))
+    X += 1e-7 * rng.standard_normal((30, 2)) * rng.integers(0, 2, (30, 1))
+    return X, np.where(rng.random(30) < 0.5, 1.0, -1.0)
+
+
+@pytest.mark.parametrize("seed", [37, 193, 230, *range(20)])
+def test_near_parallel_rows_add_no_support_beyond_the_dimension(seed):
+    """Issue 31, item 5: on near-parallel rows the span test of delta^2 <= 1e-12 K(x, x) by the
+    inverse Gram matrix added 9 supports in R^2 (seeds 37, 193, 230 here) and recorded delta_t
+    far from the true distance to the span. Every recorded delta_t must be that distance,
+    computed from the explicit supports, to 1e-6 ||x_t||."""
+    X, y = _near_parallel_clusters(seed)
+    run = run_online("projectron", X, y, eta=0.0, epochs=2)
+    assert run.support_vectors.shape[0] <= 2
+    supports = []
+    for i, added, delta in zip(run.sample_index[run.update_trials], run.state["added"],
+                               run.state["delta"], strict=True):
+        if supports:
+            S = np.array(supports).T
+            true = np.linalg.norm(X[i] - S @ np.linalg.lstsq(S, X[i], rcond=None)[0])
+        else:
+            true = np.linalg.norm(X[i])
+        assert abs(delta - true) <= 1e-6 * np.linalg.norm(X[i]), (delta, true)
+        if added:
+            supports.append(X[i])
+
+
+def test_warm_start_from_a_run_saved_with_the_inverse_gram():
+    """A run saved before the state held the factor L carries K_S^{-1} ("k_inv")."""
+    X, y = noisy_separable(n_samples=80, n_features=4, noise=0.15, seed=6)
+    options = {"eta": 0.3, "kernel": "rbf", "gamma": 0.4}
+    whole = run_online("projectron", X, y, **options)
+    first = run_online("projectron", X[:40], y[:40], **options)
+    chol = first.state.pop("chol")
+    first.state["k_inv"] = np.linalg.inv(chol @ chol.T)
+    rest = run_online("projectron", X[40:], y[40:], warm_start=first)
+    np.testing.assert_array_equal(rest.update_trials + 40,
+                                  whole.update_trials[whole.update_trials >= 40])
 
 
 @pytest.mark.parametrize("plus", [False, True], ids=["projectron", "plus"])

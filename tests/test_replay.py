@@ -6,7 +6,6 @@ Perceptron, also up to the k-th update trial), the last one the run's own, and i
 matrix the Second-Order A_k or Higher-Order B_k^T B_k computed here independently.
 """
 
-import time
 
 import numpy as np
 import pytest
@@ -14,8 +13,8 @@ import reference
 import scipy.sparse as sp
 from conftest import noisy_separable
 
-from perceptron_bounds import OnlineRun, hypothesis, replay, run_online
-from perceptron_bounds.algorithms import available, get
+from perceptron_bounds import OnlineRun, replay, run_online
+from perceptron_bounds.algorithms import available, get, voted
 from perceptron_bounds.datasets import add_bias
 from perceptron_bounds.run import Snapshot
 
@@ -70,9 +69,9 @@ def prefix_run(run, data, stop):
 
 
 def score_options(h):
-    if isinstance(h, hypothesis.VotedHypothesis):
+    if isinstance(h, voted.VotedHypothesis):
         return [{"method": m, "normalize": n, "seed": 7}
-                for m in hypothesis.VOTE_METHODS for n in (False, True)]
+                for m in voted.VOTE_METHODS for n in (False, True)]
     return [{}]
 
 
@@ -289,10 +288,7 @@ def test_all_snapshots_of_a_2d_run_of_1000_trials_are_quick():
     for algorithm in ("perceptron", "second_order"):
         run = run_online(algorithm, X2, y2)
         assert 80 <= run.n_updates <= 150
-        list(run.snapshots(X2, y2, steps=[0, run.n_updates]))  # compiled
-        start = time.perf_counter()
-        snapshots = list(run.snapshots(X2, y2))
-        assert time.perf_counter() - start < 2.0  # ~10 ms measured; generous for a busy machine
+        snapshots = list(run.snapshots(X2, y2))  # the speed: benchmarks/bench_replay.py
         assert len(snapshots) == run.n_updates + 1
 
 

@@ -19,7 +19,7 @@ from threadpoolctl import threadpool_limits
 
 from perceptron_bounds import SecondOrderPerceptron, kernel_engine, run_online
 from perceptron_bounds.algorithms import second_order as so_module
-from perceptron_bounds.bounds.quantities import span_spectrum
+from perceptron_bounds.bounds.spectra import span_spectrum
 from perceptron_bounds.kernels import kernel_of
 
 

@@ -29,12 +29,9 @@ from perceptron_bounds import (
     run_online,
 )
 from perceptron_bounds.bounds import bounds_over_time, evaluate
-from perceptron_bounds.hypothesis import (
-    OneVsRestHypothesis,
-    PseudoinverseHypothesis,
-    VotedHypothesis,
-    product_operand,
-)
+from perceptron_bounds.algorithms.second_order_pinv import PseudoinverseHypothesis
+from perceptron_bounds.algorithms.voted import VotedHypothesis
+from perceptron_bounds.hypothesis import OneVsRestHypothesis, product_operand
 from perceptron_bounds.kernels import Kernel
 
 
@@ -388,17 +385,16 @@ def wide_csr(n_samples, n_features=50_000, seed=0):
 ], ids=["ho-dual", "ho-implicit", "so-pinv"])
 def test_evaluate_keeps_wide_csr_data_sparse(params):
     """evaluate densified the mistaken rows of wide CSR data (m x n: 1.5 GB at 3,000 x 100,000
-    for a 0.4 MB matrix; the pinv variant's evaluate took 13 s after a 0.2 s run)."""
-    import time
+    for a 0.4 MB matrix; the pinv variant's evaluate took 13 s after a 0.2 s run). The memory
+    is checked here; the speed is benchmarks/bench_evaluate_sparse.py's (no test asserts a
+    wall time)."""
     import tracemalloc
 
     X, y = wide_csr(300)
     params = dict(params)
     run = run_online(params.pop("algorithm"), X, y, **params)
     dense_rows = 8 * run.mistakes * X.shape[1]
-    start = time.perf_counter()
-    evaluate(run, X, y)
-    assert time.perf_counter() - start < 10.0
+    evaluate(run, X, y)  # imports and compiles outside the traced call
     tracemalloc.start()
     try:
         report = evaluate(run, X, y)

@@ -37,6 +37,7 @@ LAYERS = {
     "perceptron_bounds.online": 3,
     "perceptron_bounds.estimators": 4,
     "perceptron_bounds.datasets": 4,
+    "perceptron_bounds.streaming": 4,  # run_online over a file's chunks (datasets.chunks)
     "perceptron_bounds.bounds": 4,
     "perceptron_bounds.plots": 5,
     "perceptron_bounds.experiments": 6,
@@ -102,6 +103,29 @@ def test_layers_point_one_way(module):
         assert layer(target) <= layer(module), f"{module}:{line} imports {target} from above"
         if module.startswith("perceptron_bounds.plots"):
             assert not target.startswith("perceptron_bounds.experiments"), f"{module}:{line}"
+
+
+# The general bound machinery and the modules of particular theorems (issue 33): what only some
+# theorems read is computed by their providers, so the machinery sits below every theorem.
+GENERAL_BOUND_MODULES = ("declaration", "quantities", "providers", "search", "report", "evaluate",
+                         "over_time")
+THEOREM_MODULES = ("first_order", "ballseptron", "pnorm", "second_order", "higher_order",
+                   "passive_aggressive", "romma", "alma", "arow", "forgetron",
+                   "budget_perceptron", "projectron", "selective")
+
+
+@pytest.mark.parametrize("module", GENERAL_BOUND_MODULES)
+def test_the_general_bound_machinery_imports_no_theorem_module(module):
+    """At module level or deferred, directly or through another module of the package."""
+    theorems = {f"perceptron_bounds.bounds.{name}" for name in THEOREM_MODULES}
+    seen, todo = set(), [f"perceptron_bounds.bounds.{module}"]
+    while todo:
+        current = todo.pop()
+        for target in GRAPH.get(current, ()):
+            assert target not in theorems, f"{module} imports {target} (through {current})"
+            if target not in seen and target != "perceptron_bounds":
+                seen.add(target)
+                todo.append(target)
 
 
 def third_party_imports(module: str) -> set[str]:
@@ -308,3 +332,28 @@ def test_every_estimator_is_named_by_its_algorithms_registration():
     assert {cls._algorithm for cls in classes} == set(available())
     for name in available():
         assert estimators.estimator_of(name)._algorithm == name
+
+
+#: Tests that time something on purpose: Ctrl-C must stop a run within a second or two
+#: (the standard "Ctrl-C stops any run promptly"), which only a clock can see.
+TIMED_ON_PURPOSE = {"test_interrupt.py"}
+_CLOCKS = ("perf_counter", "monotonic", "time", "process_time", "thread_time")
+
+
+def _reads_a_clock(node) -> bool:
+    return any(isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)
+               and sub.func.attr in _CLOCKS and isinstance(sub.func.value, ast.Name)
+               and sub.func.value.id == "time" for sub in ast.walk(node))
+
+
+def test_no_test_asserts_a_wall_time():
+    """Speed lives in benchmarks/ as ratios (issue 31, item 12): an assert that reads a clock
+    ends red on a loaded machine."""
+    timed = []
+    for path in sorted(Path(__file__).parent.glob("test_*.py")):
+        if path.name in TIMED_ON_PURPOSE:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Assert) and _reads_a_clock(node.test):
+                timed.append(f"{path.name}:{node.lineno}")
+    assert not timed, timed

@@ -1,6 +1,7 @@
 """Online algorithms of the Perceptron family, one module per family.
 
-Importing this package registers every algorithm with ``run_online``;
+Importing this package imports each of its modules, and so registers every algorithm
+with ``run_online`` (a new module needs no line here);
 :func:`available` lists their names. A new algorithm registers itself with
 :func:`register` from anywhere; its loop is compiled with :func:`jit` (the package's
 Numba options) and checks :func:`stop_requested` every :data:`EVERY` trials, so that
@@ -14,13 +15,16 @@ module, ``fit_ovr_<name>`` and ``fit_native_<name>`` in the modules shared by
 several algorithms (:mod:`.ovr`, :mod:`.native`).
 """
 
+import importlib
+import pkgutil
+
 from .._interrupt import EVERY, stop_requested
 from .._jit import jit
 from ..registry import (
     Algorithm,
-    LegendEntry,
     LoopResult,
-    Teaching,
+    attach,
+    attached,
     available,
     check_params,
     get,
@@ -28,26 +32,13 @@ from ..registry import (
     register,
     register_hypothesis,
 )
-from . import (
-    alma,  # noqa: F401  (registers "alma")
-    arow,  # noqa: F401  (registers "arow")
-    ballseptron,  # noqa: F401  (registers "ballseptron")
-    budget_perceptron,  # noqa: F401  (registers "randomized_budget_perceptron")
-    forgetron,  # noqa: F401  (registers "forgetron")
-    higher_order,  # noqa: F401  (registers "higher_order")
-    passive_aggressive,  # noqa: F401  (registers "passive_aggressive")
-    perceptron,  # noqa: F401  (registers "perceptron")
-    pnorm,  # noqa: F401  (registers "pnorm")
-    projected_perceptron,  # noqa: F401  (registers "projected_perceptron")
-    projectron,  # noqa: F401  (registers "projectron")
-    romma,  # noqa: F401  (registers "romma")
-    second_order,  # noqa: F401  (registers "second_order")
-    shifting_perceptron,  # noqa: F401  (registers "shifting_perceptron")
-    selective,  # noqa: F401  (registers "selective_perceptron", "selective_second_order")
-    voted,  # noqa: F401  (registers "voted_perceptron")
-)
 from ._common import FORMS
 
-__all__ = ["EVERY", "FORMS", "Algorithm", "LegendEntry", "LoopResult", "Teaching", "available",
+# Every module of the package: the algorithm modules register their algorithms when imported.
+for _module in pkgutil.iter_modules(__path__):
+    importlib.import_module(f"{__name__}.{_module.name}")
+del _module
+
+__all__ = ["EVERY", "FORMS", "Algorithm", "LoopResult", "attach", "attached", "available",
            "check_params", "get", "hypothesis_classes", "jit", "register", "register_hypothesis",
            "stop_requested"]

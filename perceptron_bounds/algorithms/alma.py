@@ -51,11 +51,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._interrupt import EVERY, stop_requested
-from .._jit import jit
-from .._linalg import csr_dot, dense_dot, dot, grow_vector, lift_tiny_rows, normalize_rows, row_axpy
-from .._validation import check_real, loop_arrays
-from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
+from .._jit import jit, rule
+from .._linalg import (
+    dot,
+    grow_vector,
+    lift_tiny_rows,
+    normalize_rows,
+    row_axpy,
+    row_axpy_norm,
+    row_dot,
+    rows,
+)
+from .._validation import check_real
 from ..kernel_engine import (
     engine_append,
     engine_diag,
@@ -65,174 +72,121 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LoopResult, register
-from ._cases import MARGIN_ERROR, MISTAKE, scale_in_range
+from ..registry import Algorithm, LoopResult, attach, register
+from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, scale_in_range
 from ._common import dual_buffer, resolve_kernel_form, support_set
-from .pnorm import link, link_into
+from ._frame import online_loop
+from .pnorm import HigherOrderHypothesis, HigherOrderKernelHypothesis, link, link_into
 
 
 @jit
-def _alma_primal_loop(X, data, indices, indptr, y, order, p, alpha, B, C, k0, theta, w,
-                      margins):
-    """ALMA_p, p > 2, over normalised dense or CSR rows; theta and w = g(theta) updated in place.
+def alma_case(ys):
+    """MISTAKE for y_t w . x_t <= 0, else MARGIN_ERROR (an update within the margin)."""
+    return MISTAKE if ys <= 0.0 else MARGIN_ERROR
 
-    An update costs O(n): the link changes every coordinate of w.
 
-    ``k0`` updates were made before. Returns (update trials, their cases).
+@rule
+def _alma_primal_step(X, y, i, t, u, arrays, state):
+    """ALMA_p, p > 2, on trial t over a normalised dense or CSR row; theta and w = g(theta)
+    updated in place (an update costs O(n): the link changes every coordinate of w).
+
+    ``state`` is (p, sqrt(p - 1), (1 - alpha) B, C, k0, sqrt(k), (1 - alpha) gamma_k), k =
+    1 + the updates so far, ``k0`` of them made before the run.
     """
-    n_trials = order.shape[0]
-    n = theta.shape[0]
-    record = margins.shape[0] > 0
-    csr = indptr.shape[0] > 0
-    updates = np.empty(n_trials, dtype=np.int64)
-    cases = np.empty(n_trials, dtype=np.int64)
-    root = np.sqrt(p - 1.0)
-    u = 0
-    sqrt_k = np.sqrt(k0 + 1.0)  # sqrt(k), k = 1 + the updates so far
-    margin = (1.0 - alpha) * B
-    threshold = margin * root / sqrt_k  # (1 - alpha) gamma_k
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        s = csr_dot(w, data, indices, indptr, i) if csr else dense_dot(w, X, i)
-        if record:
-            margins[t] = s
-        ys = y[i] * s
-        if ys > threshold:
-            continue
-        updates[u] = t
-        cases[u] = MISTAKE if ys <= 0.0 else MARGIN_ERROR
-        u += 1
-        step_root, sqrt_k = sqrt_k, np.sqrt(k0 + u + 1.0)
-        threshold = margin * root / sqrt_k
-        row_axpy(y[i] * C / (root * step_root), X, data, indices, indptr, i, csr, theta)
-        link_into(theta, p, w)
-        norm = np.sqrt(dot(w, theta, n))  # g(theta) . theta = ||theta||_p^2
-        if norm > 1.0:
-            for j in range(n):
-                theta[j] /= norm
-                w[j] /= norm
-    return updates[:u].copy(), cases[:u].copy()
+    theta, w = arrays
+    p, root, margin, C, k0, sqrt_k, threshold = state
+    s = row_dot(X, i, w)
+    ys = y[i] * s
+    if ys > threshold:
+        return s, NO_UPDATE, state
+    step_root, sqrt_k = sqrt_k, np.sqrt(k0 + u + 2.0)
+    row_axpy(X, i, y[i] * C / (root * step_root), theta)
+    link_into(theta, p, w)
+    norm = np.sqrt(dot(w, theta, theta.shape[0]))  # g(theta) . theta = ||theta||_p^2
+    if norm > 1.0:
+        for j in range(theta.shape[0]):
+            theta[j] /= norm
+            w[j] /= norm
+    return s, alma_case(ys), (p, root, margin, C, k0, sqrt_k, margin * root / sqrt_k)
 
 
-@jit
-def _alma2_primal_loop(X, data, indices, indptr, y, order, alpha, B, C, k0, v, norm_sq,
-                       margins):
-    """ALMA_2 over normalised dense or CSR rows with w = theta = scale * v; ends with v = w.
+_alma_primal_loop = online_loop(_alma_primal_step)
+
+
+@rule
+def _alma2_primal_step(X, y, i, t, u, arrays, state):
+    """ALMA_2 on trial t over a normalised dense or CSR row, w = theta = scale * v.
 
     ||w||^2 is kept as ||w + eta y x||^2 = ||w||^2 + 2 eta y w.x + eta^2 ||x||^2 and the
     projection divides ``scale``, so that an update costs one pass over x_t (O(nnz) on CSR).
-    Returns (update trials, their cases, ||w||^2).
+    ``state`` is ((1 - alpha) B, C, k0, sqrt(k), (1 - alpha) gamma_k, ||w||^2, scale); the
+    wrapper ends with v = w.
     """
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    csr = indptr.shape[0] > 0
-    updates = np.empty(n_trials, dtype=np.int64)
-    cases = np.empty(n_trials, dtype=np.int64)
-    u = 0
-    sqrt_k = np.sqrt(k0 + 1.0)  # sqrt(k), k = 1 + the updates so far
-    margin = (1.0 - alpha) * B
-    threshold = margin / sqrt_k  # (1 - alpha) gamma_k
-    scale = 1.0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        s = scale * (csr_dot(v, data, indices, indptr, i) if csr else dense_dot(v, X, i))
-        if record:
-            margins[t] = s
-        ys = y[i] * s
-        if ys > threshold:
-            continue
-        updates[u] = t
-        cases[u] = MISTAKE if ys <= 0.0 else MARGIN_ERROR
-        u += 1
-        step_root, sqrt_k = sqrt_k, np.sqrt(k0 + u + 1.0)
-        threshold = margin / sqrt_k
-        eta = C / step_root
-        c = y[i] * eta / scale
-        xx = 0.0
-        if csr:
-            for q in range(indptr[i], indptr[i + 1]):
-                v[indices[q]] += c * data[q]
-                xx += data[q] * data[q]
-        else:
-            for j in range(v.shape[0]):
-                v[j] += c * X[i, j]
-                xx += X[i, j] * X[i, j]
-        norm_sq = max(norm_sq + 2.0 * eta * ys + eta * eta * xx, 0.0)
-        if norm_sq > 1.0:
-            scale /= np.sqrt(norm_sq)
-            norm_sq = 1.0
-        if not scale_in_range(scale):  # fold the scale into v
-            for j in range(v.shape[0]):
-                v[j] *= scale
-            scale = 1.0
-    for j in range(v.shape[0]):
-        v[j] *= scale
-    return updates[:u].copy(), cases[:u].copy(), norm_sq
+    (v,) = arrays
+    margin, C, k0, sqrt_k, threshold, norm_sq, scale = state
+    s = scale * row_dot(X, i, v)
+    ys = y[i] * s
+    if ys > threshold:
+        return s, NO_UPDATE, state
+    step_root, sqrt_k = sqrt_k, np.sqrt(k0 + u + 2.0)
+    eta = C / step_root
+    xx = row_axpy_norm(X, i, y[i] * eta / scale, v)
+    norm_sq = max(norm_sq + 2.0 * eta * ys + eta * eta * xx, 0.0)
+    if norm_sq > 1.0:
+        scale /= np.sqrt(norm_sq)
+        norm_sq = 1.0
+    if not scale_in_range(scale):  # fold the scale into v
+        for j in range(v.shape[0]):
+            v[j] *= scale
+        scale = 1.0
+    return s, alma_case(ys), (margin, C, k0, sqrt_k, margin / sqrt_k, norm_sq, scale)
 
 
-@jit
-def _alma_dual_loop(src, st, k, y, alpha, B, C, k0, coef, norm_sq, margins):
-    """ALMA_2 with a kernel: w = scale * sum_{j<k} coef[j] phi(s_j); every update appends x_t.
+_alma2_primal_loop = online_loop(_alma2_primal_step)
+
+
+@rule(returns_arrays=True)
+def _alma_dual_step(src, y, i, t, u, arrays, state):
+    """ALMA_2 with a kernel on trial t: w = scale * sum_{j<k} coef[j] phi(s_j); every update
+    appends x_t.
 
     The instance is phi(x_t) / sqrt(K(x_t, x_t)) (0 when K(x_t, x_t) = 0), so
     its coefficient is y eta_k / (scale sqrt(K(x_t, x_t))); ||w||^2 is kept as
     ||w + eta y x_hat||^2 = ||w||^2 + 2 eta y w.x_hat + eta^2 ||x_hat||^2 and the
-    projection divides ``scale``. Returns (update trials, their cases, engine
-    state, coef, k, ||w||^2) with coef holding the effective coefficients.
+    projection divides ``scale``. ``state`` is ((1 - alpha) B, C, k0, sqrt(k),
+    (1 - alpha) gamma_k, ||w||^2, scale, engine state, coef, kernel-row buffer, k).
     """
-    order = engine_order(src)
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    updates = np.empty(n_trials, dtype=np.int64)
-    cases = np.empty(n_trials, dtype=np.int64)
-    row = np.empty(coef.shape[0])
-    u = 0
-    sqrt_k = np.sqrt(k0 + 1.0)  # sqrt(k), k = 1 + the updates so far
-    margin = (1.0 - alpha) * B
-    threshold = margin / sqrt_k  # (1 - alpha) gamma_k
-    scale = 1.0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        st = engine_row(src, st, t, k, row)
-        kii = engine_diag(src, i)
-        norm_x = np.sqrt(kii) if kii > 0.0 else 0.0
-        s = dot(coef, row, k) * scale / norm_x if norm_x > 0.0 else 0.0
-        if record:
-            margins[t] = s
-        ys = y[i] * s
-        if ys > threshold:
-            continue
-        updates[u] = t
-        cases[u] = MISTAKE if ys <= 0.0 else MARGIN_ERROR
-        u += 1
-        step_root, sqrt_k = sqrt_k, np.sqrt(k0 + u + 1.0)
-        threshold = margin / sqrt_k
-        eta = C / step_root
-        st = engine_append(src, st, t, k)
-        coef = grow_vector(coef, k)
-        row = grow_vector(row, k)
-        if norm_x > 0.0:
-            norm_sq = max(norm_sq + 2.0 * eta * ys + eta * eta, 0.0)
-            coef[k] = y[i] * eta / (norm_x * scale)
-        else:
-            coef[k] = 0.0
-        k += 1
-        if norm_sq > 1.0:
-            scale /= np.sqrt(norm_sq)
-            norm_sq = 1.0
-        if not scale_in_range(scale):  # fold the scale into the coefficients
-            for j in range(k):
-                coef[j] *= scale
-            scale = 1.0
-    for j in range(k):
-        coef[j] *= scale
-    return updates[:u].copy(), cases[:u].copy(), st, coef, k, norm_sq
+    margin, C, k0, sqrt_k, threshold, norm_sq, scale, st, coef, row, k = state
+    st = engine_row(src, st, t, k, row)
+    kii = engine_diag(src, i)
+    norm_x = np.sqrt(kii) if kii > 0.0 else 0.0
+    s = dot(coef, row, k) * scale / norm_x if norm_x > 0.0 else 0.0
+    ys = y[i] * s
+    if ys > threshold:
+        return s, NO_UPDATE, (margin, C, k0, sqrt_k, threshold, norm_sq, scale, st, coef, row, k)
+    step_root, sqrt_k = sqrt_k, np.sqrt(k0 + u + 2.0)
+    eta = C / step_root
+    st = engine_append(src, st, t, k)
+    coef = grow_vector(coef, k)
+    row = grow_vector(row, k)
+    if norm_x > 0.0:
+        norm_sq = max(norm_sq + 2.0 * eta * ys + eta * eta, 0.0)
+        coef[k] = y[i] * eta / (norm_x * scale)
+    else:
+        coef[k] = 0.0
+    k += 1
+    if norm_sq > 1.0:
+        scale /= np.sqrt(norm_sq)
+        norm_sq = 1.0
+    if not scale_in_range(scale):  # fold the scale into the coefficients
+        for j in range(k):
+            coef[j] *= scale
+        scale = 1.0
+    return s, alma_case(ys), (margin, C, k0, sqrt_k, margin / sqrt_k, norm_sq, scale, st, coef,
+                              row, k)
+
+
+_alma_dual_loop = online_loop(_alma_dual_step)
 
 
 def _resolve(params: dict, data) -> dict:
@@ -260,15 +214,20 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     if params["form"] == "primal":
         theta = np.zeros(data.n_features) if previous is None else np.array(
             previous.state["theta"])
-        rows = loop_arrays(normalize_rows(data.X, p))
+        X = rows(normalize_rows(data.X, p))
+        margin, sqrt_k = (1.0 - alpha) * B, np.sqrt(k0 + 1.0)
         if p == 2.0:
-            updates, cases, _ = _alma2_primal_loop(*rows, data.y, order, alpha, B, C, k0, theta,
-                                                   float(theta @ theta), margins)
+            updates, cases, (*_, scale), _ = _alma2_primal_loop(
+                X, data.y, order, (theta,),
+                (margin, C, k0, sqrt_k, margin / sqrt_k, float(theta @ theta), 1.0), margins)
+            theta *= scale
             w = theta.copy()
         else:
             w = link(theta, p)
-            updates, cases = _alma_primal_loop(*rows, data.y, order, p, alpha, B, C, k0, theta,
-                                               w, margins)
+            root = np.sqrt(p - 1.0)
+            updates, cases, _, _ = _alma_primal_loop(
+                X, data.y, order, (theta, w),
+                (p, root, margin, C, k0, sqrt_k, margin * root / sqrt_k), margins)
         hypothesis = HigherOrderHypothesis(w, p, True)
         state = {"theta": theta}
     else:
@@ -281,9 +240,12 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
                              f"K(x, x) = {float(diag.min())!r}")
         src, st, k = kernel_engine(X, order, kernel, support_set(previous))
         norm_sq = 0.0 if previous is None else previous.state["norm_sq"]
-        updates, cases, st, coef, k, norm_sq = _alma_dual_loop(
-            src, st, k, data.y, alpha, B, C, k0, dual_buffer(previous), norm_sq, margins)
-        hypothesis = HigherOrderKernelHypothesis(engine_supports(st, k), coef[:k].copy(),
+        margin, sqrt_k, coef = (1.0 - alpha) * B, np.sqrt(k0 + 1.0), dual_buffer(previous)
+        updates, cases, (*_, norm_sq, scale, st, coef, _, k), _ = _alma_dual_loop(
+            src, data.y, engine_order(src), (),
+            (margin, C, k0, sqrt_k, margin / sqrt_k, norm_sq, 1.0, st, coef,
+             np.empty(coef.shape[0]), k), margins)
+        hypothesis = HigherOrderKernelHypothesis(engine_supports(st, k), coef[:k] * scale,
                                                  kernel, True)
         state = {"norm_sq": norm_sq}
     state["updates_total"] = k0 + updates.shape[0]
@@ -302,10 +264,11 @@ ALMA = register(
         summary="Gentile's ALMA_p (approximate large margin, p-norm link, unit-ball projection)",
         bounds=("alma_separable", "alma_d2"),
         instance_map=_instances,
-        display_name="ALMA",
-        label_params=("p", "alpha"),
-        # an update with the right sign: y w.x_hat within (1 - alpha) gamma_k (theory §2.9)
-        margin_error=(r"right sign, $y\,w \cdot \hat x \leq (1 - \alpha)\gamma_k$",
-                      r"right sign, $y\,w \cdot \hat x \leq (1 - \alpha)\gamma_k$"),
     )
 )
+attach(ALMA.name, "presentation",
+       display_name="ALMA",
+       label_params=("p", "alpha"),
+       # an update with the right sign: y w.x_hat within (1 - alpha) gamma_k (theory §2.9)
+       margin_error=(r"right sign, $y\,w \cdot \hat x \leq (1 - \alpha)\gamma_k$",
+                     r"right sign, $y\,w \cdot \hat x \leq (1 - \alpha)\gamma_k$"))

@@ -78,20 +78,21 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse
 
-from .._interrupt import EVERY, stop_requested
-from .._jit import jit
+from .._interrupt import stop_requested
+from .._jit import jit, row_kind, rule
 from .._linalg import (
     cholesky_update,
-    dense_row,
     dot,
     grow_square_within,
     grow_vector,
     rank_one_matvec,
+    row_dense,
+    rows,
     square_buffer,
     upper_solve,
     upper_solve_t,
 )
-from .._validation import check_bool, check_real, loop_arrays
+from .._validation import check_bool, check_real
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (
     engine_append,
@@ -102,7 +103,8 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LoopResult, Teaching, register
+from ..registry import Algorithm, LoopResult, attach, register
+from ._cases import MISTAKE, NO_UPDATE
 from ._common import (
     MEMORY_BUDGET,
     check_dual_stop,
@@ -115,6 +117,11 @@ from ._common import (
     resolve_kernel_form,
     support_set,
 )
+from ._frame import online_loop
+
+# The frame's case of an update trial (algorithms/_frame.py); mistakes among them are told apart
+# by y_t mu_t . x_t <= 0 (the wrapper).
+UPDATE = MISTAKE
 
 # The dense matrices a full-covariance form keeps: the factor R of Sigma^{-1} (primal,
 # n x n), (r I + K_A)^{-1} (dual, k x k).
@@ -122,7 +129,7 @@ _MATRICES = 1
 
 
 @jit
-def _arow_full_loop(X, data, indices, indptr, y, order, r, factor, mu, margins):
+def _arow_full_loop(X, y, order, r, factor, mu, margins):
     """Primal AROW with a full covariance; updates ``factor`` and ``mu`` in place.
 
     ``factor`` is the upper Cholesky factor R of the precision Sigma^{-1} = R^T R. An
@@ -146,7 +153,7 @@ def _arow_full_loop(X, data, indices, indptr, y, order, r, factor, mu, margins):
         if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
-        x = dense_row(i, X, data, indices, indptr, scratch)
+        x = row_dense(X, i, scratch)
         s = dot(mu, x, n)
         if record:
             margins[t] = s
@@ -167,87 +174,82 @@ def _arow_full_loop(X, data, indices, indptr, y, order, r, factor, mu, margins):
     return updates[:u].copy(), ms[:u].copy(), chis[:u].copy()
 
 
-@jit
-def _arow_diagonal_loop(X, y, order, r, precision, mu, margins):
-    """Primal diagonal AROW over dense rows; updates ``precision`` (1 / Sigma_ii) and ``mu``.
+def _row_score_chi(X, i, mu, variance):
+    """(mu . x_i, sum_j x_ij^2 variance_j) in one read of row i (dense or CSR)."""
+    return (_csr_score_chi if isinstance(X, tuple) else _dense_score_chi)(X, i, mu, variance)
 
-    The score and chi are summed in one read of the row (chi with the variances
-    1 / p_i kept beside p), so an update reads the row once more. Returns (update
-    trials, y_t mu_t . x_t and chi_t on each).
+
+def _dense_score_chi(X, i, mu, variance):
+    s = 0.0
+    chi = 0.0
+    for j in range(mu.shape[0]):
+        xj = X[i, j]
+        s += mu[j] * xj
+        chi += xj * xj * variance[j]
+    return s, chi
+
+
+def _csr_score_chi(X, i, mu, variance):
+    data, indices, indptr = X
+    s = 0.0
+    chi = 0.0
+    for p in range(indptr[i], indptr[i + 1]):
+        j = indices[p]
+        xj = data[p]
+        s += mu[j] * xj
+        chi += xj * xj * variance[j]
+    return s, chi
+
+
+def _row_diagonal_update(X, i, c, r, mu, precision, variance):
+    """mu += c Sigma x_i, Sigma^{-1} += diag(x_i^2) / r, over the row's entries."""
+    (_csr_diagonal_update if isinstance(X, tuple) else _dense_diagonal_update)(
+        X, i, c, r, mu, precision, variance)
+
+
+def _dense_diagonal_update(X, i, c, r, mu, precision, variance):
+    for j in range(mu.shape[0]):  # apart from the sums: see perceptron_bounds._linalg
+        xj = X[i, j]
+        mu[j] += c * xj * variance[j]
+        precision[j] += xj * xj / r
+        variance[j] = 1.0 / precision[j]
+
+
+def _csr_diagonal_update(X, i, c, r, mu, precision, variance):
+    data, indices, indptr = X
+    for p in range(indptr[i], indptr[i + 1]):
+        j = indices[p]
+        xj = data[p]
+        mu[j] += c * xj * variance[j]
+        precision[j] += xj * xj / r
+        variance[j] = 1.0 / precision[j]
+
+
+row_kind(_row_score_chi, _dense_score_chi, _csr_score_chi)
+row_kind(_row_diagonal_update, _dense_diagonal_update, _csr_diagonal_update)
+
+
+@rule
+def _arow_diagonal_step(X, y, i, t, u, arrays, state):
+    """Diagonal AROW on trial t over a dense or CSR row (O(nnz(x_t)) on CSR).
+
+    ``arrays`` is (mu, precision = 1 / Sigma_ii, the variances 1 / precision,
+    and per update y_t mu_t . x_t and chi_t); the score and chi are summed in
+    one read of the row, so an update reads the row once more.
     """
-    n_trials = order.shape[0]
-    n = mu.shape[0]
-    record = margins.shape[0] > 0
-    variance = 1.0 / precision
-    updates = np.empty(n_trials, dtype=np.int64)
-    ms = np.empty(n_trials)
-    chis = np.empty(n_trials)
-    u = 0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        s = 0.0
-        chi = 0.0
-        for j in range(n):
-            xj = X[i, j]
-            s += mu[j] * xj
-            chi += xj * xj * variance[j]
-        if record:
-            margins[t] = s
-        ys = y[i] * s
-        if ys < 1.0:
-            c = (y[i] - s) / (chi + r)
-            for j in range(n):  # apart from the sums: see perceptron_bounds._linalg, "Determinism"
-                xj = X[i, j]
-                mu[j] += c * xj * variance[j]
-                precision[j] += xj * xj / r
-                variance[j] = 1.0 / precision[j]
-            updates[u] = t
-            ms[u] = ys
-            chis[u] = chi
-            u += 1
-    return updates[:u].copy(), ms[:u].copy(), chis[:u].copy()
+    mu, precision, variance, ms, chis = arrays
+    (r,) = state
+    s, chi = _row_score_chi(X, i, mu, variance)
+    ys = y[i] * s
+    if ys >= 1.0:
+        return s, NO_UPDATE, state
+    _row_diagonal_update(X, i, (y[i] - s) / (chi + r), r, mu, precision, variance)
+    ms[u] = ys
+    chis[u] = chi
+    return s, UPDATE, state
 
 
-@jit
-def _arow_diagonal_csr_loop(data, indices, indptr, y, order, r, precision, mu, margins):
-    """:func:`_arow_diagonal_loop` over CSR rows, O(nnz(x_t)) per trial."""
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    variance = 1.0 / precision
-    updates = np.empty(n_trials, dtype=np.int64)
-    ms = np.empty(n_trials)
-    chis = np.empty(n_trials)
-    u = 0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        start, end = indptr[i], indptr[i + 1]
-        s = 0.0
-        chi = 0.0
-        for p in range(start, end):
-            j = indices[p]
-            xj = data[p]
-            s += mu[j] * xj
-            chi += xj * xj * variance[j]
-        if record:
-            margins[t] = s
-        ys = y[i] * s
-        if ys < 1.0:
-            c = (y[i] - s) / (chi + r)
-            for p in range(start, end):
-                j = indices[p]
-                xj = data[p]
-                mu[j] += c * xj * variance[j]
-                precision[j] += xj * xj / r
-                variance[j] = 1.0 / precision[j]
-            updates[u] = t
-            ms[u] = ys
-            chis[u] = chi
-            u += 1
-    return updates[:u].copy(), ms[:u].copy(), chis[:u].copy()
+_arow_diagonal_loop = online_loop(_arow_diagonal_step)
 
 
 @jit
@@ -322,15 +324,14 @@ def _fit_primal(data, params, order, margins, previous):
     mu = np.zeros(n) if previous is None else np.array(previous.weights)
     if params["diagonal"]:
         precision = np.ones(n) if previous is None else np.array(previous.state["precision"])
-        if data.sparse:
-            X = data.X
-            found = _arow_diagonal_csr_loop(X.data, X.indices, X.indptr, data.y, order, r,
-                                            precision, mu, margins)
-        else:
-            found = _arow_diagonal_loop(data.X, data.y, order, r, precision, mu, margins)
-        return (*found, LinearHypothesis(mu), {"precision": precision})
+        ms, chis = np.empty(order.shape[0]), np.empty(order.shape[0])
+        updates = _arow_diagonal_loop(rows(data.X), data.y, order,
+                                      (mu, precision, 1.0 / precision, ms, chis), (r,), margins)[0]
+        u = updates.shape[0]
+        return (updates, ms[:u].copy(), chis[:u].copy(), LinearHypothesis(mu),
+                {"precision": precision})
     factor = np.eye(n) if previous is None else np.array(previous.state["precision_factor"])
-    found = _arow_full_loop(*loop_arrays(data.X), data.y, order, r, factor, mu, margins)
+    found = _arow_full_loop(rows(data.X), data.y, order, r, factor, mu, margins)
     return (*found, LinearHypothesis(mu), {"precision_factor": factor})
 
 
@@ -409,12 +410,13 @@ AROW = register(
         summary="AROW (Crammer, Kulesza, Dredze): adaptive regularization of weight vectors, "
                 "full or diagonal covariance; primal or kernel form",
         bounds=("arow",),
-        display_name="AROW",
-        label_params=lambda params: ("r", "diagonal") if params["diagonal"] else ("r",),
-        # a right prediction with margin below 1: an update (theory §2.10); no native form
-        margin_error=(r"right sign, $y\,\mu \cdot x < 1$", r"right sign, $y\,\mu \cdot x < 1$"),
-        teaching=Teaching(matrix=lambda params: (
-            r"$\Sigma_k^{-1} = I + \mathrm{diag}(X_k X_k^T) / r$" if params["diagonal"]
-            else r"$\Sigma_k^{-1} = I + X_k X_k^T / r$")),
     )
 )
+attach(AROW.name, "presentation",
+       display_name="AROW",
+       label_params=lambda params: ("r", "diagonal") if params["diagonal"] else ("r",),
+       # a right prediction with margin below 1: an update (theory §2.10); no native form
+       margin_error=(r"right sign, $y\,\mu \cdot x < 1$", r"right sign, $y\,\mu \cdot x < 1$"),
+       teaching=dict(matrix=lambda params: (
+           r"$\Sigma_k^{-1} = I + \mathrm{diag}(X_k X_k^T) / r$" if params["diagonal"]
+           else r"$\Sigma_k^{-1} = I + X_k X_k^T / r$")))

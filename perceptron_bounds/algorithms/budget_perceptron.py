@@ -40,7 +40,7 @@ Examples
 from __future__ import annotations
 
 from ..kernels import KERNEL_DEFAULTS
-from ..registry import Algorithm, Teaching, register
+from ..registry import Algorithm, attach, register
 from ._budget import fit_budget, resolve_budget
 
 
@@ -58,9 +58,10 @@ RANDOMIZED_BUDGET_PERCEPTRON = register(
         summary="Cavallanti, Cesa-Bianchi & Gentile's Randomized Budget Perceptron (budget B)",
         bounds=("rbp_expectation",),
         tracking=("rbp_tracking",),
-        display_name="Randomized Budget Perceptron",
-        label_params=("budget",),
-        teaching=Teaching(supports=True),
         randomized=True,
     )
 )
+attach(RANDOMIZED_BUDGET_PERCEPTRON.name, "presentation",
+       display_name="Randomized Budget Perceptron",
+       label_params=("budget",),
+       teaching=dict(supports=True))

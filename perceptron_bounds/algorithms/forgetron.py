@@ -16,8 +16,11 @@ mistakes it is the kernel Perceptron exactly. Coefficients fade by the
 product of the factors since their support was added.
 
 Registered as ``"forgetron"`` with ``budget`` (default 100, >= 1) and the
-kernel parameters ``kernel`` (default ``"poly"``), ``degree``, ``gamma``, ``coef0``
-(theory §1.7);
+kernel parameters ``kernel`` (default ``"rbf"``), ``degree``, ``gamma``, ``coef0``
+(theory §1.7). The default is the Gaussian kernel because it is normalised,
+K(x, x) = 1 for every x: the Forgetron's mistake bound (theory §4.10) assumes
+K(x, x) <= 1, which the polynomial kernel (gamma x.x + coef0)^degree breaks for
+any coef0 >= 1, so that under a poly default the bound could never apply;
 ``form`` is ``"dual"`` only. Every kernel, dense and CSR data, runs through
 the kernel engine; ``OnlineRun.state`` records what the budget did
 (``removed_trials``, ``shrink``, ``born``, ``Q``, ``M``:
@@ -50,7 +53,7 @@ Examples
 from __future__ import annotations
 
 from ..kernels import KERNEL_DEFAULTS
-from ..registry import Algorithm, Teaching, register
+from ..registry import Algorithm, attach, register
 from ._budget import fit_budget, resolve_budget
 
 
@@ -62,15 +65,16 @@ FORGETRON = register(
     Algorithm(
         name="forgetron",
         estimator="Forgetron",
-        defaults={**KERNEL_DEFAULTS, "kernel": "poly", "form": "dual", "budget": 100},
+        defaults={**KERNEL_DEFAULTS, "kernel": "rbf", "form": "dual", "budget": 100},
         resolve=resolve_budget,
         fit=_fit,
         summary="Dekel, Shalev-Shwartz & Singer's self-tuned Forgetron (kernel, budget B)",
         bounds=("forgetron",),
         no_tracking="the Forgetron's proof (theory §4.10) pairs each removal with its "
         "addition under one comparator; no shifting form is proved (theory §4.15)",
-        display_name="Forgetron",
-        label_params=("budget",),
-        teaching=Teaching(supports=True),
     )
 )
+attach(FORGETRON.name, "presentation",
+       display_name="Forgetron",
+       label_params=("budget",),
+       teaching=dict(supports=True))

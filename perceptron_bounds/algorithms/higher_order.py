@@ -101,25 +101,25 @@ from .._interrupt import stop_requested
 from .._jit import jit
 from .._linalg import (
     append_row,
-    csr_dot,
-    dense_dot,
     dot,
     grow_square,
     grow_vector,
     lift_tiny_rows,
     normalize_rows,
     row_axpy,
+    row_dot,
+    row_nnz,
+    row_symmetric_matvec,
+    rows,
     rows_buffer,
     square_buffer,
-    symmetric_csr_matvec,
     symmetric_matvec,
     symmetric_sweep,
 )
-from .._validation import check_bool, check_finite, check_real, loop_arrays
-from ..hypothesis import HigherOrderHypothesis, HigherOrderKernelHypothesis
+from .._validation import check_bool, check_finite, check_real
 from ..kernel_engine import engine_append, engine_order, engine_row, engine_supports, kernel_engine
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LegendEntry, LoopResult, Teaching, register
+from ..registry import Algorithm, LoopResult, attach, attached, register
 from ._common import (
     MEMORY_BUDGET,
     check_form,
@@ -128,7 +128,14 @@ from ._common import (
     over_budget,
     resolve_kernel,
 )
-from .pnorm import HO_NOTATION, PNORM, link, link_into
+from .pnorm import (
+    HO_NOTATION,
+    PNORM,
+    HigherOrderHypothesis,
+    HigherOrderKernelHypothesis,
+    link,
+    link_into,
+)
 
 # form="auto" runs the primal form for p = 2 up to this many features (its A is n x n; a
 # mistake costs O(n^2) against the implicit form's O(n a)), unless sparse=True, whose rare
@@ -136,13 +143,11 @@ from .pnorm import HO_NOTATION, PNORM, link, link_into
 PRIMAL_MAX_FEATURES = 1000
 
 
-# Two dot helpers rather than one with a dense/CSR branch inside: with the branch, the
-# dense sum was not vectorised and a correct trial cost 1.7x the Perceptron's.
 @jit
-def _mistake_start(X, data, indices, indptr, i, csr, yi, v, rho_k, sparse, x):
+def _mistake_start(X, i, yi, v, rho_k, sparse, x):
     """Load row i into the dense x; return (y v . x, rho): rho_k, or 0 for a sparse skip."""
     x[:] = 0.0
-    row_axpy(1.0, X, data, indices, indptr, i, csr, x)
+    row_axpy(X, i, 1.0, x)
     yvx = yi * dot(v, x, x.shape[0])
     return yvx, 0.0 if sparse and yvx < 0.0 else rho_k
 
@@ -177,7 +182,7 @@ def _apply_bt(F, G, rho, a, q):
 
 
 @jit
-def _ho_primal_loop(X, data, indices, indptr, y, order, rho_seq, k0, sparse,
+def _ho_primal_loop(X, y, order, rho_seq, k0, sparse,
                     A, v, w, F, frho, a, margins, out_rho, out_yvx, out_r):
     """HO_2 primal form (paper 000 sec. 2 item 1): A = B^T B, w = A v, margin w . x_t.
 
@@ -197,7 +202,6 @@ def _ho_primal_loop(X, data, indices, indptr, y, order, rho_seq, k0, sparse,
     n_trials = order.shape[0]
     n = v.shape[0]
     record = margins.shape[0] > 0
-    csr = indptr.shape[0] > 0
     mistakes = np.empty(n_trials, dtype=np.int64)
     x = np.empty(n)
     ax = np.empty(n)
@@ -209,32 +213,29 @@ def _ho_primal_loop(X, data, indices, indptr, y, order, rho_seq, k0, sparse,
         if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
-        s = csr_dot(w, data, indices, indptr, i) if csr else dense_dot(w, X, i)
+        s = row_dot(X, i, w)
         if record:
             margins[t] = s
         if y[i] * s > 0.0:
             continue
         yi = y[i]
-        yvx, rho = _mistake_start(X, data, indices, indptr, i, csr, yi, v, rho_seq[k0 + m],
-                                  sparse, x)
+        yvx, rho = _mistake_start(X, i, yi, v, rho_seq[k0 + m], sparse, x)
         out_rho[m] = rho
         out_yvx[m] = yvx
         out_r[m] = 1.0 - rho * (yvx + dot(x, x, n))
         # a = A x by the cheapest route (counted in element reads): with no change pending,
         # A = B^T B is also its a factors (about 4 a n), or x's nonzeros (nnz n); else
         # the sweep of the triangle (n^2 / 2).
-        nnz = indptr[i + 1] - indptr[i] if csr else n
+        nnz = row_nnz(X, i)
         if not pending and 4 * a < min(nnz, n // 2):
             for j in range(n):
                 ax[j] = x[j]
             apply_b(F, F, frho, a, ax)
             _apply_bt(F, F, frho, a, ax)
-        elif csr and not pending:
-            symmetric_csr_matvec(A, data, indices, indptr, i, ax)
         elif pending:
             symmetric_sweep(A, u, xp, x, ax)
         else:
-            symmetric_matvec(A, x, ax)
+            row_symmetric_matvec(X, i, A, x, ax)
         pending = False
         for j in range(n):
             v[j] += yi * x[j]
@@ -266,7 +267,7 @@ def _ho_primal_loop(X, data, indices, indptr, y, order, rho_seq, k0, sparse,
 
 
 @jit
-def _ho_implicit_loop(X, data, indices, indptr, y, order, rho_seq, k0, sparse, p,
+def _ho_implicit_loop(X, y, order, rho_seq, k0, sparse, p,
                       v, w, F, G, frho, a, margins, out_rho, out_yvx, out_r):
     """HO_p implicit primal form (paper 000 sec. 2 item 3): margin w . x_t, w = B^T g(B v).
 
@@ -279,7 +280,6 @@ def _ho_implicit_loop(X, data, indices, indptr, y, order, rho_seq, k0, sparse, p
     n_trials = order.shape[0]
     n = v.shape[0]
     record = margins.shape[0] > 0
-    csr = indptr.shape[0] > 0
     mistakes = np.empty(n_trials, dtype=np.int64)
     x = np.empty(n)
     gx = np.empty(n)
@@ -289,14 +289,13 @@ def _ho_implicit_loop(X, data, indices, indptr, y, order, rho_seq, k0, sparse, p
         if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
-        s = csr_dot(w, data, indices, indptr, i) if csr else dense_dot(w, X, i)
+        s = row_dot(X, i, w)
         if record:
             margins[t] = s
         if y[i] * s > 0.0:
             continue
         yi = y[i]
-        yvx, rho = _mistake_start(X, data, indices, indptr, i, csr, yi, v, rho_seq[k0 + m],
-                                  sparse, x)
+        yvx, rho = _mistake_start(X, i, yi, v, rho_seq[k0 + m], sparse, x)
         link_into(x, p, gx)
         out_rho[m] = rho
         out_yvx[m] = yvx
@@ -497,13 +496,13 @@ def _fit_linear(data, order, params, margins, previous) -> LoopResult:
     outs = np.empty(T), np.empty(T), np.empty(T)
     v = np.zeros(n) if previous is None else np.array(previous.state["v"])
     F, frho, a = _factor_buffers(previous, n)
-    rows = loop_arrays(X)
+    X = rows(X)
     state = {}
     if params["form"] == "primal":
         A = np.eye(n) if previous is None else np.array(previous.state["A"])
         w = A @ v
         trials, F, frho, a = _ho_primal_loop(
-            *rows, data.y, order, rho_seq, k0, params["sparse"], A, v, w, F, frho, a,
+            X, data.y, order, rho_seq, k0, params["sparse"], A, v, w, F, frho, a,
             margins, *outs,
         )
         state["A"] = A
@@ -515,7 +514,7 @@ def _fit_linear(data, order, params, margins, previous) -> LoopResult:
             G = np.empty_like(F)
             G[:a] = link(F[:a], p)
         trials, F, G, frho, a = _ho_implicit_loop(
-            *rows, data.y, order, rho_seq, k0, params["sparse"], p, v, w, F, G, frho, a,
+            X, data.y, order, rho_seq, k0, params["sparse"], p, v, w, F, G, frho, a,
             margins, *outs,
         )
     m = trials.shape[0]
@@ -623,16 +622,17 @@ HIGHER_ORDER = register(
         summary="Higher-Order Perceptron HO_p(c) (Brotto-Gentile-Vitale): primal, dual, implicit",
         bounds=("higher_order",),
         transformed_sequence=True,
-        display_name="Higher-Order Perceptron",
-        label_params=lambda params: ("p", "c") if params["rho"] is None else ("p", "rho"),
-        # HO_p(0) is the p-norm Perceptron (paper 000, sec. 2), drawn as such
-        legend=lambda params: PNORM.legend(params)
-        if params["c"] == 0 and params["rho"] is None
-        else LegendEntry(f"p = {params['p']:g}, c = {params['c']:g}", notation=HO_NOTATION),
-        # its bounds measure gamma on the transformed instances (theory §4.1): no band
-        teaching=Teaching(matrix=lambda params: "$A_k = B_k^T B_k$", band=False),
     )
 )
+attach(HIGHER_ORDER.name, "presentation",
+       display_name="Higher-Order Perceptron",
+       label_params=lambda params: ("p", "c") if params["rho"] is None else ("p", "rho"),
+       # HO_p(0) is the p-norm Perceptron (paper 000, sec. 2), drawn as such
+       legend=lambda params: attached(PNORM.name, "presentation")["legend"](params)
+       if params["c"] == 0 and params["rho"] is None
+       else dict(text=f"p = {params['p']:g}, c = {params['c']:g}", notation=HO_NOTATION),
+       # its bounds measure gamma on the transformed instances (theory §4.1): no band
+       teaching=dict(matrix=lambda params: "$A_k = B_k^T B_k$", band=False))
 
 
 

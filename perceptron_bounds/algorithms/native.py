@@ -94,8 +94,7 @@ import numpy as np
 
 from .._interrupt import EVERY, stop_requested
 from .._jit import jit
-from .._linalg import capacity, csr_dot, dense_dot, dot, grow_vector
-from .._validation import loop_arrays
+from .._linalg import capacity, dot, grow_vector, row_axpy, row_dot, row_sq_norm, rows
 from ..hypothesis import PrototypeHypothesis, PrototypeKernelHypothesis
 from ..kernel_engine import (
     engine_append,
@@ -153,7 +152,7 @@ def _update_gram(G, s, a, b, c, vv, p):
 
 
 @jit
-def _native_primal_loop(X, data, indices, indptr, y, order, r, W, G, margins):
+def _native_primal_loop(X, y, order, r, W, G, margins):
     """Native Ballseptron (r = 0: Perceptron) over dense or CSR rows; W and G updated in place.
 
     Returns the update log, rows (trial, case, true class, runner-up), and the gap norms d.
@@ -161,7 +160,6 @@ def _native_primal_loop(X, data, indices, indptr, y, order, r, W, G, margins):
     n_trials = order.shape[0]
     n_classes = W.shape[0]
     record = margins.shape[0] > 0
-    csr = indptr.shape[0] > 0
     log = np.empty((n_trials, 4), dtype=np.int64)
     gaps = np.empty(n_trials)
     s = np.empty(n_classes)
@@ -172,7 +170,7 @@ def _native_primal_loop(X, data, indices, indptr, y, order, r, W, G, margins):
             break
         i = order[t]
         for q in range(n_classes):
-            s[q] = csr_dot(W[q], data, indices, indptr, i) if csr else dense_dot(W[q], X, i)
+            s[q] = row_dot(X, i, W[q])
         if record:
             margins[t] = s
         a = y[i]
@@ -182,12 +180,7 @@ def _native_primal_loop(X, data, indices, indptr, y, order, r, W, G, margins):
         log[u, 0], log[u, 1], log[u, 2], log[u, 3] = t, case, a, b
         gaps[u] = d
         u += 1
-        if csr:
-            vv = 0.0
-            for pos in range(indptr[i], indptr[i + 1]):
-                vv += data[pos] * data[pos]
-        else:
-            vv = dense_dot(X[i], X, i)
+        vv = row_sq_norm(X, i)
         if case == MARGIN_ERROR:
             vv += 2.0 * c * (s[b] - s[a]) + r * r
             for j in range(W.shape[1]):
@@ -195,14 +188,8 @@ def _native_primal_loop(X, data, indices, indptr, y, order, r, W, G, margins):
                 W[a, j] += delta
                 W[b, j] -= delta
         _update_gram(G, s, a, b, c, vv, p)
-        if csr:
-            for pos in range(indptr[i], indptr[i + 1]):
-                W[a, indices[pos]] += data[pos]
-                W[b, indices[pos]] -= data[pos]
-        else:
-            for j in range(W.shape[1]):
-                W[a, j] += X[i, j]
-                W[b, j] -= X[i, j]
+        row_axpy(X, i, 1.0, W[a])
+        row_axpy(X, i, -1.0, W[b])
     return log[:u].copy(), gaps[:u].copy()
 
 
@@ -274,7 +261,7 @@ def _fit(data, order, params, r, margins, previous) -> LoopResult:
         W = (np.zeros((n_classes, data.n_features)) if previous is None
              else np.array(previous.weights))
         log, gaps = _native_primal_loop(
-            *loop_arrays(data.X), data.y, order, r, W, G, margins
+            rows(data.X), data.y, order, r, W, G, margins
         )
         hypothesis = PrototypeHypothesis(W)
     else:

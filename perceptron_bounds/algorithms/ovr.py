@@ -30,8 +30,7 @@ Forms
 Exactness
 ---------
 The primal loops compute each class's w . x_t with the sum the binary loops
-write out (:func:`perceptron_bounds._linalg.dense_dot`,
-:func:`perceptron_bounds._linalg.csr_dot` are that loop). In the dual loop,
+write out (:func:`perceptron_bounds._linalg.row_dot` is that loop). In the dual loop,
 score k gathers class k's kernel values, in the order of its supports, into
 one contiguous vector and sums it against its coefficients with
 :func:`perceptron_bounds._linalg.dot`, the sum of the binary dual loops, on
@@ -84,8 +83,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._interrupt import EVERY, stop_requested
-from .._jit import jit
-from .._linalg import capacity, csr_dot, dense_dot, dot, grow_vector, prefetch
+from .._jit import jit, row_kind
+from .._linalg import capacity, dot, grow_vector, prefetch, row_axpy, row_dot, row_sq_norm, rows
 from .._validation import Data
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (
@@ -127,60 +126,33 @@ def _case(signed_margin, norm_sq, r, ball):
 _AHEAD, _LINE = 2, 8
 
 
-@jit
-def _ovr_primal_loop(X, y, order, r, ball, W, norm_sq, margins, cases):
-    """K binary Perceptrons (Ballseptrons with ``ball``) over dense rows; W (K x n) in place.
+def _prefetch_row(X, i):
+    """Ask for row i's entries (values, and columns for CSR), one cache line at a time."""
+    (_csr_prefetch if isinstance(X, tuple) else _dense_prefetch)(X, i)
 
-    Row k of W is class k's w; ``norm_sq[k]`` ends as its ||w||^2, recomputed
-    after each update as the binary dense loop does. ``cases[t, k]`` receives
-    the case of class k on trial t.
-    """
-    n_trials = order.shape[0]
-    n_classes, n = W.shape
-    for k in range(n_classes):
-        w = W[k]
-        nsq = 0.0
-        for j in range(n):
-            nsq += w[j] * w[j]
-        norm_sq[k] = nsq
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        if t + _AHEAD < n_trials:
-            ahead = X[order[t + _AHEAD]]
-            for j in range(0, n, _LINE):
-                prefetch(ahead, j)
-        # All K scores first: the dot products run back to back, free of the updates' branches.
-        scores = margins[t]
-        for k in range(n_classes):
-            scores[k] = dense_dot(W[k], X, i)
-        label = y[i]
-        for k in range(n_classes):
-            s = scores[k]
-            yk = 1.0 if label == k else -1.0
-            case, a = _case(yk * s, norm_sq[k], r, ball)
-            cases[t, k] = case
-            if case == NO_UPDATE:
-                continue
-            w = W[k]
-            if ball:
-                for j in range(n):
-                    w[j] = a * w[j] + yk * X[i, j]
-                nsq = 0.0
-                for j in range(n):  # apart from the writes (perceptron_bounds._linalg)
-                    nsq += w[j] * w[j]
-                norm_sq[k] = nsq
-            else:
-                for j in range(n):
-                    w[j] += yk * X[i, j]
+
+def _dense_prefetch(X, i):
+    row = X[i]
+    for j in range(0, row.shape[0], _LINE):
+        prefetch(row, j)
+
+
+def _csr_prefetch(X, i):
+    data, indices, indptr = X
+    for p in range(indptr[i], indptr[i + 1], _LINE):
+        prefetch(data, p)
+        prefetch(indices, p)
+
+
+row_kind(_prefetch_row, _dense_prefetch, _csr_prefetch)
 
 
 @jit
-def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, margins, cases):
-    """K binary Perceptrons (Ballseptrons with ``ball``) over CSR rows, w^k = scale_k V[k].
+def _ovr_primal_loop(X, y, order, r, ball, V, norm_sq, margins, cases):
+    """K binary Perceptrons (Ballseptrons with ``ball``) over dense or CSR rows,
+    w^k = scale_k V[k], as the binary rule keeps them.
 
-    ``norm_sq`` holds the classes' ||w||^2 (updated by the binary CSR loop's
+    ``norm_sq`` holds the classes' ||w||^2 (updated by the binary rule's
     recurrence); V ends as W. ``cases[t, k]`` receives the case of class k on
     trial t.
     """
@@ -191,15 +163,12 @@ def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, m
         if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
-        start, end = indptr[i], indptr[i + 1]
         if t + _AHEAD < n_trials:
-            ahead = order[t + _AHEAD]
-            for p in range(indptr[ahead], indptr[ahead + 1], _LINE):
-                prefetch(data, p)
-                prefetch(indices, p)
+            _prefetch_row(X, order[t + _AHEAD])
+        # All K scores first: the dot products run back to back, free of the updates' branches.
         scores = margins[t]
         for k in range(n_classes):
-            scores[k] = csr_dot(V[k], data, indices, indptr, i) * scale[k]
+            scores[k] = row_dot(X, i, V[k]) * scale[k]
         label = y[i]
         for k in range(n_classes):
             s = scores[k]
@@ -216,13 +185,8 @@ def _ovr_primal_csr_loop(data, indices, indptr, y, order, r, ball, V, norm_sq, m
                 else:
                     v *= product
                     scale[k] = 1.0
-                xx = 0.0
-                for p in range(start, end):
-                    xx += data[p] * data[p]
-                norm_sq[k] = max(a * a * norm_sq[k] + 2.0 * a * yk * s + xx, 0.0)
-            c = yk / scale[k]
-            for p in range(start, end):
-                v[indices[p]] += c * data[p]
+                norm_sq[k] = max(a * a * norm_sq[k] + 2.0 * a * yk * s + row_sq_norm(X, i), 0.0)
+            row_axpy(X, i, yk / scale[k], v)
     for k in range(n_classes):
         V[k] *= scale[k]
 
@@ -370,15 +334,9 @@ def _fit_primal(data, order, r, ball, margins, cases, runs):
         W = np.zeros((n_classes, data.n_features))
     else:
         W = np.array([np.array(run.weights, dtype=np.float64) for run in runs])
-    if data.sparse:
-        X = data.X
-        # As the binary CSR loop: ||w||^2 of the starting weights by NumPy's dot.
-        norm_sq = np.array([float(w @ w) for w in (np.array(row) for row in W)])
-        _ovr_primal_csr_loop(X.data, X.indices, X.indptr, data.y, order, r, ball, W, norm_sq,
-                             margins, cases)
-    else:
-        norm_sq = np.empty(n_classes)
-        _ovr_primal_loop(data.X, data.y, order, r, ball, W, norm_sq, margins, cases)
+    # As the binary rule: ||w||^2 of the starting weights by NumPy's dot.
+    norm_sq = np.array([float(w @ w) for w in (np.array(row) for row in W)])
+    _ovr_primal_loop(rows(data.X), data.y, order, r, ball, W, norm_sq, margins, cases)
     return [LinearHypothesis(W[k].copy()) for k in range(n_classes)], norm_sq
 
 

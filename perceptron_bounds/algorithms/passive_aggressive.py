@@ -39,7 +39,7 @@ kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0`` (theory §1.7) an
 ``form``. ``OnlineRun.state`` holds, one entry per update trial, ``"loss"`` (l_t)
 and ``"tau"`` (tau_t; 0 for a zero instance), those of the runs a warm start
 continues first. The native multiclass form is in
-:mod:`.passive_aggressive_native`.
+:mod:`.passive_aggressive_native`, the step sizes in :mod:`.passive_aggressive_rules`.
 
 References
 ----------
@@ -62,9 +62,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._interrupt import EVERY, stop_requested
-from .._jit import jit
-from .._linalg import dot, grow_vector
+from .._jit import rule
+from .._linalg import (
+    dot,
+    grow_vector,
+    row_axpy,
+    row_axpy_over,
+    row_dot_norm,
+    row_stable_norm,
+    rows,
+)
 from .._validation import check_choice, check_real
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (
@@ -76,180 +83,90 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LegendEntry, LoopResult, register
-from ._cases import MARGIN_ERROR, MISTAKE
+from ..registry import Algorithm, LoopResult, attach, register
+from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE
 from ._common import dual_buffer, resolve_kernel_form, support_set
-from .passive_aggressive_native import (
+from ._frame import STOP, online_loop
+from .passive_aggressive_native import fit_native_passive_aggressive
+from .passive_aggressive_rules import (
     NORMAL_LOW,
     VARIANTS,
+    case_of,
     check_overflow,
-    fit_native_passive_aggressive,
     pa_step,
     pa_step_times_norm,
-    rescaled_norm,
     update_records,
 )
 
 
-@jit
-def case_of(signed_score):
-    """MISTAKE for y f <= 0, else MARGIN_ERROR (a trial with l > 0)."""
-    return MISTAKE if signed_score <= 0.0 else MARGIN_ERROR
+@rule
+def _pa_primal_step(X, y, i, t, u, arrays, state):
+    """PA on trial t over a dense or CSR row: w updated in place, per update the loss and tau.
 
-
-@jit
-def _pa_primal_loop(X, y, order, variant, C, w, margins, taus):
-    """Primal PA over dense rows; updates w in place, ``taus`` filled per update.
-
-    Returns (update trials, their cases, their losses, the trial whose score overflowed or -1).
+    ||x_t||^2 comes from the same read of the row as the score; below the
+    smallest normal float64 the step is taken as (tau ||x||) (x / ||x||)
+    ("Scale" above).
     """
-    n_trials = order.shape[0]
-    n = X.shape[1]
-    record = margins.shape[0] > 0
-    updates = np.empty(n_trials, dtype=np.int64)
-    cases = np.empty(n_trials, dtype=np.int64)
-    losses = np.empty(n_trials)
-    u = 0
-    stop = -1
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        s = 0.0
-        xx = 0.0
-        for j in range(n):
-            s += w[j] * X[i, j]
-            xx += X[i, j] * X[i, j]
-        if record:
-            margins[t] = s
-        yi = y[i]
-        if not np.isfinite(s):  # overflowed: stop, the wrapper raises (overflow_error)
-            stop = t
-            break
-        loss = 1.0 - yi * s
-        if loss <= 0.0:
-            continue
-        updates[u] = t
-        cases[u] = case_of(yi * s)
-        losses[u] = loss
-        if xx >= NORMAL_LOW:
-            tau = pa_step(loss, xx, variant, C)
-            c = yi * tau
-            for j in range(n):
-                w[j] += c * X[i, j]
-        else:
-            norm = rescaled_norm(X[i])
-            tau = 0.0
-            if norm > 0.0:
-                tn = pa_step_times_norm(loss, norm, variant, C)
-                tau = tn / norm
-                c = yi * tn
-                for j in range(n):
-                    w[j] += c * (X[i, j] / norm)
-        taus[u] = tau
-        u += 1
-    return updates[:u].copy(), cases[:u].copy(), losses[:u].copy(), stop
-
-
-@jit
-def _pa_primal_csr_loop(data, indices, indptr, y, order, variant, C, w, margins, taus):
-    """Primal PA over CSR rows; as :func:`_pa_primal_loop`."""
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    updates = np.empty(n_trials, dtype=np.int64)
-    cases = np.empty(n_trials, dtype=np.int64)
-    losses = np.empty(n_trials)
-    u = 0
-    stop = -1
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        start, end = indptr[i], indptr[i + 1]
-        s = 0.0
-        xx = 0.0
-        for p in range(start, end):
-            s += w[indices[p]] * data[p]
-            xx += data[p] * data[p]
-        if record:
-            margins[t] = s
-        yi = y[i]
-        if not np.isfinite(s):  # overflowed: stop, the wrapper raises (overflow_error)
-            stop = t
-            break
-        loss = 1.0 - yi * s
-        if loss <= 0.0:
-            continue
-        updates[u] = t
-        cases[u] = case_of(yi * s)
-        losses[u] = loss
-        if xx >= NORMAL_LOW:
-            tau = pa_step(loss, xx, variant, C)
-            c = yi * tau
-            for p in range(start, end):
-                w[indices[p]] += c * data[p]
-        else:
-            norm = rescaled_norm(data[start:end])
-            tau = 0.0
-            if norm > 0.0:
-                tn = pa_step_times_norm(loss, norm, variant, C)
-                tau = tn / norm
-                c = yi * tn
-                for p in range(start, end):
-                    w[indices[p]] += c * (data[p] / norm)
-        taus[u] = tau
-        u += 1
-    return updates[:u].copy(), cases[:u].copy(), losses[:u].copy(), stop
-
-
-@jit
-def _pa_dual_loop(src, st, k, y, variant, C, coef, margins, taus):
-    """Kernel PA: f = sum_{j<k} coef[j] K(s_j, .); an update appends x_t with y_t tau_t.
-
-    Kernel values come from the kernel-row engine (``src``, ``st``); a trial with
-    K(x_t, x_t) below the smallest normal float64 is a zero instance (no support).
-    Returns (update trials, their cases, their losses, the trial whose score
-    overflowed or -1, engine state, coef, k), the buffers possibly regrown.
-    """
-    order = engine_order(src)
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    updates = np.empty(n_trials, dtype=np.int64)
-    cases = np.empty(n_trials, dtype=np.int64)
-    losses = np.empty(n_trials)
-    row = np.empty(coef.shape[0])
-    u = 0
-    stop = -1
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        st = engine_row(src, st, t, k, row)
-        s = dot(coef, row, k)
-        if record:
-            margins[t] = s
-        yi = y[i]
-        if not np.isfinite(s):  # overflowed: stop, the wrapper raises (overflow_error)
-            stop = t
-            break
-        loss = 1.0 - yi * s
-        if loss <= 0.0:
-            continue
-        updates[u] = t
-        cases[u] = case_of(yi * s)
-        losses[u] = loss
-        xx = engine_diag(src, i)
+    w, losses, taus = arrays
+    variant, C = state
+    s, xx = row_dot_norm(X, i, w)
+    if not np.isfinite(s):  # overflowed: stop, the wrapper raises (overflow_error)
+        return s, STOP, state
+    yi = y[i]
+    loss = 1.0 - yi * s
+    if loss <= 0.0:
+        return s, NO_UPDATE, state
+    losses[u] = loss
+    if xx >= NORMAL_LOW:
+        tau = pa_step(loss, xx, variant, C)
+        row_axpy(X, i, yi * tau, w)
+    else:
+        norm = row_stable_norm(X, i)
         tau = 0.0
-        if xx >= NORMAL_LOW:
-            tau = pa_step(loss, xx, variant, C)
-            st = engine_append(src, st, t, k)
-            coef = grow_vector(coef, k)
-            row = grow_vector(row, k)
-            coef[k] = yi * tau
-            k += 1
-        taus[u] = tau
-        u += 1
-    return updates[:u].copy(), cases[:u].copy(), losses[:u].copy(), stop, st, coef, k
+        if norm > 0.0:
+            tn = pa_step_times_norm(loss, norm, variant, C)
+            tau = tn / norm
+            row_axpy_over(X, i, yi * tn, norm, w)
+    taus[u] = tau
+    return s, case_of(yi * s), state
+
+
+_pa_primal_loop = online_loop(_pa_primal_step)
+
+
+@rule(returns_arrays=True)
+def _pa_dual_step(src, y, i, t, u, arrays, state):
+    """Kernel PA on trial t: f = sum_{j<k} coef[j] K(s_j, .); an update appends x_t with
+    y_t tau_t.
+
+    Kernel values come from the kernel-row engine (``src``); a trial with
+    K(x_t, x_t) below the smallest normal float64 is a zero instance (no support).
+    """
+    losses, taus = arrays
+    variant, C, st, coef, row, k = state
+    st = engine_row(src, st, t, k, row)
+    s = dot(coef, row, k)
+    if not np.isfinite(s):  # overflowed: stop, the wrapper raises (overflow_error)
+        return s, STOP, (variant, C, st, coef, row, k)
+    yi = y[i]
+    loss = 1.0 - yi * s
+    if loss <= 0.0:
+        return s, NO_UPDATE, (variant, C, st, coef, row, k)
+    losses[u] = loss
+    xx = engine_diag(src, i)
+    tau = 0.0
+    if xx >= NORMAL_LOW:
+        tau = pa_step(loss, xx, variant, C)
+        st = engine_append(src, st, t, k)
+        coef = grow_vector(coef, k)
+        row = grow_vector(row, k)
+        coef[k] = yi * tau
+        k += 1
+    taus[u] = tau
+    return s, case_of(yi * s), (variant, C, st, coef, row, k)
+
+
+_pa_dual_loop = online_loop(_pa_dual_step)
 
 
 def variant_code(params: dict) -> int:
@@ -265,29 +182,27 @@ def _resolve(params: dict, data) -> dict:
 
 def _fit(data, order, params, margins, previous) -> LoopResult:
     variant, C = variant_code(params), params["C"]
-    taus = np.empty(order.shape[0])
+    losses, taus = np.empty(order.shape[0]), np.empty(order.shape[0])
     if params["form"] == "primal":
         w = np.zeros(data.n_features) if previous is None else np.array(previous.weights)
-        if data.sparse:
-            X = data.X
-            updates, cases, losses, stop = _pa_primal_csr_loop(
-                X.data, X.indices, X.indptr, data.y, order, variant, C, w, margins, taus)
-        else:
-            updates, cases, losses, stop = _pa_primal_loop(data.X, data.y, order, variant, C, w,
-                                                     margins, taus)
+        updates, cases, _, stop = _pa_primal_loop(rows(data.X), data.y, order,
+                                                  (w, losses, taus), (variant, C), margins)
         hypothesis = LinearHypothesis(w)
     else:
         kernel = kernel_of(params)
         src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
-        updates, cases, losses, stop, st, coef, k = _pa_dual_loop(
-            src, st, k, data.y, variant, C, dual_buffer(previous), margins, taus)
+        coef = dual_buffer(previous)
+        updates, cases, (_, _, st, coef, _, k), stop = _pa_dual_loop(
+            src, data.y, engine_order(src), (losses, taus),
+            (variant, C, st, coef, np.empty(coef.shape[0]), k), margins)
         hypothesis = KernelHypothesis(engine_supports(st, k), coef[:k].copy(), kernel)
     check_overflow(stop)
     return LoopResult(
         updates[cases == MISTAKE],
         hypothesis,
         margin_error_trials=updates[cases == MARGIN_ERROR],
-        state=update_records(previous, losses, taus[:updates.shape[0]]),
+        state=update_records(previous, losses[:updates.shape[0]].copy(),
+                             taus[:updates.shape[0]]),
     )
 
 
@@ -305,15 +220,16 @@ PASSIVE_AGGRESSIVE = register(
         # each bound's applies() keeps those of the run's variant (theory §4.6)
         bounds=("pa_separable", "pa_general", "pa1_mistakes", "pa2_mistakes"),
         native_bounds=("pa_separable", "pa_general", "pa1_mistakes", "pa2_mistakes"),
-        display_name="Passive-Aggressive",
-        label_params=lambda params: ("variant",) if params["variant"] == "pa" else (
-            "variant", "C"),
-        legend=lambda params: LegendEntry(
-            f"Passive-Aggressive {_DISPLAY[params['variant']]}"
-            + ("" if params["variant"] == "pa" else f", C = {params['C']:g}")),
-        # an update on a correct prediction with loss 0 < l < 1: binary (theory §2.7),
-        # native (the multiclass loss, theory §2.7)
-        margin_error=(r"right sign, $y\,w \cdot x < 1$",
-                      r"right class, $w^y \cdot x - w^{\tilde y} \cdot x < 1$"),
     )
 )
+attach(PASSIVE_AGGRESSIVE.name, "presentation",
+       display_name="Passive-Aggressive",
+       label_params=lambda params: ("variant",) if params["variant"] == "pa" else (
+           "variant", "C"),
+       legend=lambda params: (
+           f"Passive-Aggressive {_DISPLAY[params['variant']]}"
+           + ("" if params["variant"] == "pa" else f", C = {params['C']:g}")),
+       # an update on a correct prediction with loss 0 < l < 1: binary (theory §2.7),
+       # native (the multiclass loss, theory §2.7)
+       margin_error=(r"right sign, $y\,w \cdot x < 1$",
+                     r"right class, $w^y \cdot x - w^{\tilde y} \cdot x < 1$"))

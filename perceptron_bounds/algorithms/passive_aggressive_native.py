@@ -19,7 +19,7 @@ in the binary form (:mod:`.passive_aggressive`), and the same rescaled step
 keeps a row of extreme norm from overflowing.
 
 Forms: ``primal`` keeps the prototypes as the rows of W (K, n), dense or CSR
-rows (the 4-array convention of :mod:`perceptron_bounds._linalg`); ``dual``
+rows (:func:`perceptron_bounds._linalg.rows`); ``dual``
 keeps a support list shared by the K prototypes, w^q = sum_j A[q, j] phi(s_j),
 each update appending x with tau in row y and -tau in row y~ of A.
 
@@ -49,10 +49,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._interrupt import EVERY, stop_requested
-from .._jit import jit
-from .._linalg import capacity, csr_dot, dense_dot, dot, grow_vector
-from .._validation import loop_arrays
+from .._jit import jit, rule
+from .._linalg import (
+    capacity,
+    dot,
+    grow_vector,
+    row_axpy_over,
+    row_dot,
+    row_sq_norm,
+    row_stable_norm,
+    rows,
+)
 from ..hypothesis import PrototypeHypothesis, PrototypeKernelHypothesis
 from ..kernel_engine import (
     engine_append,
@@ -64,75 +71,19 @@ from ..kernel_engine import (
 )
 from ..kernels import kernel_of
 from ..registry import LoopResult
-from ._cases import MARGIN_ERROR, MISTAKE
+from ._cases import MARGIN_ERROR, NO_UPDATE
 from ._common import support_set
-
-VARIANTS = ("pa", "pa1", "pa2")
-# The loops' codes of the variants, VARIANTS[code].
-PA, PA1, PA2 = 0, 1, 2
-
-# Squared norms below NORMAL_LOW (underflowed, or 0) take the rescaled step
-# (tau ||x||) (x / ||x||), as in the binary loops (:mod:`.passive_aggressive`).
-NORMAL_LOW = float(np.finfo(np.float64).tiny)
-SQRT2 = float(np.sqrt(2.0))
-
-
-@jit
-def pa_step(loss, xx, variant, C):
-    """tau = l/xx (PA), min(C, l/xx) (PA-I) or l/(xx + 1/(2C)) (PA-II), for l > 0 and xx > 0.
-
-    ``xx`` is the squared norm of the instance the step moves along (K(x, x)
-    binary, 2 K(x, x) for the virtual instance of the native form).
-    """
-    if variant == PA:
-        return loss / xx
-    if variant == PA1:
-        return min(C, loss / xx)
-    return loss / (xx + 0.5 / C)
-
-
-@jit
-def pa_step_times_norm(loss, norm, variant, C):
-    """tau ||x|| for the norm ``norm`` > 0 of x, without forming ||x||^2 (no under/overflow)."""
-    if variant == PA:
-        return loss / norm
-    if variant == PA1:
-        return min(C * norm, loss / norm)
-    return loss / (norm + 0.5 / (C * norm))
-
-
-@jit
-def rescaled_norm(values):
-    """||v|| as max_j |v_j| times the norm of v / max_j |v_j| (0 for v = 0)."""
-    top = 0.0
-    for v in values:
-        top = max(top, abs(v))
-    if top == 0.0:
-        return 0.0
-    s = 0.0
-    for v in values:
-        z = v / top
-        s += z * z
-    return top * np.sqrt(s)
-
-
-def update_records(previous, losses, taus) -> dict:
-    """``{"loss": ..., "tau": ...}`` per update trial, after those of ``previous`` (a warm
-    start's run, or None): a warm start's records are those of one run over the whole stream."""
-    if previous is None:
-        return {"loss": losses, "tau": taus.copy()}
-    return {"loss": np.concatenate((previous.state["loss"], losses)),
-            "tau": np.concatenate((previous.state["tau"], taus))}
-
-
-def check_overflow(stop: int) -> None:
-    """The one-line ``ValueError`` of a loop stopped at trial ``stop`` (-1: it did not) because
-    a score left float64: PA's steps l/||x||^2 on rows of very different norms (below about
-    1.5e-154 beside large ones) can drive the exact scores beyond 1.8e308."""
-    if stop >= 0:
-        raise ValueError(f"the score of trial {stop} overflows float64: the Passive-Aggressive "
-                         "steps l/||x||^2 on rows of very different norms drove it beyond "
-                         "1.8e308; scale the rows of X to closer norms")
+from ._frame import STOP, online_loop
+from .passive_aggressive_rules import (
+    NORMAL_LOW,
+    SQRT2,
+    VARIANTS,
+    case_of,
+    check_overflow,
+    pa_step,
+    pa_step_times_norm,
+    update_records,
+)
 
 
 @jit
@@ -145,124 +96,84 @@ def _runner_up(s, y):
     return best
 
 
-@jit
-def _native_pa_primal_loop(X, data, indices, indptr, y, order, variant, C, W, margins, taus):
-    """Native PA over dense or CSR rows; W updated in place, ``taus`` filled per update.
-
-    Returns the update log, rows (trial, case, true class, runner-up), the losses and the
-    trial whose scores overflowed (-1: none).
-    """
-    n_trials = order.shape[0]
-    n_classes, n = W.shape
-    record = margins.shape[0] > 0
-    csr = indptr.shape[0] > 0
-    log = np.empty((n_trials, 4), dtype=np.int64)
-    losses = np.empty(n_trials)
-    s = np.empty(n_classes)
-    u = 0
-    stop = -1
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        for q in range(n_classes):
-            s[q] = csr_dot(W[q], data, indices, indptr, i) if csr else dense_dot(W[q], X, i)
-        if record:
-            margins[t] = s
-        a = y[i]
-        b = _runner_up(s, a)
-        gap = s[a] - s[b]
-        if not np.isfinite(gap):  # overflowed: stop, the wrapper raises (check_overflow)
-            stop = t
-            break
-        loss = 1.0 - gap
-        if loss <= 0.0:
-            continue
-        log[u, 0], log[u, 2], log[u, 3] = t, a, b
-        log[u, 1] = MISTAKE if gap <= 0.0 else MARGIN_ERROR
-        losses[u] = loss
-        start, end = (indptr[i], indptr[i + 1]) if csr else (0, n)
-        row = data[start:end] if csr else X[i]
-        xx = 0.0
-        for v in row:
-            xx += v * v
-        vv = 2.0 * xx
-        if vv >= NORMAL_LOW:
-            tau = pa_step(loss, vv, variant, C)
-            c, norm = tau, 1.0
-        else:  # ||x||^2 underflows (or x = 0)
-            norm = SQRT2 * rescaled_norm(row)
-            tau, c = 0.0, 0.0
-            if norm > 0.0:
-                c = pa_step_times_norm(loss, norm, variant, C)
-                tau = c / norm
-        for p in range(end - start):
-            j = indices[start + p] if csr else p
-            step = c * (row[p] / norm)
-            W[a, j] += step
-            W[b, j] -= step
-        taus[u] = tau
-        u += 1
-    return log[:u].copy(), losses[:u].copy(), stop
+@rule(returns_arrays=True)  # the scores
+def _native_pa_primal_step(X, y, i, t, u, arrays, state):
+    """Native PA on trial t over dense or CSR rows: W updated in place, per update the true
+    class and runner-up in ``pair``, the loss and tau."""
+    W, s, pair, losses, taus = arrays
+    variant, C = state
+    for q in range(W.shape[0]):
+        s[q] = row_dot(X, i, W[q])
+    a = y[i]
+    b = _runner_up(s, a)
+    gap = s[a] - s[b]
+    if not np.isfinite(gap):  # overflowed: stop, the wrapper raises (check_overflow)
+        return s, STOP, state
+    loss = 1.0 - gap
+    if loss <= 0.0:
+        return s, NO_UPDATE, state
+    pair[u, 0], pair[u, 1] = a, b
+    losses[u] = loss
+    vv = 2.0 * row_sq_norm(X, i)
+    if vv >= NORMAL_LOW:
+        tau = pa_step(loss, vv, variant, C)
+        c, norm = tau, 1.0
+    else:  # ||x||^2 underflows (or x = 0)
+        norm = SQRT2 * row_stable_norm(X, i)
+        tau, c = 0.0, 0.0
+        if norm > 0.0:
+            c = pa_step_times_norm(loss, norm, variant, C)
+            tau = c / norm
+    row_axpy_over(X, i, c, norm, W[a])
+    row_axpy_over(X, i, -c, norm, W[b])
+    taus[u] = tau
+    return s, case_of(gap), state
 
 
-@jit
-def _native_pa_dual_loop(src, st, k, y, variant, C, A, margins, taus):
-    """Kernel native PA: w^q = sum_{j<k} A[q, j] K(s_j, .) over the engine's supports.
+_native_pa_primal_loop = online_loop(_native_pa_primal_step)
+
+
+@rule(returns_arrays=True)
+def _native_pa_dual_step(src, y, i, t, u, arrays, state):
+    """Kernel native PA on trial t: w^q = sum_{j<k} A[q, j] K(s_j, .) over the engine's supports.
 
     Every update with K(x, x) at least the smallest normal float64 appends x_t
-    with tau in row y and -tau in row y~ of A. Returns the update log (rows:
-    trial, case, true class, runner-up), the losses, the trial whose scores
-    overflowed (-1: none), the engine state, A (possibly regrown) and k.
+    with tau in row y and -tau in row y~ of A (regrown as needed).
     """
-    order = engine_order(src)
-    n_trials = order.shape[0]
-    n_classes = A.shape[0]
-    record = margins.shape[0] > 0
-    log = np.empty((n_trials, 4), dtype=np.int64)
-    losses = np.empty(n_trials)
-    s = np.empty(n_classes)
-    row = np.empty(A.shape[1])
-    u = 0
-    stop = -1
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        st = engine_row(src, st, t, k, row)
-        for q in range(n_classes):
-            s[q] = dot(A[q], row, k)
-        if record:
-            margins[t] = s
-        a = y[i]
-        b = _runner_up(s, a)
-        gap = s[a] - s[b]
-        if not np.isfinite(gap):  # overflowed: stop, the wrapper raises (check_overflow)
-            stop = t
-            break
-        loss = 1.0 - gap
-        if loss <= 0.0:
-            continue
-        log[u, 0], log[u, 2], log[u, 3] = t, a, b
-        log[u, 1] = MISTAKE if gap <= 0.0 else MARGIN_ERROR
-        losses[u] = loss
-        xx = engine_diag(src, i)
-        tau = 0.0
-        if xx >= NORMAL_LOW:
-            tau = pa_step(loss, 2.0 * xx, variant, C)
-            st = engine_append(src, st, t, k)
-            if k == A.shape[1]:
-                grown = np.empty((n_classes, capacity(k + 1)))
-                grown[:, :k] = A[:, :k]
-                A = grown
-            row = grow_vector(row, k)
-            A[:, k] = 0.0
-            A[a, k] = tau
-            A[b, k] = -tau
-            k += 1
-        taus[u] = tau
-        u += 1
-    return log[:u].copy(), losses[:u].copy(), stop, st, A, k
+    s, pair, losses, taus = arrays
+    variant, C, st, A, k, row = state
+    st = engine_row(src, st, t, k, row)
+    for q in range(A.shape[0]):
+        s[q] = dot(A[q], row, k)
+    a = y[i]
+    b = _runner_up(s, a)
+    gap = s[a] - s[b]
+    if not np.isfinite(gap):  # overflowed: stop, the wrapper raises (check_overflow)
+        return s, STOP, (variant, C, st, A, k, row)
+    loss = 1.0 - gap
+    if loss <= 0.0:
+        return s, NO_UPDATE, (variant, C, st, A, k, row)
+    pair[u, 0], pair[u, 1] = a, b
+    losses[u] = loss
+    xx = engine_diag(src, i)
+    tau = 0.0
+    if xx >= NORMAL_LOW:
+        tau = pa_step(loss, 2.0 * xx, variant, C)
+        st = engine_append(src, st, t, k)
+        if k == A.shape[1]:
+            grown = np.empty((A.shape[0], capacity(k + 1)))
+            grown[:, :k] = A[:, :k]
+            A = grown
+        row = grow_vector(row, k)
+        A[:, k] = 0.0
+        A[a, k] = tau
+        A[b, k] = -tau
+        k += 1
+    taus[u] = tau
+    return s, case_of(gap), (variant, C, st, A, k, row)
+
+
+_native_pa_dual_loop = online_loop(_native_pa_dual_step)
 
 
 def fit_native_passive_aggressive(data, order, params, margins, previous) -> LoopResult:
@@ -298,12 +209,13 @@ def fit_native_passive_aggressive(data, order, params, margins, previous) -> Loo
     variant, C = VARIANTS.index(params["variant"]), params["C"]
     if margins.size == 0:
         margins = np.empty((0, n_classes))
-    taus = np.empty(order.shape[0])
+    records = (np.empty(n_classes), np.empty((order.shape[0], 2), dtype=np.int64),
+               np.empty(order.shape[0]), np.empty(order.shape[0]))
     if params["form"] == "primal":
         W = (np.zeros((n_classes, data.n_features)) if previous is None
              else np.array(previous.weights))
-        log, losses, stop = _native_pa_primal_loop(*loop_arrays(data.X), data.y, order, variant, C,
-                                             W, margins, taus)
+        updates, cases, _, stop = _native_pa_primal_loop(rows(data.X), data.y, order,
+                                                         (W, *records), (variant, C), margins)
         hypothesis = PrototypeHypothesis(W)
     else:
         kernel = kernel_of(params)
@@ -311,16 +223,20 @@ def fit_native_passive_aggressive(data, order, params, margins, previous) -> Loo
         A = np.empty((n_classes, capacity(k)))
         if previous is not None:
             A[:, :k] = previous.dual_coef
-        log, losses, stop, st, A, k = _native_pa_dual_loop(src, st, k, data.y, variant, C, A,
-                                                     margins, taus)
+        updates, cases, (_, _, st, A, k, _), stop = _native_pa_dual_loop(
+            src, data.y, engine_order(src), records, (variant, C, st, A, k, np.empty(A.shape[1])),
+            margins)
         hypothesis = PrototypeKernelHypothesis(engine_supports(st, k), A[:, :k].copy(), kernel)
     check_overflow(stop)
-    updates, cases, true_class, runner_up = (np.ascontiguousarray(col) for col in log.T)
+    _, pair, losses, taus = records
+    u = updates.shape[0]
+    true_class, runner_up = np.ascontiguousarray(pair[:u, 0]), np.ascontiguousarray(pair[:u, 1])
+    losses = losses[:u].copy()
     margin_error = cases == MARGIN_ERROR
     return LoopResult(
         updates[~margin_error],
         hypothesis,
         margin_error_trials=updates[margin_error],
         state={"true_class": true_class, "runner_up": runner_up, "margin_error": margin_error,
-               **update_records(previous, losses, taus[:updates.shape[0]])},
+               **update_records(previous, losses, taus[:u])},
     )

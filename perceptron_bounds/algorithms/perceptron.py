@@ -15,111 +15,59 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._interrupt import EVERY, stop_requested
-from .._jit import jit
-from .._linalg import dot, grow_vector
+from .._jit import rule
+from .._linalg import dot, grow_vector, row_axpy, row_dot, rows
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import engine_append, engine_order, engine_row, engine_supports, kernel_engine
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LegendEntry, LoopResult, register
+from ..registry import Algorithm, LoopResult, attach, register
+from ._cases import MISTAKE, NO_UPDATE
 from ._common import dual_buffer, resolve_kernel_form, support_set
+from ._frame import online_loop
 from .native import fit_native_perceptron
 from .ovr import fit_ovr_perceptron
 
 
-@jit
-def _perceptron_primal_loop(X, y, order, w, margins):
-    """Primal Perceptron over dense rows; updates w in place, returns the mistake trials."""
-    n_trials = order.shape[0]
-    n = X.shape[1]
-    record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        s = 0.0
-        for j in range(n):
-            s += w[j] * X[i, j]
-        if record:
-            margins[t] = s
-        if y[i] * s <= 0.0:
-            yi = y[i]
-            for j in range(n):
-                w[j] += yi * X[i, j]
-            mistakes[m] = t
-            m += 1
-    return mistakes[:m].copy()
+@rule
+def _perceptron_step(X, y, i, t, u, arrays, state):
+    """Rosenblatt's rule on trial t (row i of dense or CSR X): a mistake adds y_i x_i to w."""
+    (w,) = arrays
+    s = row_dot(X, i, w)
+    if y[i] * s <= 0.0:
+        row_axpy(X, i, y[i], w)
+        return s, MISTAKE, state
+    return s, NO_UPDATE, state
 
 
-@jit
-def _perceptron_primal_csr_loop(data, indices, indptr, y, order, w, margins):
-    """Primal Perceptron over CSR rows; updates w in place, returns the mistake trials."""
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        start, end = indptr[i], indptr[i + 1]
-        s = 0.0
-        for p in range(start, end):
-            s += w[indices[p]] * data[p]
-        if record:
-            margins[t] = s
-        if y[i] * s <= 0.0:
-            yi = y[i]
-            for p in range(start, end):
-                w[indices[p]] += yi * data[p]
-            mistakes[m] = t
-            m += 1
-    return mistakes[:m].copy()
+_perceptron_primal_loop = online_loop(_perceptron_step)
 
 
-@jit
-def _perceptron_dual_loop(src, st, k, y, coef, margins):
+@rule(returns_arrays=True)
+def _perceptron_dual_step(src, y, i, t, u, arrays, state):
     """Kernel Perceptron: f(x) = sum_{j<k} coef[j] K(s_j, x); a mistake appends (x_t, y_t).
 
-    Kernel values come from the kernel-row engine (``src``, ``st``).
-    Returns (mistake trials, engine state, coef, k) with the buffers possibly regrown.
+    ``state`` is (engine state, coef, kernel-row buffer, k); kernel values come
+    from the kernel-row engine (``src``), the buffers are regrown as needed.
     """
-    order = engine_order(src)
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    row = np.empty(coef.shape[0])
-    m = 0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        st = engine_row(src, st, t, k, row)
-        s = dot(coef, row, k)
-        if record:
-            margins[t] = s
-        if y[i] * s <= 0.0:
-            st = engine_append(src, st, t, k)
-            coef = grow_vector(coef, k)
-            row = grow_vector(row, k)
-            coef[k] = y[i]
-            k += 1
-            mistakes[m] = t
-            m += 1
-    return mistakes[:m].copy(), st, coef, k
+    st, coef, row, k = state
+    st = engine_row(src, st, t, k, row)
+    s = dot(coef, row, k)
+    if y[i] * s <= 0.0:
+        st = engine_append(src, st, t, k)
+        coef = grow_vector(coef, k)
+        row = grow_vector(row, k)
+        coef[k] = y[i]
+        return s, MISTAKE, (st, coef, row, k + 1)
+    return s, NO_UPDATE, (st, coef, row, k)
+
+
+_perceptron_dual_loop = online_loop(_perceptron_dual_step)
 
 
 def fit_primal(data, order, margins, w0) -> tuple[np.ndarray, np.ndarray]:
     """Run the primal Perceptron from weights ``w0`` (copied); return (mistake trials, w)."""
     w = np.array(w0, dtype=np.float64)
-    if data.sparse:
-        X = data.X
-        trials = _perceptron_primal_csr_loop(X.data, X.indices, X.indptr, data.y, order, w,
-                                             margins)
-    else:
-        trials = _perceptron_primal_loop(data.X, data.y, order, w, margins)
+    trials = _perceptron_primal_loop(rows(data.X), data.y, order, (w,), (), margins)[0]
     return trials, w
 
 
@@ -128,7 +76,8 @@ def fit_dual(data, order, params, margins, previous) -> tuple[np.ndarray, Kernel
     kernel = kernel_of(params)
     src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
     coef = dual_buffer(previous)
-    trials, st, coef, k = _perceptron_dual_loop(src, st, k, data.y, coef, margins)
+    trials, _, (st, coef, _, k), _ = _perceptron_dual_loop(
+        src, data.y, engine_order(src), (), (st, coef, np.empty(coef.shape[0]), k), margins)
     return trials, KernelHypothesis(engine_supports(st, k), coef[:k].copy(), kernel)
 
 
@@ -144,7 +93,7 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
 PERCEPTRON = register(
     Algorithm(
         name="perceptron",
-        estimator="Perceptron",
+        estimator=("Perceptron", "KernelPerceptron"),
         defaults={**KERNEL_DEFAULTS, "form": "auto"},
         resolve=resolve_kernel_form,
         fit=_fit,
@@ -154,7 +103,8 @@ PERCEPTRON = register(
         bounds=("novikoff", "freund_schapire", "ballseptron_d1"),
         native_bounds=("novikoff", "freund_schapire", "ballseptron_d1"),
         tracking=("perceptron_shifting", "perceptron_shifting_reached"),
-        display_name="Perceptron",
-        legend=lambda params: LegendEntry("Perceptron (first order)"),
     )
 )
+attach(PERCEPTRON.name, "presentation",
+       display_name="Perceptron",
+       legend=lambda params: "Perceptron (first order)")

@@ -28,14 +28,17 @@ Algorithms", NIPS 2007 (paper 000), sec. 2.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from .._interrupt import EVERY, stop_requested
-from .._jit import jit
-from .._linalg import csr_dot, dense_dot, normalize_rows, row_axpy
-from .._validation import check_bool, check_real, loop_arrays
-from ..hypothesis import HigherOrderHypothesis
-from ..registry import Algorithm, LegendEntry, LoopResult, register
+from .._jit import jit, rule
+from .._linalg import normalize_rows, row_axpy, row_dot, rows
+from .._validation import check_bool, check_real
+from ..hypothesis import KernelHypothesis, LinearHypothesis
+from ..registry import Algorithm, LoopResult, attach, register, register_hypothesis
+from ._cases import MISTAKE, NO_UPDATE
+from ._frame import online_loop
 
 
 @jit
@@ -111,30 +114,21 @@ def link(theta, p: float) -> np.ndarray:
     return out
 
 
-@jit
-def _pnorm_primal_loop(X, data, indices, indptr, y, order, p, theta, w, margins):
-    """p-norm Perceptron: margin w . x_t with w = g(theta); a mistake adds y_t x_t to theta.
+@rule
+def _pnorm_step(X, y, i, t, u, arrays, state):
+    """p-norm Perceptron on trial t: margin w . x_t with w = g(theta); a mistake adds y_t x_t
+    to theta (dense or CSR row) and recomputes w. ``arrays`` is (theta, w), ``state`` (p,)."""
+    theta, w = arrays
+    (p,) = state
+    s = row_dot(X, i, w)
+    if y[i] * s <= 0.0:
+        row_axpy(X, i, y[i], theta)
+        link_into(theta, p, w)
+        return s, MISTAKE, state
+    return s, NO_UPDATE, state
 
-    Updates theta and w in place; returns the mistake trials.
-    """
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    csr = indptr.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        s = csr_dot(w, data, indices, indptr, i) if csr else dense_dot(w, X, i)
-        if record:
-            margins[t] = s
-        if y[i] * s <= 0.0:
-            row_axpy(y[i], X, data, indices, indptr, i, csr, theta)
-            link_into(theta, p, w)
-            mistakes[m] = t
-            m += 1
-    return mistakes[:m].copy()
+
+_pnorm_primal_loop = online_loop(_pnorm_step)
 
 
 def _resolve(params: dict, data) -> dict:
@@ -147,7 +141,7 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     X = normalize_rows(data.X, p) if params["normalize"] else data.X
     theta = np.zeros(data.n_features) if previous is None else np.array(previous.state["theta"])
     w = link(theta, p)
-    trials = _pnorm_primal_loop(*loop_arrays(X), data.y, order, p, theta, w, margins)
+    trials = _pnorm_primal_loop(rows(X), data.y, order, (theta, w), (p,), margins)[0]
     return LoopResult(trials, HigherOrderHypothesis(w, p, params["normalize"]),
                       state={"theta": theta, "normalized": params["normalize"]})
 
@@ -172,9 +166,59 @@ PNORM = register(
                 "pnorm_d2", "pnorm_d1"),
         instance_map=lambda X, params: (normalize_rows(X, params["p"])
                                         if params["normalize"] else X),
-        display_name="p-norm Perceptron",
-        label_params=("p",),
-        legend=lambda params: LegendEntry(f"p-norm Perceptron, p = {params['p']:g}", dashed=True,
-                                          notation=HO_NOTATION),
     )
 )
+attach(PNORM.name, "presentation",
+       display_name="p-norm Perceptron",
+       label_params=("p",),
+       legend=lambda params: dict(text=f"p-norm Perceptron, p = {params['p']:g}", dashed=True,
+                                  notation=HO_NOTATION))
+
+
+@register_hypothesis
+@dataclass(frozen=True, eq=False)
+class HigherOrderHypothesis(LinearHypothesis):
+    """Final Higher-Order (or p-norm) Perceptron: f(x) = w . x with w = B^T g(B v).
+
+    ``weights`` is w = B_k^T g(B_k v_k) (paper 000 sec. 2 item 3; w = A_k v_k
+    for p = 2), so f(x) = g(B v)^T B x is the HO margin. With
+    ``normalize=True`` a new instance is first scaled to unit p-norm, as the
+    training instances were (a zero row scores 0): the score of a training
+    row is then the margin the run would give it, and the sign is unchanged
+    by the scaling.
+    """
+
+    p: float = 2.0
+    normalize: bool = True
+
+    def decision_function(self, X) -> np.ndarray:
+        if self.normalize:
+            X = normalize_rows(X, self.p)
+        return super().decision_function(X)
+
+
+@register_hypothesis
+@dataclass(frozen=True, eq=False)
+class HigherOrderKernelHypothesis(KernelHypothesis):
+    """Final dual-form Higher-Order Perceptron: f(x) = sum_i g_i K_n(x_i, x).
+
+    K_n(x, z) = K(x, z) / sqrt(K(x, x) K(z, z)) when ``normalize=True``
+    (instances normalised in feature space), K otherwise; g is the vector
+    g_k of paper 000 sec. 2 item 2. ``dual_coef`` holds g_i / sqrt(K(x_i, x_i))
+    (g_i without normalisation), so f(x) = (sum_i dual_coef_i K(x_i, x)) /
+    sqrt(K(x, x)); a row with K(x, x) = 0 is not rescaled.
+    """
+
+    normalize: bool = True
+
+    def _gram_scorer(self, X):
+        """(G, rows) -> (G @ dual_coef) / sqrt(K(x, x)) for x in X[rows] (see KernelHypothesis)."""
+        if not self.normalize:
+            return super()._gram_scorer(X)
+
+        def score(G, rows):
+            out = G @ self.dual_coef
+            diag = self.kernel.diagonal(X[rows])
+            return np.divide(out, np.sqrt(np.maximum(diag, 0.0)), out=out, where=diag > 0)
+
+        return score

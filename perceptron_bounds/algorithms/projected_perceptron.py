@@ -58,7 +58,7 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LoopResult, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._cases import rescaled
 from ._common import dual_buffer, resolve_kernel_form, support_set
 
@@ -238,7 +238,8 @@ PROJECTED_PERCEPTRON = register(
         "(Herbster & Warmuth's projection)",
         bounds=("ball_fixed_comparator",),
         tracking=("projected_perceptron_tracking",),
-        display_name="Projected Perceptron",
-        label_params=("radius",),
     )
 )
+attach(PROJECTED_PERCEPTRON.name, "presentation",
+       display_name="Projected Perceptron",
+       label_params=("radius",))

@@ -11,35 +11,38 @@ and the projection error delta_t = ||phi_t - P phi_t||:
 * a mistake (y_t f_t(x_t) <= 0): if delta_t > eta, x_t becomes a support with
   coefficient y_t (an *added* update, the kernel Perceptron's); else
   f_{t+1} = f_t + y_t P phi_t, a *projected* update that changes only the
-  coefficients (beta <- beta + y_t c, c = K_S^{-1} k_t);
+  coefficients (beta <- beta + y_t c, c = K_S^{-1} k_t, K_S the supports' Gram matrix);
 * ``plus=True`` (Projectron++), a margin error (0 < y_t f_t(x_t) < 1) with
   l_t = 1 - y_t f_t(x_t) > delta_t / eta: f_{t+1} = f_t + tau_t y_t P phi_t with
   tau_t = min(l_t / ||P phi_t||^2, 1, 2 (l_t - delta_t / eta) / ||P phi_t||^2)
   (for eta = 0, delta_t / eta is read as 0 on an instance in the span, see
   :data:`DEPENDENT`, and as inf otherwise); otherwise nothing changes.
 
-With k_t = (K(s_j, x_t))_j and the inverse Gram matrix K_S^{-1} of the supports,
-P phi_t = sum_j c_j phi(s_j) with c = K_S^{-1} k_t and
-delta_t^2 = K(x_t, x_t) - k_t . c (clipped at 0). K_S^{-1} is kept
-incrementally, as the Second-Order dual form keeps its inverse
-(:mod:`.second_order`): an added support borders it by the partitioned-inverse
-formula, whose Schur complement is delta_t^2. The state is O(B^2), B the number
-of supports. DOGMA compares the squared error delta_t^2 with eta (and uses
-delta_t^2 / eta in the Projectron++ step); here eta bounds the error itself,
-the quantity the mistake bounds read (theory §4.12). An instance whose
-delta_t^2 is at most :data:`DEPENDENT` K(x_t, x_t) is in the span up to rounding
-and is always projected, never added (its Schur complement would carry no
-digits); the bounds read every recorded delta_t, so they hold for it too.
+With k_t = (K(s_j, x_t))_j and the supports' Gram matrix K_S = L L^T (L its
+Cholesky factor), P phi_t = sum_j c_j phi(s_j) with c = K_S^{-1} k_t = L^{-T} z,
+z = L^{-1} k_t, and delta_t^2 = K(x_t, x_t) - z . z (clipped at 0), the pivot
+that Cholesky would give x_t next (``project``). L is kept incrementally: an
+added support is the row (z, delta_t), so the supports are the pivots of a
+greedy pivoted Cholesky. The state is O(B^2), B the number of supports. DOGMA
+compares the squared error delta_t^2 with eta (and uses delta_t^2 / eta in the
+Projectron++ step); here eta bounds the error itself, the quantity the mistake
+bounds read (theory §4.12). An instance whose delta_t^2 is at most
+:data:`DEPENDENT` K(x_t, x_t), or at most twice the bound on its own rounding
+error (which grows with the conditioning of the supports), is in the span up to
+rounding and is always projected, never added: with the inverse Gram matrix
+kept instead (before issue 31), near-parallel rows added more supports than the
+feature space has dimensions, with a recorded delta_t of 2.18 for a true 0. The
+bounds read every recorded delta_t, so they hold for such an instance too.
 
 Registered as ``"projectron"`` with ``eta`` (default 0.1, eta >= 0), ``plus``
 (default False), the kernel parameters (theory §1.7) and ``memory_budget`` (the
-loop stops with a one-line error before K_S^{-1} would pass it); the form is
+loop stops with a one-line error before L would pass it); the form is
 ``"dual"`` for every kernel (dense or CSR X). Mistakes are ``mistake_trials``,
 the Projectron++'s margin-error updates ``margin_error_trials``.
 ``OnlineRun.state`` records, for each update trial in order (``update_trials``):
 ``"added"`` (True: the instance became a support), ``"delta"`` (delta_t) and
-``"tau"`` (1 on a mistake); ``"k_inv"`` is the final K_S^{-1} a warm start
-continues from. ``run.support_vectors`` are the added instances.
+``"tau"`` (1 on a mistake); ``"chol"`` is the final factor L (K_S = L L^T) a warm
+start continues from. ``run.support_vectors`` are the added instances.
 
 References
 ----------
@@ -65,7 +68,7 @@ import numpy as np
 
 from .._interrupt import stop_requested
 from .._jit import jit
-from .._linalg import dot, grow_square_within, grow_vector, rank_one_matvec, square_buffer
+from .._linalg import dot, grow_square_within, grow_vector, square_buffer
 from .._validation import check_bool, check_real
 from ..hypothesis import KernelHypothesis
 from ..kernel_engine import (
@@ -77,7 +80,7 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LegendEntry, LoopResult, Teaching, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._common import (
     MEMORY_BUDGET,
     check_dual_stop,
@@ -89,16 +92,18 @@ from ._common import (
     support_set,
 )
 
-#: An instance with delta_t^2 <= DEPENDENT K(x_t, x_t) is in the span of the supports up to
-#: rounding (delta_t^2 carries about 1e-16 K(x_t, x_t) of error, times the conditioning of the
-#: supports' Gram matrix): it is projected, never added (theory §2.13).
+#: An instance with delta_t^2 <= DEPENDENT K(x_t, x_t), or with delta_t^2 at most twice the bound
+#: on its rounding error (``project``), is in the span of the supports up to rounding: it is
+#: projected, never added (theory §2.13).
 DEPENDENT = 1e-12
 
 # What the loop did on an update trial.
 ADDED, PROJECTED, MARGIN_UPDATE = 1, 2, 3
 
-# The dense k x k matrices the loop keeps: K_S^{-1}.
+# The dense k x k matrices the loop keeps: the Cholesky factor L of K_S.
 _MATRICES = 1
+
+_EPS = float(np.finfo(np.float64).eps)
 
 
 @jit
@@ -107,7 +112,7 @@ def margin_step(loss, delta, in_span, norm_sq, eta):
 
     tau = min(l / ||P phi||^2, 1, 2 (l - delta / eta) / ||P phi||^2) when
     l > delta / eta and ||P phi||^2 > 0; for eta = 0, delta / eta is read as 0 on an
-    instance ``in_span`` (delta^2 <= DEPENDENT K(x, x)) and as inf otherwise.
+    instance ``in_span`` (see ``project``) and as inf otherwise.
     """
     if eta > 0.0:
         slack = loss - delta / eta
@@ -121,13 +126,45 @@ def margin_step(loss, delta, in_span, norm_sq, eta):
 
 
 @jit
-def _projectron_loop(src, st, k, y, eta, plus, beta, k_inv, max_k, margins):
-    """Projectron (++ with ``plus``) over the engine's k supports; K_S^{-1} kept in ``k_inv``.
+def project(L, g, k, kxx, units, z, c):
+    """The projection of phi = K(x, .) onto the span of the k supports, by K_S = L L^T.
+
+    z = L^{-1} g (g the kernel values K(s_j, x)), c = L^{-T} z = K_S^{-1} g,
+    ||P phi||^2 = z . z and delta^2 = max(K(x, x) - z . z, 0): the last pivot of the
+    Cholesky factorisation of the supports' Gram matrix bordered by x (theory §2.13).
+    Cholesky is backward stable, so the computed delta^2 is within
+    error = (k + 2 + units) eps (sqrt(K(x, x)) + sum_j |c_j| sqrt(K(s_j, s_j)))^2
+    of the exact one, ``units`` covering the rounding of the kernel values
+    (:meth:`~perceptron_bounds.kernels.Kernel.rounding_units`); sqrt(K(s_j, s_j))
+    is the norm of row j of L. Returns (||P phi||^2, delta^2, error, in_span), in_span
+    when delta^2 <= max(DEPENDENT K(x, x), 2 error).
+    """
+    for i in range(k):
+        z[i] = (g[i] - dot(L[i], z, i)) / L[i, i]
+    projected_sq = dot(z, z, k)
+    for i in range(k):
+        c[i] = z[i]
+    reach = np.sqrt(max(kxx, 0.0))
+    for j in range(k - 1, -1, -1):
+        cj = c[j] / L[j, j]
+        c[j] = cj
+        row = L[j]
+        for p in range(j):
+            c[p] -= row[p] * cj
+        reach += abs(cj) * np.sqrt(dot(row, row, j + 1))
+    delta_sq = max(kxx - projected_sq, 0.0)
+    error = (k + 2.0 + units) * _EPS * reach * reach
+    return projected_sq, delta_sq, error, delta_sq <= max(DEPENDENT * kxx, 2.0 * error)
+
+
+@jit
+def _projectron_loop(src, st, k, y, eta, plus, beta, chol, max_k, units, margins):
+    """Projectron (++ with ``plus``) over the engine's k supports; K_S = L L^T kept in ``chol``.
 
     Kernel values come from the kernel-row engine (``src``, ``st``). Stops at an
     added support that would make more than ``max_k``. Returns (update trials,
     their kinds ADDED / PROJECTED / MARGIN_UPDATE, delta_t and tau_t on each,
-    engine state, beta, k_inv, k, the trial it stopped at or -1), the buffers
+    engine state, beta, chol, k, the trial it stopped at or -1), the buffers
     possibly regrown.
     """
     order = engine_order(src)
@@ -135,7 +172,7 @@ def _projectron_loop(src, st, k, y, eta, plus, beta, k_inv, max_k, margins):
     record = margins.shape[0] > 0
     g = grow_vector(np.empty(0), k)
     c = grow_vector(np.empty(0), k)
-    pending = grow_vector(np.empty(0), k)  # k_inv[:k, :k] still lacks + pending pending^T
+    z = grow_vector(np.empty(0), k)
     updates = np.empty(n_trials, dtype=np.int64)
     kinds = np.empty(n_trials, dtype=np.int64)
     deltas = np.empty(n_trials)
@@ -148,7 +185,7 @@ def _projectron_loop(src, st, k, y, eta, plus, beta, k_inv, max_k, margins):
         i = order[t]
         g = grow_vector(g, k)
         c = grow_vector(c, k)
-        pending = grow_vector(pending, k)
+        z = grow_vector(z, k)
         st = engine_row(src, st, t, k, g)
         s = dot(beta, g, k)
         if record:
@@ -157,27 +194,20 @@ def _projectron_loop(src, st, k, y, eta, plus, beta, k_inv, max_k, margins):
         ys = yi * s
         if ys >= 1.0 or (ys > 0.0 and not plus):
             continue
-        rank_one_matvec(k_inv, pending, -1.0, g, k, c)
         kxx = engine_diag(src, i)
-        projected_sq = dot(g, c, k)
-        delta_sq = max(kxx - projected_sq, 0.0)
+        projected_sq, delta_sq, _, in_span = project(chol, g, k, kxx, units, z, c)
         delta = np.sqrt(delta_sq)
-        in_span = delta_sq <= DEPENDENT * kxx
         if ys <= 0.0:
             tau = 1.0
             if delta > eta and not in_span:
                 if k >= max_k:
                     stop = t
                     break
-                # Partitioned inverse of [[K_S, k_t], [k_t^T, K(x, x)]], Schur complement
-                # delta^2: border now, the leading block's + c c^T / delta^2 with the next product.
-                k_inv = grow_square_within(k_inv, k, max_k)
-                root = 1.0 / delta
+                # The bordered Gram's factor: row k of L is (z, delta).
+                chol = grow_square_within(chol, k, max_k)
                 for p in range(k):
-                    k_inv[p, k] = -c[p] / delta_sq
-                    k_inv[k, p] = -c[p] / delta_sq
-                    pending[p] = c[p] * root
-                k_inv[k, k] = 1.0 / delta_sq
+                    chol[k, p] = z[p]
+                chol[k, k] = delta
                 st = engine_append(src, st, t, k)
                 beta = grow_vector(beta, k)
                 beta[k] = yi
@@ -199,19 +229,18 @@ def _projectron_loop(src, st, k, y, eta, plus, beta, k_inv, max_k, margins):
         deltas[u] = delta
         taus[u] = tau
         u += 1
-    rank_one_matvec(k_inv, pending, -1.0, g, k, c)
     return (updates[:u].copy(), kinds[:u].copy(), deltas[:u].copy(), taus[:u].copy(), st, beta,
-            k_inv, k, stop)
+            chol, k, stop)
 
 
 def _fit(data, order, params, margins, previous) -> LoopResult:
     kernel = kernel_of(params)
     src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
-    k_inv = np.zeros((16, 16)) if previous is None else square_buffer(previous.state["k_inv"])
+    chol = np.zeros((16, 16)) if previous is None else square_buffer(_factor_of(previous))
     budget = params["memory_budget"]
-    updates, kinds, deltas, taus, st, beta, k_inv, k, stop = _projectron_loop(
-        src, st, k, data.y, params["eta"], params["plus"], dual_buffer(previous), k_inv,
-        max_supports(_MATRICES, budget), margins)
+    updates, kinds, deltas, taus, st, beta, chol, k, stop = _projectron_loop(
+        src, st, k, data.y, params["eta"], params["plus"], dual_buffer(previous), chol,
+        max_supports(_MATRICES, budget), kernel.rounding_units(data.X), margins)
     check_dual_stop(stop, k, _MATRICES, budget)
     hypothesis = KernelHypothesis(engine_supports(st, k), beta[:k].copy(), kernel)
     margin = kinds == MARGIN_UPDATE
@@ -220,8 +249,19 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
         hypothesis,
         margin_error_trials=updates[margin],
         state={"added": kinds == ADDED, "delta": deltas, "tau": taus,
-               "k_inv": k_inv[:k, :k].copy()},
+               "chol": chol[:k, :k].copy()},
     )
+
+
+def _factor_of(run) -> np.ndarray:
+    """The Cholesky factor L of a run's supports' Gram matrix, K_S = L L^T, to continue from;
+    from K_S^{-1} for a run saved before the state held L (``"k_inv"``)."""
+    if "chol" in run.state:
+        return run.state["chol"]
+    k_inv = run.state["k_inv"]
+    if k_inv.shape[0] == 0:
+        return k_inv
+    return np.linalg.cholesky(np.linalg.inv(k_inv))
 
 
 def _update_note(run, trial) -> str:
@@ -251,13 +291,14 @@ PROJECTRON = register(
         summary="Projectron and Projectron++ (Orabona, Keshet, Caputo): a mistaken instance "
                 "within eta of the supports' span is projected onto it, not added",
         bounds=("projectron_d1", "projectron_d2"),
-        display_name="Projectron",
-        label_params=lambda params: ("eta", "plus") if params["plus"] else ("eta",),
-        legend=lambda params: LegendEntry(
-            f"Projectron{'++' if params['plus'] else ''}, eta = {params['eta']:g}"),
-        # Projectron++ only: a right prediction with margin below 1 that passes the step's test
-        teaching=Teaching(update_note=_update_note),
-        margin_error=(r"right sign, $y\,f(x) < 1$, $1 - y\,f(x) > \delta / \eta$",
-                      r"right sign, $y\,f(x) < 1$"),
     )
 )
+attach(PROJECTRON.name, "presentation",
+       display_name="Projectron",
+       label_params=lambda params: ("eta", "plus") if params["plus"] else ("eta",),
+       legend=lambda params: (
+           f"Projectron{'++' if params['plus'] else ''}, eta = {params['eta']:g}"),
+       # Projectron++ only: a right prediction with margin below 1 that passes the step's test
+       teaching=dict(update_note=_update_note),
+       margin_error=(r"right sign, $y\,f(x) < 1$, $1 - y\,f(x) > \delta / \eta$",
+                     r"right sign, $y\,f(x) < 1$"))

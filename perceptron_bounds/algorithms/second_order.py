@@ -68,29 +68,28 @@ and Theorem 4 (pseudoinverse).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
-import scipy.linalg
 import scipy.sparse
 
 from .._interrupt import stop_requested
 from .._jit import jit
 from .._linalg import (
     cholesky_solve,
-    dense_row,
     dot,
     grow_square_within,
     grow_vector,
     rank_one_matvec,
+    row_dense,
+    rows,
     rows_buffer,
     shifted_cholesky,
     solve_lower,
     square_buffer,
 )
-from .._validation import check_choice, check_real, loop_arrays
-from ..hypothesis import (
-    SecondOrderHypothesis,
-    SecondOrderKernelHypothesis,
-)
+from .._validation import check_choice, check_real
+from ..hypothesis import KernelHypothesis, kernel_blocks
 from ..kernel_engine import (
     engine_append,
     engine_diag,
@@ -99,8 +98,8 @@ from ..kernel_engine import (
     engine_supports,
     kernel_engine,
 )
-from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LegendEntry, LoopResult, Teaching, register
+from ..kernels import KERNEL_DEFAULTS, kernel_of, rowwise_dot
+from ..registry import Algorithm, LoopResult, attach, register, register_hypothesis
 from ._common import (
     MEMORY_BUDGET,
     check_dual_stop,
@@ -123,7 +122,7 @@ VARIANTS = ("inverse", "adaptive", "pinv")
 
 
 @jit
-def _so_inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margins):
+def _so_inverse_primal_loop(X, y, order, a_inv, w, margins):
     """Primal SO with fixed a; updates ``a_inv`` and ``w`` in place, returns the mistake trials."""
     n_trials = order.shape[0]
     n = w.shape[0]
@@ -137,7 +136,7 @@ def _so_inverse_primal_loop(X, data, indices, indptr, y, order, a_inv, w, margin
         if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
-        x = dense_row(i, X, data, indices, indptr, scratch)
+        x = row_dense(X, i, scratch)
         s = dot(w, x, n)
         mistake = y[i] * s <= 0.0
         if record or mistake:
@@ -220,7 +219,7 @@ def _so_inverse_dual_loop(src, st, k, y, a, alpha, m_inv, max_k, margins):
 
 
 @jit
-def _so_adaptive_primal_loop(X, data, indices, indptr, y, order, c_r2, k0, corr, v, w, margins):
+def _so_adaptive_primal_loop(X, y, order, c_r2, k0, corr, v, w, margins):
     """Primal SO with a_k = c R^2 k; updates ``corr`` = X_k X_k^T, ``v`` and ``w`` in place.
 
     ``k0`` mistakes were made before this run. Returns the mistake trials.
@@ -239,7 +238,7 @@ def _so_adaptive_primal_loop(X, data, indices, indptr, y, order, c_r2, k0, corr,
         if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
-        x = dense_row(i, X, data, indices, indptr, scratch)
+        x = row_dense(X, i, scratch)
         s = dot(w, x, n)
         if record:
             solve_lower(L, x, n, tmp)
@@ -346,7 +345,7 @@ def _fit_inverse(data, order, params, margins, previous):
         else:
             a_inv = np.array(previous.hypothesis.a_inv)
             w = np.array(previous.hypothesis.weights)
-        trials = _so_inverse_primal_loop(*loop_arrays(data.X), data.y, order, a_inv, w, margins)
+        trials = _so_inverse_primal_loop(rows(data.X), data.y, order, a_inv, w, margins)
         return LoopResult(trials, SecondOrderHypothesis(w, a_inv))
     kernel = kernel_of(params)
     src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
@@ -380,10 +379,12 @@ def _fit_adaptive(data, order, params, margins, previous):
         else:
             corr, v = np.array(previous.state["correlation"]), np.array(previous.state["v"])
         w = np.empty(n)
-        trials = _so_adaptive_primal_loop(*loop_arrays(data.X), data.y, order, c_r2, k0, corr, v, w,
+        trials = _so_adaptive_primal_loop(rows(data.X), data.y, order, c_r2, k0, corr, v, w,
                                        margins)
         k = k0 + trials.shape[0]
         a = c_r2 * (k + 1)
+        import scipy.linalg  # on first use: 0.1-0.2 s of every command's start-up otherwise
+
         a_inv = scipy.linalg.inv(corr + a * np.eye(n))
         hypothesis = SecondOrderHypothesis(w, a_inv)
         extra = {"correlation": corr, "v": v}
@@ -398,6 +399,8 @@ def _fit_adaptive(data, order, params, margins, previous):
             src, st, k, data.y, ys, gram, c_r2, _max_supports(params), margins)
         _check_dual_stop(stop, k, params)
         a = c_r2 * (k + 1)
+        import scipy.linalg
+
         m_inv = scipy.linalg.inv(gram[:k, :k] + a * np.eye(k))
         ys = ys[:k].copy()
         hypothesis = SecondOrderKernelHypothesis(engine_supports(st, k), m_inv @ ys, kernel,
@@ -484,14 +487,65 @@ SECOND_ORDER = register(
                 "adaptive a_k or pseudoinverse; primal or kernel form",
         # one of them per run, by its variant (their declared selectors)
         bounds=("second_order", "second_order_adaptive", "second_order_pinv"),
-        display_name="Second-Order Perceptron",
-        # the variant's own parameter: a (theory §2.4), c of a_k (adaptive), none (pinv)
-        label_params=lambda params: ("variant", *{"inverse": ("a",), "adaptive": ("c",)}.get(
-            params["variant"], ())),
-        legend=lambda params: LegendEntry("Second-Order Perceptron, " + {
-            "inverse": f"a = {params['a']:g}", "adaptive": f"adaptive, c = {params['c']:g}"}.get(
-            params["variant"], "pseudoinverse")),
-        teaching=Teaching(matrix=lambda params: "$A_k = {}X_k X_k^T$".format(
-            {"pinv": "", "adaptive": "a_{k+1} I + "}.get(params["variant"], "a I + "))),
     )
 )
+attach(SECOND_ORDER.name, "presentation",
+       display_name="Second-Order Perceptron",
+       # the variant's own parameter: a (theory §2.4), c of a_k (adaptive), none (pinv)
+       label_params=lambda params: ("variant", *{"inverse": ("a",), "adaptive": ("c",)}.get(
+           params["variant"], ())),
+       legend=lambda params: ("Second-Order Perceptron, " + {
+           "inverse": f"a = {params['a']:g}", "adaptive": f"adaptive, c = {params['c']:g}"}.get(
+           params["variant"], "pseudoinverse")),
+       teaching=dict(matrix=lambda params: "$A_k = {}X_k X_k^T$".format(
+           {"pinv": "", "adaptive": "a_{k+1} I + "}.get(params["variant"], "a I + "))))
+
+
+@register_hypothesis
+@dataclass(frozen=True, eq=False)
+class SecondOrderHypothesis:
+    """Final primal Second-Order Perceptron (paper 003, Figs. 3 and 4).
+
+    ``decision_function`` returns the SO margin of x as if it were the next
+    trial, v^T (a I + X_m X_m^T + x x^T)^{-1} x = (w . x) / (1 + x^T A^{-1} x),
+    with A^{-1} = ``a_inv`` = (a I + X_m X_m^T)^{-1} and w = ``weights`` =
+    A^{-1} v (Sherman-Morrison); its sign is the sign of w . x. For the
+    adaptive variant a is a_{m+1}, the value the next trial would use.
+    """
+
+    weights: np.ndarray
+    a_inv: np.ndarray
+
+    def decision_function(self, X) -> np.ndarray:
+        out = np.empty(X.shape[0])
+        for part in kernel_blocks(X, self.weights.shape[0]):
+            block = X[part]
+            quad = rowwise_dot(block, np.asarray(block @ self.a_inv))
+            out[part] = np.asarray(block @ self.weights).ravel() / (1.0 + quad)
+        return out
+
+
+@register_hypothesis
+@dataclass(frozen=True, eq=False)
+class SecondOrderKernelHypothesis(KernelHypothesis):
+    """Final dual (kernel) Second-Order Perceptron (paper 003, Theorem 2).
+
+    With g = (K(x_i, x))_i over the support rows (the m mistaken instances,
+    with multiplicity), ``m_inv`` = (a I_m + G_m)^{-1} and ``dual_coef`` =
+    alpha = m_inv y_m, ``decision_function`` returns the SO margin of x as the
+    next trial, a (alpha . g) / (a + K(x, x) - g^T m_inv g): the kernel form of
+    :class:`SecondOrderHypothesis`, whose weights are w = sum_i alpha_i x_i
+    (linear kernel).
+    """
+
+    m_inv: np.ndarray
+    a: float
+
+    def _gram_scorer(self, X):
+        """(G, rows) -> the SO margins of X[rows] from G (see KernelHypothesis)."""
+
+        def score(G, rows):
+            schur = self.a + self.kernel.diagonal(X[rows]) - rowwise_dot(G @ self.m_inv, G)
+            return self.a * (G @ self.dual_coef) / schur
+
+        return score

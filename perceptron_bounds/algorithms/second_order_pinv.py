@@ -26,24 +26,26 @@ algorithm", SIAM J. Computing 34 (2005) (paper 003): Fig. 5 and Theorem 4.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .._interrupt import stop_requested
 from .._jit import jit
 from .._linalg import (
     append_row,
-    dense_row,
     dot,
     grow_square,
     grow_square_within,
     grow_vector,
     rank_one_downdate,
+    row_dense,
+    rows,
     rows_buffer,
     square_buffer,
     sym_matvec,
 )
-from .._validation import loop_arrays
-from ..hypothesis import PseudoinverseHypothesis
+from ..hypothesis import kernel_scores, primal_vectors
 from ..kernel_engine import (
     engine_append,
     engine_diag,
@@ -52,8 +54,8 @@ from ..kernel_engine import (
     engine_supports,
     kernel_engine,
 )
-from ..kernels import kernel_of
-from ..registry import LoopResult
+from ..kernels import Kernel, kernel_of, rowwise_dot
+from ..registry import LoopResult, register_hypothesis
 from ._common import check_dual_stop, max_supports, support_set
 
 #: The matrices the pseudoinverse keeps: the basis Q (at most n rows) and C^{-1} in the primal
@@ -94,7 +96,7 @@ def _coordinates_grow(c_inv, p, r, eta, zc):
 
 
 @jit
-def _so_pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_inv, r, w, margins):
+def _so_pinv_primal_loop(X, y, order, span_tol, Q, wc, c_inv, r, w, margins):
     """Primal SO with the pseudoinverse, Q[:r] an orthonormal basis of the mistakes' span.
 
     Returns (mistake trials, rank-growth flags per mistake, Q, wc, c_inv, r);
@@ -115,7 +117,7 @@ def _so_pinv_primal_loop(X, data, indices, indptr, y, order, span_tol, Q, wc, c_
         if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
-        x = dense_row(i, X, data, indices, indptr, scratch)
+        x = row_dense(X, i, scratch)
         s = dot(w, x, n)
         full = r == n
         if full and not record and y[i] * s > 0.0:
@@ -249,7 +251,7 @@ def fit_pinv(data, order, params, margins, previous) -> LoopResult:
         basis = np.empty((16, n)) if h is None else rows_buffer(h.basis)
         w = np.zeros(n) if h is None else np.array(h.weights)
         trials, grew, basis, wc, c_inv, r = _so_pinv_primal_loop(
-            *loop_arrays(data.X), data.y, order, tol, basis, wc, c_inv, r, w, margins
+            rows(data.X), data.y, order, tol, basis, wc, c_inv, r, w, margins
         )
         basis, transform = basis[:r].copy(), None
     else:
@@ -266,3 +268,59 @@ def fit_pinv(data, order, params, margins, previous) -> LoopResult:
     )
     state = {"rank": int(r), "rank_growth": np.flatnonzero(grew).astype(np.int64)}
     return LoopResult(trials, hypothesis, state=state)
+
+
+@register_hypothesis
+@dataclass(frozen=True, eq=False)
+class PseudoinverseHypothesis:
+    """Final Second-Order Perceptron with the pseudoinverse (paper 003, Fig. 5).
+
+    The span of the mistaken instances has an orthonormal basis Q (in the
+    kernel's feature space); the coordinates of x are p = ``transform`` K(``basis``, x)
+    (primal: ``transform`` is None and ``basis`` holds Q itself, so p = Q x).
+    ``c_inv`` is the inverse of C = sum over mistakes of p_i p_i^T and
+    ``coords`` = c_inv Q^T v. ``decision_function`` returns the margin of x as
+    the next trial, v^T (X_m X_m^T + x x^T)^+ x: 0 when x is outside the span
+    (||x||^2 - ||p||^2 > span_tol ||x||^2), else
+    (coords . p) / (1 + p^T c_inv p).
+    """
+
+    basis: np.ndarray
+    transform: np.ndarray | None
+    c_inv: np.ndarray
+    coords: np.ndarray
+    kernel: Kernel
+    span_tol: float
+
+    @property
+    def dual_coef(self) -> np.ndarray | None:
+        """beta with w = sum_i beta_i basis_i (dual form only; None in the primal form)."""
+        return None if self.transform is None else self.transform.T @ self.coords
+
+    @property
+    def support_vectors(self):
+        """The mistakes that grew the span (dual form only; None in the primal form)."""
+        return None if self.transform is None else self.basis
+
+    @property
+    def weights(self) -> np.ndarray | None:
+        """w = (X_m X_m^T)^+ v, an ndarray (linear kernel only)."""
+        if not self.kernel.is_linear:
+            return None
+        beta = self.coords if self.transform is None else self.dual_coef
+        return primal_vectors(beta, self.basis)
+
+    def decision_function(self, X) -> np.ndarray:
+        return kernel_scores(X, self.basis, self.kernel, self._gram_scorer(X), np.empty(X.shape[0]))
+
+    def _gram_scorer(self, X):
+        """(G, rows) -> the margins of X[rows] from G = K(X[rows], basis) (see KernelHypothesis)."""
+
+        def score(G, rows):
+            P = G if self.transform is None else G @ self.transform.T
+            sq = self.kernel.diagonal(X[rows])
+            inside = sq - rowwise_dot(P, P) <= self.span_tol * sq
+            margin = (P @ self.coords) / (1.0 + rowwise_dot(P @ self.c_inv, P))
+            return np.where(inside, margin, 0.0)
+
+        return score

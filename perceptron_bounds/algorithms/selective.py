@@ -34,23 +34,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._interrupt import EVERY, stop_requested
-from .._jit import jit
+from .._interrupt import stop_requested
+from .._jit import jit, rule
 from .._linalg import (
-    dense_row,
     dot,
     grow_square_within,
     grow_vector,
     rank_one_matvec,
+    row_axpy,
+    row_dense,
+    row_dot,
+    rows,
     square_buffer,
 )
-from .._validation import check_real, loop_arrays
-from ..hypothesis import (
-    KernelHypothesis,
-    LinearHypothesis,
-    SecondOrderHypothesis,
-    SecondOrderKernelHypothesis,
-)
+from .._validation import check_real
+from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (
     engine_append,
     engine_diag,
@@ -60,7 +58,7 @@ from ..kernel_engine import (
     kernel_engine,
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LegendEntry, LoopResult, Teaching, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._common import (
     MEMORY_BUDGET,
     check_dual_stop,
@@ -73,119 +71,63 @@ from ._common import (
     resolve_kernel_form,
     support_set,
 )
+from ._frame import online_loop
+from .second_order import SecondOrderHypothesis, SecondOrderKernelHypothesis
 
 # ---------------------------------------------------------------- first order
 
 
-@jit
-def _selective_primal_loop(X, y, order, draws, b, w, margins):
-    """Selective Perceptron over dense rows; updates w in place.
-
-    Returns (mistake trials, queried trials).
-    """
-    n_trials = order.shape[0]
-    n = X.shape[1]
-    record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    queried = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    q = 0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        s = 0.0
-        for j in range(n):
-            s += w[j] * X[i, j]
-        if record:
-            margins[t] = s
-        wrong = y[i] * s <= 0.0
-        if wrong:
-            mistakes[m] = t
-            m += 1
-        if draws[t] < b / (b + abs(s)):
-            queried[q] = t
-            q += 1
-            if wrong:
-                yi = y[i]
-                for j in range(n):
-                    w[j] += yi * X[i, j]
-    return mistakes[:m].copy(), queried[:q].copy()
+# A trial's case in the frame's log (algorithms/_frame.py): bits, both set on a queried mistake.
+WRONG, QUERIED = 1, 4
 
 
 @jit
-def _selective_primal_csr_loop(data, indices, indptr, y, order, draws, b, w, margins):
-    """Selective Perceptron over CSR rows; updates w in place.
-
-    Returns (mistake trials, queried trials).
-    """
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    queried = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    q = 0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        start, end = indptr[i], indptr[i + 1]
-        s = 0.0
-        for p in range(start, end):
-            s += w[indices[p]] * data[p]
-        if record:
-            margins[t] = s
-        wrong = y[i] * s <= 0.0
-        if wrong:
-            mistakes[m] = t
-            m += 1
-        if draws[t] < b / (b + abs(s)):
-            queried[q] = t
-            q += 1
-            if wrong:
-                yi = y[i]
-                for p in range(start, end):
-                    w[indices[p]] += yi * data[p]
-    return mistakes[:m].copy(), queried[:q].copy()
+def query_case(signed_margin, s, draw, b):
+    """The trial's bits: WRONG when y p_t <= 0, QUERIED when the coin with
+    P(Z_t = 1) = b / (b + |p_t|) (the uniform ``draw`` below it) asks for the label."""
+    return (WRONG if signed_margin <= 0.0 else 0) | (QUERIED if draw < b / (b + abs(s)) else 0)
 
 
-@jit
-def _selective_dual_loop(src, st, k, y, draws, b, coef, margins):
+@rule
+def _selective_primal_step(X, y, i, t, u, arrays, state):
+    """Selective Perceptron on trial t over a dense or CSR row: a queried mistake adds
+    y_i x_i to w."""
+    w, draws = arrays
+    (b,) = state
+    s = row_dot(X, i, w)
+    case = query_case(y[i] * s, s, draws[t], b)
+    if case == WRONG | QUERIED:
+        row_axpy(X, i, y[i], w)
+    return s, case, state
+
+
+_selective_primal_loop = online_loop(_selective_primal_step)
+
+
+@rule(returns_arrays=True)
+def _selective_dual_step(src, y, i, t, u, arrays, state):
     """Kernel selective Perceptron: f(x) = sum_{j<k} coef[j] K(s_j, x); a queried
-    mistake appends (x_t, y_t).
+    mistake appends (x_t, y_t). ``state`` is (b, engine state, coef, kernel-row buffer, k)."""
+    (draws,) = arrays
+    b, st, coef, row, k = state
+    st = engine_row(src, st, t, k, row)
+    s = dot(coef, row, k)
+    case = query_case(y[i] * s, s, draws[t], b)
+    if case == WRONG | QUERIED:
+        st = engine_append(src, st, t, k)
+        coef = grow_vector(coef, k)
+        row = grow_vector(row, k)
+        coef[k] = y[i]
+        k += 1
+    return s, case, (b, st, coef, row, k)
 
-    Returns (mistake trials, queried trials, engine state, coef, k).
-    """
-    order = engine_order(src)
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    queried = np.empty(n_trials, dtype=np.int64)
-    row = np.empty(coef.shape[0])
-    m = 0
-    q = 0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        st = engine_row(src, st, t, k, row)
-        s = dot(coef, row, k)
-        if record:
-            margins[t] = s
-        wrong = y[i] * s <= 0.0
-        if wrong:
-            mistakes[m] = t
-            m += 1
-        if draws[t] < b / (b + abs(s)):
-            queried[q] = t
-            q += 1
-            if wrong:
-                st = engine_append(src, st, t, k)
-                coef = grow_vector(coef, k)
-                row = grow_vector(row, k)
-                coef[k] = y[i]
-                k += 1
-    return mistakes[:m].copy(), queried[:q].copy(), st, coef, k
+
+_selective_dual_loop = online_loop(_selective_dual_step)
+
+
+def _split(updates, cases):
+    """(mistake trials, queried trials) from the frame's log."""
+    return updates[(cases & WRONG) != 0], updates[(cases & QUERIED) != 0]
 
 
 def _fit_first(data, order, params, margins, previous) -> LoopResult:
@@ -193,18 +135,17 @@ def _fit_first(data, order, params, margins, previous) -> LoopResult:
     if params["form"] == "primal":
         w = (np.zeros(data.n_features) if previous is None
              else np.array(previous.weights, dtype=np.float64))
-        if data.sparse:
-            X = data.X
-            trials, queried = _selective_primal_csr_loop(X.data, X.indices, X.indptr, data.y,
-                                                         order, data.draws, b, w, margins)
-        else:
-            trials, queried = _selective_primal_loop(data.X, data.y, order, data.draws, b, w,
-                                                     margins)
+        updates, cases, _, _ = _selective_primal_loop(rows(data.X), data.y, order,
+                                                      (w, data.draws), (b,), margins)
+        trials, queried = _split(updates, cases)
         return LoopResult(trials, LinearHypothesis(w), queried_trials=queried)
     kernel = kernel_of(params)
     src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
-    trials, queried, st, coef, k = _selective_dual_loop(src, st, k, data.y, data.draws, b,
-                                                        dual_buffer(previous), margins)
+    coef = dual_buffer(previous)
+    updates, cases, (_, st, coef, _, k), _ = _selective_dual_loop(
+        src, data.y, engine_order(src), (data.draws,), (b, st, coef, np.empty(coef.shape[0]), k),
+        margins)
+    trials, queried = _split(updates, cases)
     hypothesis = KernelHypothesis(engine_supports(st, k), coef[:k].copy(), kernel)
     return LoopResult(trials, hypothesis, queried_trials=queried)
 
@@ -213,7 +154,7 @@ def _fit_first(data, order, params, margins, previous) -> LoopResult:
 
 
 @jit
-def _selective_so_primal_loop(X, data, indices, indptr, y, order, draws, b, a_inv, w,
+def _selective_so_primal_loop(X, y, order, draws, b, a_inv, w,
                               margins):
     """Selective Second-Order Perceptron, primal, fixed a; updates ``a_inv`` and ``w``.
 
@@ -235,7 +176,7 @@ def _selective_so_primal_loop(X, data, indices, indptr, y, order, draws, b, a_in
         if stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
         i = order[t]
-        x = dense_row(i, X, data, indices, indptr, scratch)
+        x = row_dense(X, i, scratch)
         s = dot(w, x, n)
         rank_one_matvec(a_inv, pending, 1.0, x, n, z)
         d = 1.0 + dot(x, z, n)
@@ -332,7 +273,7 @@ def _fit_second(data, order, params, margins, previous) -> LoopResult:
         else:
             a_inv = np.array(previous.hypothesis.a_inv)
             w = np.array(previous.hypothesis.weights)
-        trials, queried = _selective_so_primal_loop(*loop_arrays(data.X), data.y, order,
+        trials, queried = _selective_so_primal_loop(rows(data.X), data.y, order,
                                                     data.draws, b, a_inv, w, margins)
         return LoopResult(trials, SecondOrderHypothesis(w, a_inv), queried_trials=queried)
     kernel = kernel_of(params)
@@ -400,12 +341,13 @@ SELECTIVE_PERCEPTRON = register(
         summary="Selective-sampling Perceptron (Cesa-Bianchi, Gentile, Zaniboni): asks for a "
                 "label with probability b / (b + abs(p_t)); primal or kernel form",
         bounds=("selective_perceptron",),
-        display_name="Selective Perceptron",
-        label_params=("b",),
-        legend=lambda params: LegendEntry(f"Selective Perceptron, b = {params['b']:g}"),
         randomized=True,
     )
 )
+attach(SELECTIVE_PERCEPTRON.name, "presentation",
+       display_name="Selective Perceptron",
+       label_params=("b",),
+       legend=lambda params: f"Selective Perceptron, b = {params['b']:g}")
 
 SELECTIVE_SECOND_ORDER = register(
     Algorithm(
@@ -420,11 +362,12 @@ SELECTIVE_SECOND_ORDER = register(
                 "fixed a, asks for a label with probability b / (b + abs(p_t)); primal or kernel "
                 "form",
         bounds=("selective_second_order",),
-        display_name="Selective Second-Order Perceptron",
-        label_params=("a", "b"),
-        legend=lambda params: LegendEntry(
-            f"Selective Second-Order Perceptron, a = {params['a']:g}, b = {params['b']:g}"),
-        teaching=Teaching(matrix=lambda params: "$A_k = a I + X_k X_k^T$"),
         randomized=True,
     )
 )
+attach(SELECTIVE_SECOND_ORDER.name, "presentation",
+       display_name="Selective Second-Order Perceptron",
+       label_params=("a", "b"),
+       legend=lambda params: (
+           f"Selective Second-Order Perceptron, a = {params['a']:g}, b = {params['b']:g}"),
+       teaching=dict(matrix=lambda params: "$A_k = a I + X_k X_k^T$"))

@@ -51,7 +51,7 @@ from .._validation import check_real
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import engine_append, engine_order, engine_row, engine_supports, kernel_engine
 from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LoopResult, register
+from ..registry import Algorithm, LoopResult, attach, register
 from ._cases import rescaled
 from ._common import dual_buffer, resolve_kernel_form, support_set
 
@@ -198,7 +198,8 @@ SHIFTING_PERCEPTRON = register(
         "lambda/(lambda+k))",
         bounds=("decay_fixed_comparator",),
         tracking=("shifting_perceptron_tracking",),
-        display_name="Shifting Perceptron",
-        label_params=("decay",),
     )
 )
+attach(SHIFTING_PERCEPTRON.name, "presentation",
+       display_name="Shifting Perceptron",
+       label_params=("decay",))

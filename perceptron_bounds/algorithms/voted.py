@@ -5,7 +5,7 @@ prediction vectors v_1 = 0, v_2, ..., v_{k+1} with their survival counts
 c_1, ..., c_{k+1} follow from the mistake trials. A correct trial adds one to
 the count of the current vector; a mistake at trial t creates
 v_{j+1} = v_j + y_t x_t with count 1 (paper 001, Fig. 1). The final hypothesis
-is a :class:`~perceptron_bounds.hypothesis.VotedHypothesis`, whose
+is a :class:`VotedHypothesis` (at the end of this module), whose
 ``decision_function(X, method=...)`` offers the prediction methods of paper
 001 sec. 5: ``vote``, ``average``, ``last``, ``random`` (and ``normalize``).
 
@@ -75,12 +75,17 @@ Three classes, one-vs-rest:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 import scipy.sparse as sp
 
-from ..hypothesis import VotedHypothesis
-from ..kernels import KERNEL_DEFAULTS, kernel_of
-from ..registry import Algorithm, LoopResult, register
+from .._sequence import check_seed
+from .._validation import check_bool, check_choice
+from ..hypothesis import LinearHypothesis, kernel_scores
+from ..kernels import KERNEL_DEFAULTS, Kernel, kernel_of
+from ..registry import Algorithm, LoopResult, attach, register, register_hypothesis
 from ._common import resolve_kernel_form
 from .ovr import class_data, fit_ovr_perceptron
 from .perceptron import fit_dual, fit_primal
@@ -284,6 +289,142 @@ VOTED_PERCEPTRON = register(
         bounds=("novikoff", "freund_schapire", "ballseptron_d1"),
         # training is the Perceptron's (theory §2.2): its mistakes, its shifting bounds
         tracking=("perceptron_shifting", "perceptron_shifting_reached"),
-        display_name="Voted Perceptron",
     )
 )
+attach(VOTED_PERCEPTRON.name, "presentation",
+       display_name="Voted Perceptron")
+
+
+VOTE_METHODS = ("vote", "average", "last", "random")
+
+
+@register_hypothesis
+@dataclass(frozen=True, eq=False)
+class VotedHypothesis:
+    """The weighted prediction vectors (v_1, c_1), ..., (v_{k+1}, c_{k+1}) of the voted Perceptron.
+
+    v_1 = 0 and v_{j+1} = v_j + y_{i_j} x_{i_j}, where x_{i_j} is the j-th
+    mistaken instance; c_j is the number of trials v_j survived, its birth
+    trial included (paper 001, Fig. 1; theory §2.2). The vectors are kept
+    implicitly, as the mistaken instances in order.
+
+    Attributes
+    ----------
+    support_vectors : ndarray or scipy.sparse.csr_matrix of shape (k, n_features)
+        The mistaken instances x_{i_1}, ..., x_{i_k} in the order of the mistakes.
+    labels : ndarray of shape (k,)
+        Their labels y_{i_j} in {-1, +1}: the dual coefficients of v_{k+1}.
+    counts : ndarray of int64, shape (k + 1,)
+        Survival counts c_1, ..., c_{k+1}; they sum to the number of trials T.
+    norms_sq : ndarray of shape (k + 1,)
+        ||v_j||^2 by the recurrence ||v_{j+1}||^2 = ||v_j||^2 + 2 y_{i_j} v_j.x_{i_j}
+        + K(x_{i_j}, x_{i_j}), with v_j.x_{i_j} the margin of the j-th mistake.
+    kernel : Kernel
+        The kernel K of the run (``linear`` for the primal form).
+    weights : ndarray of shape (n_features,) or None
+        v_{k+1} as a primal vector; None for a non-linear kernel.
+    """
+
+    support_vectors: Any
+    labels: np.ndarray
+    counts: np.ndarray
+    norms_sq: np.ndarray
+    kernel: Kernel
+    weights: np.ndarray | None = None
+
+    @property
+    def dual_coef(self) -> np.ndarray:
+        """Coefficients of the last vector v_{k+1} on ``support_vectors``: the labels."""
+        return self.labels
+
+    def decision_function(self, X, method="vote", normalize=False, seed=None) -> np.ndarray:
+        """Scores of the prediction methods of paper 001, sec. 5, on the rows of X.
+
+        Parameters
+        ----------
+        X : ndarray or csr_matrix of shape (n_samples, n_features)
+            Validated test instances.
+        method : {"vote", "average", "last", "random"}, default="vote"
+            ``vote``: sum_j c_j sign(v_j . x) (paper 001, Fig. 1);
+            ``average``: sum_j c_j v_j . x; ``last``: v_{k+1} . x;
+            ``random``: v_{r'} . x, where v_{r'} is the last vector that existed
+            after r rounds and r is drawn uniformly from {0, ..., T}, one draw
+            per test point (the randomized leave-one-out conversion, paper 001
+            sec. 3 and 5).
+        normalize : bool, default=False
+            Use v_j / ||v_j|| in place of v_j (the "normalized" variants of
+            paper 001 sec. 5); a zero vector contributes 0. It leaves ``vote``
+            unchanged.
+        seed : int or None, default=None
+            Seed of ``numpy.random.default_rng`` for ``method="random"``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+
+        Notes
+        -----
+        Every score v_j . x of a test point comes from the recurrence
+        v_{j+1} . x = v_j . x + y_{i_j} K(x_{i_j}, x) (paper 001 sec. 4): one
+        kernel row per test point and a cumulative sum, k kernel values, not
+        k^2. Test rows are processed in chunks (:func:`kernel_blocks`).
+        """
+        score = self._gram_scorer(X, method, normalize, seed)
+        if self.labels.shape[0] == 0:  # v_1 = 0 alone, the zero state: every method scores 0
+            return np.zeros(X.shape[0])
+        if score is None:  # the last vector, kept in primal form
+            return LinearHypothesis(self.weights).decision_function(X) * self._scale(normalize)[-1]
+        return kernel_scores(X, self.support_vectors, self.kernel, score, np.empty(X.shape[0]))
+
+    def _gram_scorer(self, X, method="vote", normalize=False, seed=None):
+        """(G, rows) -> scores of X[rows] from G = K(X[rows], support_vectors) (KernelHypothesis).
+
+        None for ``method="last"`` when v_{k+1} is kept as a primal vector
+        (``weights``): it scores as a linear hypothesis.
+        """
+        method = check_choice("method", method, VOTE_METHODS)
+        normalize = check_bool("normalize", normalize)
+        seed = check_seed(seed)
+        scale = self._scale(normalize)
+        if self.labels.shape[0] == 0:
+            return lambda G, rows: np.zeros(G.shape[0])
+        if method == "last" and self.weights is not None:
+            return None
+        if method == "last":
+            return lambda G, rows: (G @ self.labels) * scale[-1]
+        if method == "random":
+            alive = self._alive(np.random.default_rng(seed), X.shape[0])
+        weights = self.counts[1:] * scale[1:]
+
+        def score(G, rows):
+            # V[:, j - 1] = v_{j+1} . x; v_1 = 0 scores 0 under every method.
+            V = G
+            V *= self.labels
+            np.cumsum(V, axis=1, out=V)
+            if method == "vote":
+                return np.sign(V) @ self.counts[1:]
+            if method == "average":
+                return V @ weights
+            j = alive[rows]
+            picked = V[np.arange(V.shape[0]), np.maximum(j - 1, 0)] * scale[j]
+            return np.where(j > 0, picked, 0.0)
+
+        return score
+
+    def _scale(self, normalize: bool) -> np.ndarray:
+        """1 for every vector, or 1/||v_j|| (0 for a zero vector) when normalizing."""
+        if not normalize:
+            return np.ones(self.counts.shape[0])
+        norms = np.sqrt(self.norms_sq)
+        return np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+
+    def _alive(self, rng, n_points: int) -> np.ndarray:
+        """Index j - 1 of the vector v_j alive after r rounds, r uniform in {0, ..., T}.
+
+        v_1 exists from round 0; v_j (j > 1), born at the trial c_1 + ... + c_{j-1}
+        (0-based), exists after 1 + c_1 + ... + c_{j-1} rounds.
+        """
+        n_trials = int(self.counts.sum())
+        slices = rng.integers(0, n_trials + 1, size=n_points)
+        births = np.concatenate(([0], 1 + np.cumsum(self.counts)[:-1]))
+        return np.searchsorted(births, slices, side="right") - 1

@@ -13,9 +13,11 @@
   :mod:`.projectron` (Projectron and Projectron++, derived),
   :mod:`.forgetron` (the self-tuned Forgetron, derived),
   :mod:`.budget_perceptron` (the Randomized Budget Perceptron, in expectation, derived);
-* :mod:`.quantities`: hinge losses, D1/D2/R over sets of trials, the HO transformed
-  hinge loss and c_run, spectra, lambda*;
+* :mod:`.quantities`: hinge losses, D1/D2/R over sets of trials; :mod:`.providers`:
+  the first-order quantities that the theorems' providers build on;
+* :mod:`.spectra`: the spectra of the mistakes and lambda* (Second-Order, AROW, selective);
 * :mod:`.transformed`: the Higher-Order bound's transformed sequence (and its p-norms);
+  the HO transformed hinge loss and c_run are in :mod:`.higher_order`;
 * :mod:`.search`: comparators u (target, SVM) and the gamma search;
 * :mod:`.multiclass`: multiclass margins and hinge losses, the one-vs-rest sum, the
   native runs' quantities (Kesler's construction, theory §4.5);
@@ -23,6 +25,9 @@
   one-vs-rest run);
 * :func:`bounds_over_time`: each bound on every prefix of a run (:mod:`.over_time`).
 """
+
+import importlib
+import pkgutil
 
 from .alma import alma_updates, step_sums
 from .arow import arow_bound, arow_q
@@ -41,7 +46,7 @@ from .declaration import (
 from .evaluate import evaluate
 from .first_order import freund_schapire, novikoff
 from .forgetron import forgetron_gamma_min, forgetron_log_inverse, forgetron_mistakes
-from .higher_order import higher_order_bound, hop_alpha
+from .higher_order import higher_order_bound, hop_alpha, hop_c_run, hop_transformed_hinge
 from .multiclass import multiclass_hinge_losses, multiclass_margins
 from .over_time import BoundCurves, bounds_over_time
 from .passive_aggressive import pa1_mistakes, pa2_mistakes, pa_general, pa_separable
@@ -51,21 +56,23 @@ from .quantities import (
     HingeProfile,
     RunData,
     hinge_losses,
-    hop_c_run,
-    hop_transformed_hinge,
-    mistake_spectrum,
     run_quantities,
-    span_spectrum,
 )
 from .report import BoundReport, BoundRow, MulticlassBoundReport
-from .romma import ROMMA_BOUND  # noqa: F401  (declares "romma")
 from .second_order import (
     second_order_adaptive_bound,
     second_order_bound,
     second_order_pinv_bound,
 )
 from .selective import selective_perceptron_bound, selective_second_order_bound
+from .spectra import mistake_spectrum, span_spectrum
 from .transformed import transformed_instances, transformed_margins, transformed_norms
+
+# Every module of the package, those above included: a theorem module declares its bounds
+# and providers when imported, so a new one needs no line here (only to export names).
+for _module in pkgutil.iter_modules(__path__):
+    importlib.import_module(f"{__name__}.{_module.name}")
+del _module
 
 __all__ = [
     "Bound",

@@ -28,7 +28,7 @@ import numpy as np
 
 from .declaration import Bound, register_bound, register_provider
 from .first_order import SEPARATION
-from .providers import PNormQuantities
+from .pnorm import PNormQuantities
 
 # S_j and H_j are summed exactly up to _TABLE and from their Euler-Maclaurin expansions beyond,
 # whose first omitted terms (j^-6 / 252 and 7 j^-11/2 / 12288 at j = 1024) are below 1e-19.
@@ -157,7 +157,9 @@ class UpdatePNormQuantities(PNormQuantities):
 
     @classmethod
     def norms_of(cls, ctx) -> np.ndarray:
-        return ctx.p_norms if ctx.kernel.is_linear else (ctx.norms > 0).astype(np.float64)
+        if ctx.kernel.is_linear:
+            return ctx.p_norms(cls.norm_exponent(ctx.run))
+        return (ctx.norms > 0).astype(np.float64)
 
 
 register_provider("p_norm_updates", UpdatePNormQuantities)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from .declaration import Bound, Requirement, register_bound, register_provider
-from .quantities import mistake_spectrum
+from .spectra import mistake_spectrum
 from .second_order import SpectrumQuantities, a_log_term, combine_root
 
 

@@ -18,13 +18,15 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .declaration import Bound, GammaInterval, register_bound
+from ..registry import get as get_algorithm
+from .declaration import Bound, GammaInterval, register_bound, register_provider
 from .first_order import (
     ball_conditions,
     ball_in_force,
     euclidean,
     freund_schapire,
 )
+from .providers import FirstOrderQuantities, KeslerQuantities
 
 # Bisection steps of the implicit (exact) forms; 2^-64 of the bracket is below float64 rounding.
 _BISECTION_STEPS = 64
@@ -197,6 +199,52 @@ def _largest_root(R, gamma, r, eps, D1, D2):
     out = np.empty(flat[0].shape[0])
     _largest_root_loop(*flat, out)
     return out.reshape(shape)
+
+
+class BallQuantities:
+    """Mixin of a first-order provider: the ball of radius r around each instance (paper 004).
+
+    Adds ``ball`` (the run's algorithm has one: ``Algorithm.ball`` names its radius
+    parameter, theory §2.3), ``r`` (its radius as the bounds see it, ``factor`` r: sqrt(2) r
+    through Kesler's construction; 0 without a ball) and ``beta`` (a function of gamma,
+    :func:`ballseptron_beta`); a run with a ball also reports r and its margin errors on every
+    row (and the scaled radius ``r_kesler`` through Kesler's construction).
+    """
+
+    @classmethod
+    def _with_ball(cls, q, run):
+        key = get_algorithm(run.algorithm).ball
+        r = cls.factor * float(run.params[key]) if key is not None else 0.0
+        q.ball, q.r, q.beta = key is not None, r, lambda gamma: ballseptron_beta(r, gamma)
+        return q
+
+    @classmethod
+    def whole(cls, ctx, comp, tightened):
+        q = cls._with_ball(super().whole(ctx, comp, tightened), ctx.run)
+        if q.ball:
+            key = get_algorithm(ctx.run.algorithm).ball
+            q.common.update(r=float(ctx.run.params[key]), margin_errors=ctx.run.margin_errors)
+            if cls.factor != 1.0:
+                q.common["r_kesler"] = q.r
+        return q
+
+    @classmethod
+    def prefixes(cls, ctx, comp, gamma, tightened):
+        pieces = super().prefixes(ctx, comp, gamma, tightened)
+        for q, _, _ in pieces:
+            cls._with_ball(q, ctx.run)
+        return pieces
+
+
+class BallFirstOrderQuantities(BallQuantities, FirstOrderQuantities):
+    """The ``"first_order"`` provider: :class:`~.providers.FirstOrderQuantities` with the ball."""
+
+
+class BallKeslerQuantities(BallQuantities, KeslerQuantities):
+    """Its native multiclass form: :class:`~.providers.KeslerQuantities` with the ball."""
+
+
+register_provider("first_order", BallFirstOrderQuantities, BallKeslerQuantities)
 
 
 def _stated_ball(q):

@@ -205,6 +205,13 @@ class Quantities:
     failure = None
     leading = ()
 
+    @classmethod
+    def norm_exponent(cls, run) -> float:
+        """p of the norm ||.||_p its theorems measure the instances of ``run`` in (comparators
+        in the dual norm, q = p / (p - 1), theory §4.1): 2 here; the p-norm providers override
+        it."""
+        return 2.0
+
     def __init__(self, **values):
         self.__dict__.update(values)
 
@@ -310,6 +317,20 @@ def bounds_of(run) -> list[Bound]:
     spec = get_algorithm(run.algorithm)
     names = spec.native_bounds if run.multiclass == "native" else spec.bounds
     return [bound for bound in map(declared, names) if bound.selected(run.params)]
+
+
+def norm_exponent(run) -> float:
+    """p of the norm the bounds of ``run`` measure its instances in (``Quantities.norm_exponent``
+    of their providers; 2 when it has none): the search scales comparators to unit dual norm.
+
+    A ``ValueError`` when two of its bounds' providers disagree (a declaration error).
+    """
+    native = run.multiclass == "native"
+    found = {provider_of(bound, native).norm_exponent(run) for bound in bounds_of(run)}
+    if len(found) > 1:
+        raise ValueError(f"the bounds of {run.algorithm!r} measure its instances in different "
+                         f"norms (p = {sorted(found)}): declare them with one provider's norm")
+    return found.pop() if found else 2.0
 
 
 def by_provider(bounds) -> list[list[Bound]]:

@@ -17,8 +17,7 @@ from ..run import OnlineRun
 from .declaration import Requirement, bounds_of, by_provider, provider_of
 from .multiclass import MulticlassRunData, sum_over_classes
 from .quantities import RunData
-from .report import BoundReport, BoundRow, MulticlassBoundReport
-from .tracking import tracking_rows
+from .report import EXPECTATION_SIGMAS, BoundReport, BoundRow, MulticlassBoundReport
 from .search import (
     Comparator,
     crammer_singer_comparators,
@@ -28,6 +27,7 @@ from .search import (
     unit_comparator,
     unit_prototypes,
 )
+from .tracking import tracking_rows
 
 COMPARATORS = ("auto", "target", "svm")
 VARIANTS = ("stated", "tightened")
@@ -57,6 +57,7 @@ class _Spec:
     quantities: Callable = dict
     reason: str | None = None
     expectation: bool = False
+    parts: tuple = ()  # the specs of the runs a mean over several runs is made of
 
 
 @interruptible()
@@ -71,13 +72,18 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
         A run of a registered algorithm, binary or multiclass. The theorems
         count mistakes from the zero state, so every bound of a warm-started
         run (``run.warm_started``, e.g. after ``partial_fit``) is reported as
-        not applicable. Several binary runs that differ by their seed only (the
-        same algorithm, parameters, epochs, shuffle and data): the report of
-        their mean, for the bounds in expectation over the draws of a randomized
-        algorithm (``Bound.expectation``, theory §4.13). Its ``mistakes`` are the
-        mean mistakes and each bound's value is the mean of its value over the runs
-        at one comparator and one gamma (searched for the smallest mean), an
-        estimate of the expectation the theorem bounds.
+        not applicable. Several binary or one-vs-rest runs that differ by their
+        seed only (the same algorithm, parameters, epochs, shuffle and data): the
+        report of their mean, for the bounds in expectation over the draws of a
+        randomized algorithm (``Bound.expectation``, theory §4.13). Its
+        ``mistakes`` are the mean mistakes and each bound's value is the mean of
+        its value over the runs at one comparator and one gamma (searched for the
+        smallest mean), an estimate of the expectation the theorem bounds; each
+        row carries the draws' excesses (mistakes minus bound), whose standard
+        error judges it: a bound in expectation is exceeded only beyond
+        ``report.EXPECTATION_SIGMAS`` (3) standard errors, "within sampling error"
+        below (records: ``mean_mistakes``, ``stderr``, ``n_draws``). One-vs-rest
+        runs are averaged class by class, then summed (theory §4.5).
     X, y : array-like
         The training data of the run (the rows its ``sample_index`` points to),
         with the labels as given to the run; other data are a one-line ``ValueError``
@@ -222,10 +228,7 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
     if tracking and (len(runs) > 1 or run.multiclass is not None):
         raise ValueError("shifting bounds (a sequence u, or pieces) are evaluated for one "
                          "binary run")
-    if len(runs) > 1:
-        return binary_report([RunData(each, X, y) for each in runs], u=u, gamma=gamma,
-                             comparator=comparator, target=target)
-    report = MODES[run.multiclass](run, X, y, u, gamma, comparator, target)
+    report = MODES[run.multiclass](runs, X, y, u, gamma, comparator, target)
     if not tracking:
         return report
     rows, notes = tracking_rows(RunData(run, X, y), U, pieces)
@@ -257,9 +260,9 @@ def _runs_of(run) -> tuple:
         if not isinstance(each, OnlineRun):
             raise TypeError(f"run must hold OnlineRun only, got {type(each).__name__}")
     first = run[0]
-    if first.multiclass is not None:
-        raise ValueError(f"evaluate averages binary runs only; these are multiclass="
-                         f"{first.multiclass!r}: average their class_runs[k] instead")
+    if first.multiclass == "native" and len(run) > 1:
+        raise ValueError("evaluate averages binary and one-vs-rest runs; these are multiclass="
+                         "'native', whose bounds are not in expectation over draws")
     for each in run[1:]:
         for name in ("algorithm", "params", "epochs", "shuffle", "warm_started", "multiclass",
                      "data_fingerprint"):
@@ -299,9 +302,11 @@ def _check_memory(run, sparse: bool, budget: float) -> None:
                 "to raise it")
 
 
-def _evaluate_binary(run, X, y, u, gamma, comparator, target) -> BoundReport:
-    return binary_report(RunData(run, X, y), u=u, gamma=gamma, comparator=comparator,
-                         target=target)
+def _evaluate_binary(runs, X, y, u, gamma, comparator, target) -> BoundReport:
+    """Binary runs: one, or several of different seeds (the report of their mean)."""
+    ctxs = [RunData(run, X, y) for run in runs]
+    return binary_report(ctxs if len(ctxs) > 1 else ctxs[0], u=u, gamma=gamma,
+                         comparator=comparator, target=target)
 
 
 def binary_report(ctx, *, u=None, gamma=None, comparator="auto", target=None) -> BoundReport:
@@ -335,13 +340,18 @@ def binary_report(ctx, *, u=None, gamma=None, comparator="auto", target=None) ->
 
 
 _ONE_RUN_NOTE = ("bounds in expectation over the draws bound the mean mistakes of runs of many "
-                 "seeds, which one run may exceed: evaluate([run, ...], X, y) averages them")
-_MEAN_NOTE = ("means over {} runs of different seeds: an estimate of the expectation over the "
-              "draws that the bounds in expectation hold for")
+                 "seeds, which one run may exceed ('above, one draw', not a violation): "
+                 "evaluate([run, ...], X, y) averages them")
+_MEAN_NOTE = ("means over {} draws (runs of different seeds): an estimate of the expectation "
+              "over the draws that the bounds in expectation hold for; such a bound is "
+              "exceeded only when the mean passes it by more than "
+              f"{EXPECTATION_SIGMAS:g} standard errors of the mean excess (mistakes - bound "
+              "over the draws), 'within sampling error' otherwise")
 
 
-def _evaluate_native(run, X, y, u, gamma, comparator, target) -> BoundReport:
+def _evaluate_native(runs, X, y, u, gamma, comparator, target) -> BoundReport:
     """A native multiclass run: the first-order bounds through Kesler (theory §4.5)."""
+    run = runs[0]
     ctx = MulticlassRunData(run, X, y)
     K, n = ctx.n_classes, run.n_features
     comparators, notes = _comparators(
@@ -356,8 +366,11 @@ def _evaluate_native(run, X, y, u, gamma, comparator, target) -> BoundReport:
                        run.margin_errors, tuple(rows), tuple(notes), "native")
 
 
-def _evaluate_ovr(run, X, y, u, gamma, comparator, target) -> MulticlassBoundReport:
-    """One-vs-rest: each class run's binary report, and the bounds summed (theory §4.5)."""
+def _evaluate_ovr(runs, X, y, u, gamma, comparator, target) -> MulticlassBoundReport:
+    """One-vs-rest: each class run's binary report, and the bounds summed (theory §4.5);
+    over several runs of different seeds, class k's report is that of the mean of their
+    class runs k, and the sums are of the means."""
+    run = runs[0]
     X = check_X(X, n_features=run.n_features)
     y_index, classes = check_class_labels(y, X.shape[0], run.classes)
     K, n = classes.shape[0], run.n_features
@@ -366,18 +379,19 @@ def _evaluate_ovr(run, X, y, u, gamma, comparator, target) -> MulticlassBoundRep
     reports = []
     notes = ["one-vs-rest: class k's bounds are those of its binary run, class k (+1) against "
              "the rest (-1), each at its own comparator and gamma (report.class_reports[k])"]
-    for k, class_run in enumerate(run.class_runs):
+    for k in range(K):
         y_k = np.where(y_index == k, 1.0, -1.0)
         if U is None and targets is None and np.all(y_k == y_k[0]):
             raise ValueError(f"class {classes.tolist()[k]!r} against the rest shows one label "
                              "only in y, so no SVM comparator can be fitted for it: pass u, one "
                              f"row per class, shape ({K}, {n})")
-        report = _evaluate_binary(class_run, X, y_k, None if U is None else U[k], gamma,
+        report = _evaluate_binary([each.class_runs[k] for each in runs], X, y_k,
+                                  None if U is None else U[k], gamma,
                                   "svm" if comparator == "auto" else comparator,
                                   None if targets is None else targets[k])
         reports.append(report)
         notes.extend(note for note in report.notes if note not in notes)
-    return sum_over_classes(run, reports, notes)
+    return sum_over_classes(runs if len(runs) > 1 else run, reports, notes)
 
 
 def _class_rows(name, value, K, n):
@@ -432,7 +446,7 @@ def _rows(ctxs, comparators, gamma, bounds, native) -> list[BoundRow]:
     """Each bound's row, in each variant, at the best of the comparators; over several runs
     (``ctxs``), the row of the mean of their mistakes and of the bound's values."""
     mean = ctxs[0] if len(ctxs) == 1 else SimpleNamespace(
-        m=float(np.mean([ctx.m for ctx in ctxs])))
+        m=float(np.mean([ctx.m for ctx in ctxs])), draws=[ctx.m for ctx in ctxs])
     per_comparator = [[_mean_spec(group) for group in
                        zip(*(_specs(ctx, comp, bounds, native) for ctx in ctxs), strict=True)]
                       for comp in comparators]
@@ -461,7 +475,7 @@ def _mean_spec(specs) -> _Spec:
                  max(spec.scale for spec in specs),
                  [condition for spec in specs for condition in spec.conditions], quantities,
                  next((spec.reason for spec in specs if spec.reason is not None), None),
-                 first.expectation)
+                 first.expectation, tuple(specs))
 
 
 def _best_row(ctx, specs, comparators, gamma) -> BoundRow:
@@ -478,10 +492,13 @@ def _best_row(ctx, specs, comparators, gamma) -> BoundRow:
 def _solve(ctx, spec, comp, gamma) -> BoundRow:
     def row(value=None, g=None, reason=None):
         quantities = spec.quantities(g) if reason is None else {}
+        draws = () if reason is not None or not spec.parts else tuple(
+            float(m - np.asarray(part.value(np.array([g])))[0])
+            for m, part in zip(ctx.draws, spec.parts, strict=True))
         return BoundRow(spec.name, spec.variant, spec.source, reason is None, reason,
                         None if value is None else float(value),
                         None if g is None else float(g), ctx.m, comp.label, quantities,
-                        spec.expectation)
+                        spec.expectation, draws)
 
     if spec.reason is not None:
         return row(reason=spec.reason)

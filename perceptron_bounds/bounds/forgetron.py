@@ -106,6 +106,12 @@ def _unit_diagonal(q):
     return q.R <= 1.0
 
 
+def _above_one(R: float) -> str:
+    """R > 1 as printed: to 6 digits, or to every digit when those read 1 (a unit row whose
+    K(x, x) rounds one ulp above 1)."""
+    return f"{R:.6g}" if f"{R:.6g}" != "1" else repr(float(R))
+
+
 FORGETRON = register_bound(Bound(
     name="forgetron", theory="§4.10",
     label=r"forgetron $\frac{1/\gamma^2 + 2 D_1/\gamma}{17/32 - \ln(1/s_B)/(2(B+1)\gamma^2)}$",
@@ -115,7 +121,7 @@ FORGETRON = register_bound(Bound(
     conditions=(
         Requirement(_unit_diagonal, lambda q: (
             f"the self-tuned rule's damage assumes K(x, x) <= 1 on {q.which}: "
-            f"{q.R_text} = sqrt(max K(x, x)) = {q.R:.6g} > 1 (scale the kernel)")),
+            f"{q.R_text} = sqrt(max K(x, x)) = {_above_one(q.R)} > 1 (scale the kernel)")),
         GammaInterval(
             lambda q: (f"gamma > {float(forgetron_gamma_min(q.params['budget'])):.4g}: the "
                        f"norm condition ||g|| = 1/gamma < sqrt(17 (B + 1) / (16 ln(1/s_B))) "

@@ -15,10 +15,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import check_real
+from ..registry import get as get_algorithm
+from ..run import OnlineRun
 from .declaration import Bound, Quantities, Requirement, register_bound, register_provider
 from .pnorm import smooth_radius
 from .providers import at_gamma, hinge, is_trial, top_margin
-from .quantities import HingeProfile, hop_c_run, hop_step_terms
+from .quantities import HingeProfile, RunData
+from .search import unit_comparator
+from .transformed import transformed_margins, transformed_norms
 
 # |1 - ||x||| above this means "not a unit instance" for the Higher-Order bound.
 UNIT_NORM_ATOL = 1e-9
@@ -92,6 +97,75 @@ def higher_order_bound(alpha, D, gamma, *, p=2.0, radius=1.0):
     return first + 2.0 * quarter + (b / gamma) * np.sqrt(first + quarter)
 
 
+def hop_transformed_hinge(run, X, y, u, gamma) -> float:
+    """D of paper 000, Thm 1: the hinge loss of u on the transformed mistaken instances.
+
+    D = sum_k max(0, gamma - y_{t(k)} u^T B_{k-1} x_{t(k)}) over the mistakes of a
+    Higher-Order run (the transformed sequence S~_c of paper 000, eq. 1).
+
+    Parameters
+    ----------
+    run : OnlineRun
+        A ``"higher_order"`` run with a linear kernel.
+    X, y : array-like
+        The training data of the run.
+    u : ndarray of shape (n_features,)
+        The comparator, scaled to unit norm here (to unit q-norm, q = p / (p - 1),
+        when p > 2; theory §4.1).
+    gamma : float
+        Margin gamma > 0.
+
+    Returns
+    -------
+    float
+        D (0 for a run without mistakes).
+
+    Examples
+    --------
+    >>> from perceptron_bounds import run_online
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> run = run_online("higher_order", X, [1, -1], c=0.5)
+    >>> round(hop_transformed_hinge(run, X, [1, -1], np.array([1.0, -1.0]), 1.0), 6)
+    0.585786
+    """
+    if not isinstance(run, OnlineRun) or not get_algorithm(run.algorithm).transformed_sequence:
+        raise ValueError("hop_transformed_hinge needs a 'higher_order' run")
+    data = RunData(run, X, y)
+    gamma = check_real("gamma", gamma, low=0.0, include_low=False)
+    u = unit_comparator(u, run.n_features, "given", data.kernel, q=data.q).u
+    if not data.m:
+        return 0.0
+    return float(HingeProfile(transformed_margins(run, data.X_raw, data.y_raw, u)).d1(gamma))
+
+
+def hop_c_run(run) -> float:
+    """c_run = min_k min(r_k, 2 - r_k) of a Higher-Order run (theory §4.2).
+
+    r_k = 1 - rho_k (1 + y_t v_{k-1}.x_t) is recorded by the run
+    (``run.state["r"]``). The proof of paper 000, Thm 1 needs only
+    c <= r_k <= 2 - c, so the bound holds with c = c_run when c_run > 0; 1
+    for a run without mistakes.
+    """
+    r_k = np.asarray(run.state["r"], dtype=np.float64)
+    return float(np.min(np.minimum(r_k, 2.0 - r_k), initial=1.0))
+
+
+def hop_step_terms(run) -> np.ndarray:
+    """rho_k (1 + |g(x_t).v_{k-1}|) at each mistake of a Higher-Order run (theory §4.1).
+
+    Theorem 1 of paper 000 asks rho_k (1 + |v_{k-1}.x_t|) <= 1 - c (p = 2;
+    g(x_t).v_{k-1} for p > 2, derived). For p = 2 the run records
+    y_t v_{k-1}.x_t (``state["y_v_x"]``); for p > 2 the term is read off the
+    recorded r_k = 1 - rho_k (y_t g(x_t).v_{k-1} + g(x_t).x_t) with
+    g(x_t).x_t = ||x_t||_p^2 = 1 (unit instances, which the theorem assumes):
+    rho_k |g(x_t).v_{k-1}| = |1 - rho_k - r_k|, with no division by rho_k.
+    """
+    rho = np.asarray(run.state["rho"], dtype=np.float64)
+    if run.params["p"] == 2.0:
+        return rho * (1.0 + np.abs(run.state["y_v_x"]))
+    return rho + np.abs(1.0 - rho - np.asarray(run.state["r"], dtype=np.float64))
+
+
 class TransformedQuantities(Quantities):
     """D (a function of gamma) over the transformed mistakes, c, alpha = (2 - c)/c, p, the
     radius, and what the conditions of Theorem 1 read: ``unit_off`` (max | ||x|| - 1 | over
@@ -101,8 +175,26 @@ class TransformedQuantities(Quantities):
     leading = ("D",)
 
     @classmethod
+    def norm_exponent(cls, run) -> float:
+        return float(run.params.get("p", 2.0))
+
+    @classmethod
+    def margins(cls, ctx, comp) -> np.ndarray:
+        """y_t u^T B_{k-1} x_{t(k)} over the mistakes
+        (:func:`~.transformed.transformed_margins`)."""
+        return transformed_margins(ctx.run, ctx.X_raw, ctx.y_raw,
+                                   comp.u if comp.u is not None else comp.values)
+
+    @classmethod
+    def transformed_norms(cls, ctx) -> np.ndarray:
+        """||B_{k-1} x_{t(k)}||_p over the mistakes (:func:`~.transformed.transformed_norms`),
+        computed once per :class:`~.quantities.RunData`."""
+        return ctx.cached("transformed_norms",
+                          lambda: transformed_norms(ctx.run, ctx.X_raw, ctx.y_raw))
+
+    @classmethod
     def _texts(cls, ctx) -> dict:
-        p = ctx.p
+        p = cls.norm_exponent(ctx.run)
         return {"p": p, "gv": "|v.x|" if p == 2.0 else "|g(x).v|",
                 "norm_name": "norm" if p == 2.0 else "p-norm",
                 "norm": "||x||" if p == 2.0 else "||x||_p"}
@@ -112,14 +204,15 @@ class TransformedQuantities(Quantities):
         run = ctx.run
         params, texts = run.params, cls._texts(ctx)
         unit_off, norm_range = 0.0, (1.0, 1.0)
-        norms = ctx.p_norms[ctx.rows_mistakes]
+        p = cls.norm_exponent(run)
+        norms = ctx.p_norms(p)[ctx.rows_mistakes]
         if not params["normalize"] and norms.size:
             unit_off, norm_range = float(np.max(np.abs(norms - 1.0))), (norms.min(), norms.max())
         margins, radius = np.zeros(0), 1.0
         if not run.warm_started and unit_off <= UNIT_NORM_ATOL and ctx.m:
-            margins = ctx.transformed_margins(comp.u if comp.u is not None else comp.values)
-            if ctx.p != 2.0:
-                radius = float(ctx.transformed_norms.max())
+            margins = cls.margins(ctx, comp)
+            if p != 2.0:
+                radius = float(cls.transformed_norms(ctx).max())
         profile = HingeProfile(margins)
         step = hop_step_terms(run)
         slack, slack_at = -np.inf, None
@@ -135,7 +228,7 @@ class TransformedQuantities(Quantities):
             c = float(np.min(1.0 - step, initial=1.0))
             what = f"c = min_k 1 - rho_k (1 + {texts['gv']}) = {c:.6g}"
         alpha = float(hop_alpha(c)) if c > 0 else np.inf
-        extra = {} if ctx.p == 2.0 else {"p": ctx.p, "transformed_R_p": radius}
+        extra = {} if p == 2.0 else {"p": p, "transformed_R_p": radius}
         return cls(tightened=tightened, D=profile.d1, c=c, alpha=alpha, radius=radius,
                    unit_off=unit_off, norm_range=norm_range, slack=slack, slack_at=slack_at,
                    c_text=what, margins=profile.margins, scale=max(radius, top_margin(profile)),
@@ -145,15 +238,16 @@ class TransformedQuantities(Quantities):
     @classmethod
     def prefixes(cls, ctx, comp, gamma, tightened):
         run = ctx.run
-        params, m = run.params, ctx.m
+        params, m, p = run.params, ctx.m, cls.norm_exponent(run)
         unit_off = np.zeros(m + 1)  # per number of mistakes k = 0..m
         if not params["normalize"]:
-            unit_off[1:] = np.maximum.accumulate(np.abs(ctx.p_norms[ctx.rows_mistakes] - 1.0))
+            unit_off[1:] = np.maximum.accumulate(np.abs(ctx.p_norms(p)[ctx.rows_mistakes] - 1.0))
         margins, radius = np.zeros(0), np.ones(m + 1)
         if m:
-            margins = ctx.transformed_margins(comp.u if comp.u is not None else comp.values)
-            if ctx.p != 2.0:
-                radius = np.maximum.accumulate(np.concatenate(([0.0], ctx.transformed_norms)))
+            margins = cls.margins(ctx, comp)
+            if p != 2.0:
+                radius = np.maximum.accumulate(np.concatenate(([0.0],
+                                                               cls.transformed_norms(ctx))))
         step = hop_step_terms(run)
         slack = np.full(m + 1, -np.inf)
         if tightened:

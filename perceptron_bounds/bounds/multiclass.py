@@ -23,9 +23,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_class_labels, check_real, check_X
-from ..kernels import Kernel, kernel_of
+from ..kernels import Kernel, check_feature_norms, kernel_of
 from ..run import OnlineRun
-from .quantities import feature_norms
 from .report import BoundRow, MulticlassBoundReport
 
 # ||Phi(x, y) - Phi(x, y~)|| / ||x||: the norm of a Kesler update vector (theory §4.5).
@@ -146,7 +145,7 @@ class MulticlassRunData:
         self.run, self.X = run, X
         self.n_classes = int(run.classes.shape[0])
         self.kernel = kernel_of(run.params) if "kernel" in run.params else Kernel()
-        self.norms = feature_norms(X, self.kernel)
+        self.norms = check_feature_norms(X, self.kernel)
         self.rows_all = run.sample_index
         self.rows_updates = run.sample_index[run.update_trials]
         self.m = run.mistakes
@@ -161,8 +160,10 @@ def sum_over_classes(run, class_reports, notes=()) -> MulticlassBoundReport:
 
     Parameters
     ----------
-    run : OnlineRun
-        A one-vs-rest run (``run.multiclass == "ovr"``).
+    run : OnlineRun, or tuple of OnlineRun
+        A one-vs-rest run (``run.multiclass == "ovr"``), or several that differ by their
+        seed only, whose class reports are those of the means over them: the multiclass
+        mistakes and the corrections are then means too.
     class_reports : sequence of BoundReport
         ``evaluate`` of each class run, in the order of ``run.classes``.
     notes : sequence of str
@@ -184,16 +185,20 @@ def sum_over_classes(run, class_reports, notes=()) -> MulticlassBoundReport:
     mistake of at least one class run (theory §4.5), so the multiclass mistakes
     are at most the corrections.
     """
+    runs = tuple(run) if isinstance(run, tuple | list) else (run,)
+    run = runs[0]
     classes = tuple(np.asarray(run.classes).tolist())
-    corrections = int(sum(report.mistakes for report in class_reports))
+    corrections = sum(report.mistakes for report in class_reports)
+    corrections = int(corrections) if len(runs) == 1 else float(corrections)
+    mistakes = run.mistakes if len(runs) == 1 else float(np.mean([r.mistakes for r in runs]))
     keys = list(dict.fromkeys((row.name, row.variant) for report in class_reports
                               for row in report.rows))
     rows = [_summed_row(key, classes, class_reports, corrections) for key in keys]
     if rows:
         rows.append(_smallest_row(classes, class_reports, corrections))
     return MulticlassBoundReport(run.algorithm, dict(run.params), classes, run.n_trials,
-                                 run.mistakes, corrections, tuple(rows), tuple(class_reports),
-                                 tuple(notes))
+                                 mistakes, corrections, tuple(rows), tuple(class_reports),
+                                 tuple(notes), n_runs=len(runs))
 
 
 def _summed_row(key, classes, class_reports, corrections) -> BoundRow:
@@ -213,7 +218,15 @@ def _summed_row(key, classes, class_reports, corrections) -> BoundRow:
         return BoundRow(name, variant, source, False, _failure(failed), None, None, corrections,
                         "per class", quantities, expectation)
     return BoundRow(name, variant, source, True, None, float(sum(values)), None, corrections,
-                    "per class", quantities, expectation)
+                    "per class", quantities, expectation, _summed_draws(found))
+
+
+def _summed_draws(rows) -> tuple:
+    """Each draw's excess (mistakes minus bound) summed over the classes' rows: that of the
+    summed bound against the corrections of the draw; () unless every row has the draws."""
+    if not rows or any(not row.draws for row in rows):
+        return ()
+    return tuple(float(sum(excess)) for excess in zip(*(row.draws for row in rows), strict=True))
 
 
 def _smallest_row(classes, class_reports, corrections) -> BoundRow:
@@ -234,7 +247,7 @@ def _smallest_row(classes, class_reports, corrections) -> BoundRow:
                         None, corrections, "per class", quantities, expectation)
     return BoundRow("smallest_per_class", "any", source, True, None,
                     float(sum(row.value for row in best)), None, corrections, "per class",
-                    quantities, expectation)
+                    quantities, expectation, _summed_draws(best))
 
 
 def _find(report, name, variant):

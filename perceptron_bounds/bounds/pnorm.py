@@ -23,20 +23,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._linalg import dual_exponent
 from .ballseptron import ballseptron_d1
-from .declaration import Bound, register_bound
+from .declaration import Bound, register_bound, register_provider
 from .first_order import SEPARATION, freund_schapire, novikoff
-
-
-def dual_exponent(p: float) -> float:
-    """q = p / (p - 1), the exponent of the dual norm of ||.||_p (2 for p = 2).
-
-    Examples
-    --------
-    >>> dual_exponent(2.0), dual_exponent(3.0)
-    (2.0, 1.5)
-    """
-    return p / (p - 1.0)
+from .providers import FirstOrderQuantities
 
 
 def smooth_radius(R_p, p):
@@ -151,6 +142,39 @@ def pnorm_d2(R_p, p, gamma, D2):
     """
     return freund_schapire(smooth_radius(R_p, p), gamma, D2)
 
+
+class PNormQuantities(FirstOrderQuantities):
+    """R_p = max ||x_t||_p, p, q = p / (p - 1), D1, D2 and min_margin of a p-norm run
+    (theory §4.1), over all trials (stated) or the mistaken ones (tightened); p is the
+    run's parameter ``p``."""
+
+    scopes = {False: "all", True: "mistakes"}
+    which = {False: "every trial", True: "every mistaken trial"}
+
+    @classmethod
+    def norm_exponent(cls, run) -> float:
+        return float(run.params.get("p", 2.0))
+
+    @classmethod
+    def used_trials(cls, run):
+        return run.mistake_trials
+
+    @classmethod
+    def norms_of(cls, ctx) -> np.ndarray:
+        return ctx.p_norms(cls.norm_exponent(ctx.run))
+
+    @classmethod
+    def _radius(cls, ctx, radius) -> dict:
+        p = cls.norm_exponent(ctx.run)
+        return {"R_p": radius, "p": p, "q": dual_exponent(p)}
+
+    @classmethod
+    def _common(cls, ctx, tightened, radius, n_used) -> dict:
+        return {**cls._radius(ctx, radius), "trials": cls.scopes[tightened],
+                "n_trials_used": n_used}
+
+
+register_provider("p_norms", PNormQuantities)
 
 PNORM_SEPARABLE = register_bound(Bound(
     name="pnorm_separable", source="GLS01; Gen03", provider="p_norms",

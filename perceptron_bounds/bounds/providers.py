@@ -5,22 +5,21 @@ constructors: ``whole`` (scalars; D1, D2 from a :class:`~.quantities.HingeProfil
 functions of a vector of gamma) and ``prefixes`` (arrays over the trials at one
 gamma: running maxima of the norms, cumulative sums of the hinge losses).
 
-* ``"first_order"`` (:class:`FirstOrderQuantities`): R = max ||x_t||, D1, D2,
-  ``min_margin`` = min y_t u.x_t, the margin errors, the Ballseptron's r (a run
-  whose params have ``r``) and beta(gamma), over all trials (stated) or the update
+* :class:`FirstOrderQuantities`: R = max ||x_t||, D1, D2, ``min_margin`` =
+  min y_t u.x_t and the margin errors, over all trials (stated) or the update
   trials (tightened, theory §4.2); its native multiclass form is Kesler's
-  construction (:class:`KeslerQuantities`, theory §4.5);
-* ``"p_norms"`` (:class:`PNormQuantities`): R_p = max ||x_t||_p, p, q and the same
-  sums, over all trials or the mistaken ones.
+  construction (:class:`KeslerQuantities`, theory §4.5).
+
+They are the bases of the theorems' providers: the ``"first_order"`` provider adds
+the Ballseptron's ball to them (:mod:`.ballseptron`), the ``"p_norms"`` one measures
+in a p-norm (:mod:`.pnorm`), and the other theorem modules subclass them.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..registry import get
-from .ballseptron import ballseptron_beta
-from .declaration import Quantities, register_provider
+from .declaration import Quantities
 from .multiclass import KESLER_FACTOR, multiclass_margins
 from .quantities import HingeProfile, hinge_losses
 
@@ -60,13 +59,12 @@ def top_margin(profile) -> float:
 
 
 class FirstOrderQuantities(Quantities):
-    """R, D1, D2, min_margin, margin_errors, r and beta of a binary run (theory §4.1, §4.2).
+    """R, D1, D2, min_margin and margin_errors of a binary run (theory §4.1, §4.2).
 
     Attributes (besides those of :class:`~.declaration.Quantities`): ``R``, ``D1``,
-    ``D2`` (functions of gamma), ``beta`` (function of gamma), ``min_margin``,
-    ``margin_errors``, ``r`` (0 without a ball), ``ball`` (the run's params have
-    ``r``), ``m``, ``p``, ``params`` (the run's resolved parameters, which the bound of
-    an algorithm registered outside the package may read, e.g. ``q.params["tau"]``);
+    ``D2`` (functions of gamma), ``min_margin``, ``margin_errors``, ``m``, ``params`` (the
+    run's resolved parameters, which the bound of an algorithm registered outside the
+    package may read, e.g. ``q.params["tau"]``);
     texts ``which``, ``R_text``, ``r_text``, ``margin_text`` for the conditions' reasons.
     """
 
@@ -99,20 +97,10 @@ class FirstOrderQuantities(Quantities):
         return ctx.run.sample_index[cls.used_trials(ctx.run)] if tightened else ctx.rows_all
 
     @classmethod
-    def _common(cls, ctx, tightened, radius, n_used, r) -> dict:
+    def _common(cls, ctx, tightened, radius, n_used) -> dict:
         """What every row reports; ``radius`` is max ||x|| over the trials used."""
-        common = {"R": cls.factor * radius, "trials": cls.scopes[tightened],
-                  "n_trials_used": n_used}
-        key = get(ctx.run.algorithm).ball
-        if key is not None:
-            common.update(r=float(ctx.run.params[key]), margin_errors=ctx.run.margin_errors)
-        return common
-
-    @classmethod
-    def _ball(cls, run):
-        """(whether the run has a ball, its radius r as the bounds see it: factor r)."""
-        key = get(run.algorithm).ball
-        return key is not None, cls.factor * float(run.params[key]) if key is not None else 0.0
+        return {"R": cls.factor * radius, "trials": cls.scopes[tightened],
+                "n_trials_used": n_used}
 
     @classmethod
     def whole(cls, ctx, comp, tightened):
@@ -122,13 +110,11 @@ class FirstOrderQuantities(Quantities):
         norms = cls.norms_of(ctx)
         within = ctx.run.sample_index[cls.radius_trials(run)] if tightened else rows
         radius = float(norms[within].max()) if within.shape[0] else 0.0
-        ball, r = cls._ball(run)
-        return cls(tightened=tightened, params=run.params, ball=ball, r=r,
-                   margin_errors=run.margin_errors,
-                   m=run.mistakes, p=float(run.params.get("p", 2.0)), which=cls.which[tightened],
+        return cls(tightened=tightened, params=run.params, margin_errors=run.margin_errors,
+                   m=run.mistakes, which=cls.which[tightened],
                    D1=profile.d1, D2=profile.d2, min_margin=profile.min_margin,
-                   beta=lambda gamma: ballseptron_beta(r, gamma), margins=profile.margins,
-                   common=cls._common(ctx, tightened, radius, profile.size, r),
+                   margins=profile.margins,
+                   common=cls._common(ctx, tightened, radius, profile.size),
                    **cls._radius(ctx, cls.factor * radius),
                    scale=max(cls.factor * radius, top_margin(profile)))
 
@@ -144,12 +130,10 @@ class FirstOrderQuantities(Quantities):
         losses = np.where(used, hinge(margins, gamma), 0.0)
         within = is_trial(run, cls.radius_trials(run)) if tightened else used
         radius = np.maximum.accumulate(np.where(within, cls.norms_of(ctx)[ctx.rows_all], 0.0))
-        ball, r = cls._ball(run)
-        q = cls(tightened=tightened, params=run.params, ball=ball, r=r,
+        q = cls(tightened=tightened, params=run.params,
                 m=np.cumsum(is_trial(run, run.mistake_trials)),
                 margin_errors=np.cumsum(is_trial(run, run.margin_error_trials)),
-                p=float(run.params.get("p", 2.0)), D1=at_gamma(np.cumsum(losses)),
-                D2=at_gamma(cumulative_d2(losses)), beta=lambda g: ballseptron_beta(r, g),
+                D1=at_gamma(np.cumsum(losses)), D2=at_gamma(cumulative_d2(losses)),
                 min_margin=np.minimum.accumulate(np.where(used, margins, np.inf)),
                 **cls._radius(ctx, radius))
         return [(q, slice(None), None)]
@@ -158,8 +142,8 @@ class FirstOrderQuantities(Quantities):
 class KeslerQuantities(FirstOrderQuantities):
     """The first-order quantities of a native multiclass run through Kesler's construction.
 
-    The update vectors have norm sqrt(2) ||x||, so R = sqrt(2) max ||x_t|| and the
-    Ballseptron's radius is sqrt(2) r; the margins are the multiclass margins
+    The update vectors have norm sqrt(2) ||x||, so R = sqrt(2) max ||x_t|| (and a ball's
+    radius is sqrt(2) r); the margins are the multiclass margins
     min_{q != y_t} (u^{y_t} - u^q).x_t of K prototypes (theory §4.5, paper 004 sec. 4).
     """
 
@@ -172,14 +156,8 @@ class KeslerQuantities(FirstOrderQuantities):
         return multiclass_margins(comp.values(ctx.X), ctx.y)
 
     @classmethod
-    def _common(cls, ctx, tightened, radius, n_used, r) -> dict:
-        common = {"R": cls.factor * radius, "trials": cls.scopes[tightened],
-                  "n_trials_used": n_used, "max_norm": radius}
-        key = get(ctx.run.algorithm).ball
-        if key is not None:
-            common.update(r=float(ctx.run.params[key]), margin_errors=ctx.run.margin_errors,
-                          r_kesler=r)
-        return common
+    def _common(cls, ctx, tightened, radius, n_used) -> dict:
+        return {**super()._common(ctx, tightened, radius, n_used), "max_norm": radius}
 
     @classmethod
     def prefixes(cls, ctx, comp, gamma, tightened):
@@ -187,32 +165,3 @@ class KeslerQuantities(FirstOrderQuantities):
 
     def source(self, text: str) -> str:
         return f"004 sec. 4 + Kesler (derived; {text})"
-
-
-class PNormQuantities(FirstOrderQuantities):
-    """R_p = max ||x_t||_p, p, q = p / (p - 1), D1, D2 and min_margin of a p-norm run
-    (theory §4.1), over all trials (stated) or the mistaken ones (tightened)."""
-
-    scopes = {False: "all", True: "mistakes"}
-    which = {False: "every trial", True: "every mistaken trial"}
-
-    @classmethod
-    def used_trials(cls, run):
-        return run.mistake_trials
-
-    @classmethod
-    def norms_of(cls, ctx) -> np.ndarray:
-        return ctx.p_norms
-
-    @classmethod
-    def _radius(cls, ctx, radius) -> dict:
-        return {"R_p": radius, "q": ctx.q}
-
-    @classmethod
-    def _common(cls, ctx, tightened, radius, n_used, r) -> dict:
-        return {"R_p": radius, "p": ctx.p, "q": ctx.q, "trials": cls.scopes[tightened],
-                "n_trials_used": n_used}
-
-
-register_provider("first_order", FirstOrderQuantities, KeslerQuantities)
-register_provider("p_norms", PNormQuantities)

@@ -1,43 +1,30 @@
-"""The quantities the bounds use, computed on the trials of an ``OnlineRun`` (theory §4).
+"""The quantities every bound uses, computed on the trials of an ``OnlineRun`` (theory §4).
 
 * hinge losses l_t = max(0, gamma - y_t u.x_t) and their sums D1, D2 over
   a set of trials (all trials, the mistaken ones, the update trials), as
   functions of gamma (:class:`HingeProfile`);
-* the radius R over the same sets, and R_p = max ||x_t||_p for the p-norm
-  algorithms (theory §4.1);
-* the spectrum of X_m X_m^T (the run's mistakes) and, for the
-  pseudoinverse bound, lambda* = the smallest positive eigenvalue over
-  every X_k X_k^T of the run.
+* the radius R over the same sets (R_p = max ||x_t||_p for a run whose bounds
+  measure the instances in a p-norm, theory §4.1).
 
-Kernel runs use the kernel's feature space: ||x|| = sqrt(K(x, x)) and the
-kernel Gram of the mistakes.
+What only some theorems read (the spectrum of the mistakes, the transformed
+sequence of the Higher-Order Perceptron, the Ballseptron's ball) is computed by
+the providers of those theorems, in their modules, and cached on the
+:class:`RunData` (:meth:`RunData.cached`).
+
+Kernel runs use the kernel's feature space: ||x|| = sqrt(K(x, x)).
 """
 
 from __future__ import annotations
 
-from functools import cached_property
-
 import numpy as np
-import scipy.linalg
-import scipy.sparse as sp
 
-from .._interrupt import interruptible, stop_requested
-from .._jit import jit
-from .._linalg import row_norms
-from .._validation import check_choice, check_labels, check_real, check_X, loop_arrays
-from ..kernels import Kernel, kernel_of, kernel_value, scatter, scattered_kernel_value
+from .._linalg import dual_exponent, row_norms
+from .._validation import check_choice, check_labels, check_real, check_X
+from ..kernels import Kernel, check_feature_norms, kernel_of
 from ..registry import get as get_algorithm
 from ..run import OnlineRun
-from .pnorm import dual_exponent
+from .declaration import norm_exponent
 from .search import unit_comparator
-from .transformed import transformed_margins, transformed_norms
-
-# Relative squared distance below which a mistaken instance counts as inside
-# the span of the earlier ones (the rank decision of the lambda* scan).
-SPAN_RTOL = 1e-10
-
-# Nonzero norms whose squares are normal float64 numbers (beyond: underflow or overflow).
-NORM_RANGE = (float(np.sqrt(np.finfo(np.float64).tiny)), float(np.sqrt(np.finfo(np.float64).max)))
 
 
 def hinge_losses(X, y, u, gamma):
@@ -167,10 +154,10 @@ class RunData:
         The run's kernel (linear for algorithms without one).
     norms : ndarray
         ||x_i|| of every row in the kernel's feature space.
-    p, q : float
-        The norm of the run's algorithm (``params["p"]`` of the p-norm Perceptron and
-        the Higher-Order Perceptron, else 2) and its dual exponent q = p / (p - 1):
-        the bounds measure instances in ||.||_p and comparators in ||.||_q (theory §4.1).
+    q : float
+        The exponent of the norm the run's bounds measure a comparator in: q = p / (p - 1)
+        for instances measured in ||.||_p, p the ``norm_exponent`` of the providers of its
+        bounds (:func:`~.declaration.norm_exponent`; 2 for the Euclidean bounds, theory §4.1).
     m : int
         The run's mistakes.
     """
@@ -187,13 +174,13 @@ class RunData:
         self.kernel = kernel_of(run.params) if "kernel" in run.params else Kernel()
         instance_map = get_algorithm(run.algorithm).instance_map
         self.X = X if instance_map is None else instance_map(X, run.params)
-        self.norms = feature_norms(self.X, self.kernel)
-        self.p = float(run.params.get("p", 2.0))
-        self.q = dual_exponent(self.p)
+        self.norms = check_feature_norms(self.X, self.kernel)
+        self.q = dual_exponent(norm_exponent(run))
         self.rows_all = run.sample_index
         self.rows_mistakes = run.mistake_rows
         self.rows_updates = run.sample_index[run.update_trials]
         self.m = run.mistakes
+        self._cache = {}
 
     def rows(self, trials: str) -> np.ndarray:
         """Row of X shown at each trial of the set ``"all"``, ``"mistakes"`` or ``"updates"``."""
@@ -205,60 +192,18 @@ class RunData:
         """R = max ||x|| over the given rows (0 for none)."""
         return float(self.norms[rows].max()) if rows.shape[0] else 0.0
 
-    @cached_property
-    def p_norms(self) -> np.ndarray:
-        """||x_i||_p of every row of :attr:`X` (:attr:`norms` itself for p = 2)."""
-        return self.norms if self.p == 2.0 else row_norms(self.X, self.p)
+    def cached(self, key, compute):
+        """``compute()``, computed once per ``key`` for this run and its data: what a provider
+        reads on the whole run and on its prefixes (a spectrum, a transformed sequence)."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
 
-    def radius_p(self, rows) -> float:
-        """R_p = max ||x||_p over the given rows (0 for none); :meth:`radius` for p = 2."""
-        return float(self.p_norms[rows].max()) if rows.shape[0] else 0.0
-
-    @cached_property
-    def transformed_norms(self) -> np.ndarray:
-        """||B_{k-1} x_{t(k)}||_p over the mistakes of a linear Higher-Order run
-        (:func:`~.transformed.transformed_norms`), computed once."""
-        return transformed_norms(self.run, self.X_raw, self.y_raw)
-
-    @cached_property
-    def spectrum(self) -> np.ndarray:
-        """Eigenvalues of X_m X_m^T (:func:`mistake_spectrum`), computed once."""
-        return mistake_spectrum(self.X[self.rows_mistakes], self.kernel)
-
-    @cached_property
-    def span_coordinates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(L, pivots, rises) of a pseudoinverse run's mistakes (:func:`span_coordinates`)."""
-        return span_coordinates(self.X[self.rows_mistakes], self.kernel,
-                                rtol=self.run.params["span_tol"],
-                                rank_growth=self.run.state["rank_growth"])
-
-    @cached_property
-    def span(self) -> tuple[np.ndarray, float]:
-        """(positive eigenvalues, lambda*) of a pseudoinverse run (:func:`span_spectrum`)."""
-        L, _, rises = self.span_coordinates
-        return _coordinate_spectrum(L, rises)
-
-    def projected_scores(self, scores) -> np.ndarray:
-        """f(x~_t) on every trial of a pseudoinverse run, x~_t the instance as the run used it.
-
-        ``scores`` holds f(x_i) for every row of :attr:`X`. On a trial where the
-        run found x_t inside the span of the earlier mistakes, x~_t is its
-        projection on that span; where the rank rose, x_t itself (theory §4.1).
-        """
-        L, pivots, rises = self.span_coordinates
-        basis = self.rows_mistakes[pivots]
-        grew = self.run.mistake_trials[rises == 1]
-        trials = np.arange(self.run.n_trials)
-        ranks = np.searchsorted(grew, trials, side="left") + np.isin(trials, grew)
-        return projected_values(scores[basis], L[pivots], self.X[basis], self.X,
-                                self.rows_all, ranks, self.kernel)
-
-    def transformed_margins(self, u) -> np.ndarray:
-        """y_t u^T B_{k-1} x_{t(k)} over the mistakes of a Higher-Order run (paper 000, eq. 1).
-
-        ``u`` is a unit vector (linear runs) or a function z -> f(z) with ||f||_K = 1.
-        """
-        return transformed_margins(self.run, self.X_raw, self.y_raw, u)
+    def p_norms(self, p: float) -> np.ndarray:
+        """||x_i||_p of every row of :attr:`X` (:attr:`norms` itself for p = 2), computed once."""
+        if p == 2.0:
+            return self.norms
+        return self.cached(("p_norms", p), lambda: row_norms(self.X, p))
 
 
 def run_quantities(run, X, y, u, gamma, trials="all") -> dict:
@@ -306,338 +251,15 @@ def run_quantities(run, X, y, u, gamma, trials="all") -> dict:
     profile = HingeProfile(data.y[rows] * np.asarray(data.X[rows] @ u))
     out = {"R": data.radius(rows), "D1": float(profile.d1(gamma)),
            "D2": float(profile.d2(gamma)), "n_trials": profile.size}
-    if data.p != 2.0:
-        out.update(R_p=data.radius_p(rows), p=data.p)
+    p = norm_exponent(run)
+    if p != 2.0:
+        out.update(R_p=float(data.p_norms(p)[rows].max()) if rows.shape[0] else 0.0, p=p)
     return out
 
 
 def _unit(u, data) -> np.ndarray:
-    """The vector u scaled to unit q-norm, q of the run's algorithm (checked: shape, finite,
-    nonzero)."""
+    """The vector u scaled to unit q-norm, q of the run's bounds (``RunData.q``; checked: shape,
+    finite, nonzero)."""
     return unit_comparator(u, data.run.n_features, "given", data.kernel, q=data.q).u
 
 
-def hop_transformed_hinge(run, X, y, u, gamma) -> float:
-    """D of paper 000, Thm 1: the hinge loss of u on the transformed mistaken instances.
-
-    D = sum_k max(0, gamma - y_{t(k)} u^T B_{k-1} x_{t(k)}) over the mistakes of a
-    Higher-Order run (the transformed sequence S~_c of paper 000, eq. 1).
-
-    Parameters
-    ----------
-    run : OnlineRun
-        A ``"higher_order"`` run with a linear kernel.
-    X, y : array-like
-        The training data of the run.
-    u : ndarray of shape (n_features,)
-        The comparator, scaled to unit norm here (to unit q-norm, q = p / (p - 1),
-        when p > 2; theory §4.1).
-    gamma : float
-        Margin gamma > 0.
-
-    Returns
-    -------
-    float
-        D (0 for a run without mistakes).
-
-    Examples
-    --------
-    >>> from perceptron_bounds import run_online
-    >>> X = np.array([[1.0, 0.0], [0.0, 1.0]])
-    >>> run = run_online("higher_order", X, [1, -1], c=0.5)
-    >>> round(hop_transformed_hinge(run, X, [1, -1], np.array([1.0, -1.0]), 1.0), 6)
-    0.585786
-    """
-    if not isinstance(run, OnlineRun) or not get_algorithm(run.algorithm).transformed_sequence:
-        raise ValueError("hop_transformed_hinge needs a 'higher_order' run")
-    data = RunData(run, X, y)
-    gamma = check_real("gamma", gamma, low=0.0, include_low=False)
-    u = _unit(u, data)
-    if not data.m:
-        return 0.0
-    return float(HingeProfile(data.transformed_margins(u)).d1(gamma))
-
-
-def hop_c_run(run) -> float:
-    """c_run = min_k min(r_k, 2 - r_k) of a Higher-Order run (theory §4.2).
-
-    r_k = 1 - rho_k (1 + y_t v_{k-1}.x_t) is recorded by the run
-    (``run.state["r"]``). The proof of paper 000, Thm 1 needs only
-    c <= r_k <= 2 - c, so the bound holds with c = c_run when c_run > 0; 1
-    for a run without mistakes.
-    """
-    r_k = np.asarray(run.state["r"], dtype=np.float64)
-    return float(np.min(np.minimum(r_k, 2.0 - r_k), initial=1.0))
-
-
-def hop_step_terms(run) -> np.ndarray:
-    """rho_k (1 + |g(x_t).v_{k-1}|) at each mistake of a Higher-Order run (theory §4.1).
-
-    Theorem 1 of paper 000 asks rho_k (1 + |v_{k-1}.x_t|) <= 1 - c (p = 2;
-    g(x_t).v_{k-1} for p > 2, derived). For p = 2 the run records
-    y_t v_{k-1}.x_t (``state["y_v_x"]``); for p > 2 the term is read off the
-    recorded r_k = 1 - rho_k (y_t g(x_t).v_{k-1} + g(x_t).x_t) with
-    g(x_t).x_t = ||x_t||_p^2 = 1 (unit instances, which the theorem assumes):
-    rho_k |g(x_t).v_{k-1}| = |1 - rho_k - r_k|, with no division by rho_k.
-    """
-    rho = np.asarray(run.state["rho"], dtype=np.float64)
-    if run.params["p"] == 2.0:
-        return rho * (1.0 + np.abs(run.state["y_v_x"]))
-    return rho + np.abs(1.0 - rho - np.asarray(run.state["r"], dtype=np.float64))
-
-
-def feature_norms(X, kernel) -> np.ndarray:
-    """||x_i|| of every row in the kernel's feature space, sqrt(K(x_i, x_i)).
-
-    A nonzero norm outside ``NORM_RANGE`` is a ``ValueError``: its square, which
-    the runs and the bounds use (R^2, x.x, the eigenvalues of X_m X_m^T), is not
-    a normal float64 number, so neither the run's arithmetic nor the bound's
-    would be exact (theory §4.4). With the linear kernel the check takes the
-    norms scaled by each row's largest entry before squaring
-    (:func:`~perceptron_bounds._linalg.row_norms`), which do not underflow.
-    """
-    norms = np.sqrt(np.maximum(kernel.diagonal(X), 0.0))
-    checked = row_norms(X, 2.0) if kernel.is_linear else norms
-    low, high = NORM_RANGE
-    bad = np.flatnonzero((checked != 0.0) & ~((checked >= low) & (checked <= high)))
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(
-            f"X row {i} has norm {checked[i]:.6g} in the kernel's feature space: the bounds need "
-            f"every nonzero norm in [{low:.3g}, {high:.3g}], where its square is a normal "
-            "float64 number; rescale X")
-    return norms
-
-
-def mistake_spectrum(Xm, kernel) -> np.ndarray:
-    """Eigenvalues of X_m X_m^T, ascending, negatives from rounding set to 0.
-
-    One LAPACK eigendecomposition (``scipy.linalg.eigvalsh``) of the smaller
-    of X_m^T X_m (n x n, linear kernel only) and the m x m Gram of the
-    mistakes (kernel Gram for kernel runs); both have the same nonzero
-    eigenvalues (paper 003 sec. 3).
-    """
-    m, n = Xm.shape
-    if m == 0:
-        return np.zeros(0)
-    if kernel.is_linear and n < m:
-        C = Xm.T @ Xm
-        C = C.toarray() if sp.issparse(C) else C
-    else:
-        C = kernel.gram(Xm, Xm)
-    lam = scipy.linalg.eigvalsh(np.asarray(C, dtype=np.float64), check_finite=False)
-    return np.maximum(lam, 0.0)
-
-
-@jit
-def _mistake_kernel(Xm, data, indices, indptr, work, p, k, code, degree, gamma, coef0):
-    """K(x_p, x_k) for rows of dense Xm, or of the CSR arrays with x_k scattered in ``work``."""
-    if indptr.shape[0] > 0:
-        return scattered_kernel_value(data, indices, indptr[k], indptr[k + 1], work, indptr[p],
-                                      indptr[p + 1], code, degree, gamma, coef0)
-    return kernel_value(Xm[p], Xm[k], code, degree, gamma, coef0)
-
-
-@jit
-def _span_loop(Xm, data, indices, indptr, work, code, degree, gamma, coef0, rtol, forced, L,
-               pivots, rises):
-    """Ordered incremental Cholesky of the mistakes' Gram with rank detection.
-
-    Row k of L gets the coordinates of mistake k in an orthonormal basis of the
-    span of the mistakes up to k. Mistake k raises the rank when its squared
-    distance to the span of the earlier ones exceeds rtol K(x_k, x_k), or, when
-    ``forced`` is 1, exactly where rises[k] is already 1 (the run's own
-    decisions). Sets rises[k] = 1 at every rise and returns the final rank.
-    The mistakes are the rows of dense Xm or of the CSR arrays (kept sparse).
-    """
-    m = L.shape[0]
-    csr = indptr.shape[0] > 0
-    r = 0
-    for k in range(m):
-        if stop_requested(k):  # Ctrl-C: the caller raises KeyboardInterrupt
-            break
-        if csr:
-            scatter(data, indices, indptr[k], indptr[k + 1], work, 1.0)
-        kk = _mistake_kernel(Xm, data, indices, indptr, work, k, k, code, degree, gamma, coef0)
-        rest = kk
-        for j in range(r):
-            p = pivots[j]
-            s = _mistake_kernel(Xm, data, indices, indptr, work, p, k, code, degree, gamma,
-                                coef0)
-            for i in range(j):
-                s -= L[k, i] * L[p, i]
-            L[k, j] = s / L[p, j]
-            rest -= L[k, j] * L[k, j]
-        if forced == 1:
-            rise = rises[k] == 1
-        else:
-            rise = kk > 0.0 and rest > rtol * kk
-        if rise and r < L.shape[1]:
-            L[k, r] = np.sqrt(max(rest, 0.0))
-            pivots[r] = k
-            rises[k] = 1
-            r += 1
-        else:
-            rises[k] = 0
-        if csr:
-            scatter(data, indices, indptr[k], indptr[k + 1], work, 0.0)
-    return r
-
-
-@interruptible()
-def span_coordinates(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
-    """Coordinates of the mistakes, as the pseudoinverse run used them, in a basis of their span.
-
-    Parameters
-    ----------
-    Xm : ndarray or sparse matrix of shape (m, n)
-        The mistaken instances in the order of the run.
-    kernel : Kernel
-    rtol : float, default=SPAN_RTOL
-        A mistake whose squared distance to the span of the earlier ones is at
-        most ``rtol`` K(x, x) is inside that span.
-    rank_growth : array of int, optional
-        Indices (0-based, among the mistakes) where the run itself found the
-        instance outside the span (``run.state["rank_growth"]`` of a
-        pseudoinverse run); used instead of ``rtol`` so that the rank follows
-        the run's decisions.
-
-    Returns
-    -------
-    L : ndarray of shape (m, r)
-        Row k holds the coordinates of the projected mistake x~_k (theory §4.1:
-        x_k itself where the rank rises, its projection on the span of the
-        earlier mistakes elsewhere) in an orthonormal basis of the span; r is the rank.
-    pivots : ndarray of int64, shape (r,)
-        The mistakes that raised the rank: ``L[pivots]`` is lower triangular, the
-        Cholesky factor of their Gram matrix.
-    rises : ndarray of int64, shape (m,)
-        1 where mistake k raised the rank, else 0.
-    """
-    # CSR stays CSR (the kernel values come from the sparse rows): m x n dense is GBs when wide.
-    Xm = sp.csr_matrix(Xm, dtype=np.float64) if sp.issparse(Xm) else np.ascontiguousarray(
-        Xm, dtype=np.float64)
-    m, n = Xm.shape
-    width = max(min(m, n) if kernel.is_linear else m, 1)
-    L = np.zeros((m, width))
-    pivots = np.zeros(width, dtype=np.int64)
-    rises = np.zeros(m, dtype=np.int64)
-    forced = 0
-    if rank_growth is not None:
-        rises[np.asarray(rank_growth, dtype=np.int64)] = 1
-        forced = 1
-    work = np.zeros(n if sp.issparse(Xm) else 0)
-    rank = _span_loop(*loop_arrays(Xm), work, *kernel.loop_args(), float(rtol), forced, L,
-                      pivots, rises)
-    return L[:, :rank], pivots[:rank], rises
-
-
-def projected_values(f_basis, L_basis, basis, X, rows, ranks, kernel) -> np.ndarray:
-    """f(x~_t) = <f, P_t x_t> on each trial, P_t the projection on the first ``ranks[t]``
-    basis directions of a pseudoinverse run (theory §4.1).
-
-    Parameters
-    ----------
-    f_basis : ndarray of shape (r,)
-        f at the basis instances (the mistakes that raised the rank, in order).
-    L_basis : ndarray of shape (r, r)
-        Lower Cholesky factor of their Gram matrix (``L[pivots]`` of :func:`span_coordinates`).
-    basis : ndarray or sparse matrix of shape (r, n)
-        The basis instances.
-    X : ndarray or sparse matrix
-        The rows of the run; ``rows[t]`` is shown at trial t.
-    rows, ranks : ndarray of int64
-        Row and number of basis directions in force on each trial.
-    kernel : Kernel
-
-    Returns
-    -------
-    ndarray
-        sum_{j < ranks[t]} c_j p_j(x_t), with c = L^{-1} f(B) the coordinates of f and
-        p(x) = L^{-1} K(B, x) those of x (0 where ranks[t] = 0).
-    """
-    out = np.zeros(rows.shape[0])
-    r = L_basis.shape[0]
-    if r == 0:
-        return out
-    coef = scipy.linalg.solve_triangular(L_basis, f_basis, lower=True, check_finite=False)
-    unique, where = np.unique(rows, return_inverse=True)
-    step = max(1, 2**22 // r)  # at most 32 MiB of coordinates at a time
-    for start in range(0, unique.shape[0], step):
-        chunk = unique[start:start + step]
-        coords = scipy.linalg.solve_triangular(L_basis, kernel.gram(basis, X[chunk]),
-                                               lower=True, check_finite=False)
-        partial = np.concatenate((np.zeros((1, chunk.shape[0])),
-                                  np.cumsum(coef[:, None] * coords, axis=0)))
-        sel = (where >= start) & (where < start + chunk.shape[0])
-        out[sel] = partial[ranks[sel], where[sel] - start]
-    return out
-
-
-@interruptible()
-def span_spectrum(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
-    """Positive eigenvalues of X~_m X~_m^T and lambda* of the pseudoinverse bound.
-
-    X~_m holds the mistakes as the run used them (:func:`span_coordinates`,
-    theory §4.1): an instance found inside the span enters as its projection.
-
-    Parameters
-    ----------
-    Xm : ndarray or sparse matrix of shape (m, n)
-        The mistaken instances in the order of the run.
-    kernel : Kernel
-    rtol : float, default=SPAN_RTOL
-        A mistake whose squared distance to the span of the earlier ones is at
-        most ``rtol`` K(x, x) is inside that span.
-    rank_growth : array of int, optional
-        Indices (0-based, among the mistakes) where the run itself found the
-        instance outside the span (``run.state["rank_growth"]`` of a
-        pseudoinverse run); used instead of ``rtol`` so that the rank follows
-        the run's decisions.
-
-    Returns
-    -------
-    eigenvalues : ndarray
-        The r positive eigenvalues of X_m X_m^T (r = rank), ascending.
-    lambda_star : float
-        min over k = 1..m of the smallest positive eigenvalue of X_k X_k^T
-        (paper 003, Thm 4); inf when the rank is 0.
-
-    Notes
-    -----
-    The coordinates of the mistakes in an orthonormal basis of their span come
-    from one ordered incremental Cholesky pass (O(m r^2) kernel values, no
-    eigendecomposition per mistake). lambda* needs an eigendecomposition only
-    at the last mistake of each run of consecutive rank increases: while the
-    rank stays, X_k X_k^T grows by a PSD term inside its range, so its positive
-    eigenvalues do not decrease (Weyl); a rank increase is a rank-one update of
-    the embedded matrix, so its smallest positive eigenvalue does not increase
-    (interlacing).
-    """
-    L, _, rises = span_coordinates(Xm, kernel, rtol, rank_growth)
-    return _coordinate_spectrum(L, rises)
-
-
-def _coordinate_spectrum(L, rises):
-    """(positive eigenvalues, lambda*) of the mistakes with coordinates L (:func:`span_spectrum`)."""
-    m, rank = L.shape
-    if rank == 0:
-        return np.zeros(0), np.inf
-    lambda_star = np.inf
-    M = np.zeros((rank, rank))
-    done = 0
-    r = 0
-    for k in range(m - 1):  # the last mistake's matrix is decomposed in full below
-        r += rises[k]
-        if rises[k] and not rises[k + 1]:
-            block = L[done:k + 1, :r]
-            M[:r, :r] += block.T @ block
-            done = k + 1
-            low = scipy.linalg.eigvalsh(M[:r, :r], subset_by_index=[0, 0], check_finite=False)
-            lambda_star = min(lambda_star, max(float(low[0]), 0.0))
-    block = L[done:]
-    M += block.T @ block
-    eigenvalues = np.maximum(scipy.linalg.eigvalsh(M, check_finite=False), 0.0)
-    # X_m X_m^T is a candidate too; when the run did not end on a rank increase its smallest
-    # eigenvalue is no smaller than the last candidate's, so taking it changes nothing.
-    return eigenvalues, min(lambda_star, float(eigenvalues[0]))

@@ -15,9 +15,27 @@ from dataclasses import dataclass, field
 HOLDS_RTOL = 1e-9
 
 
+#: A bound in expectation held against the mean of several draws is exceeded only when
+#: the mean passes it by more than this many standard errors (of the mean excess,
+#: mistakes minus bound, over the draws); within them the excess is sampling error.
+EXPECTATION_SIGMAS = 3.0
+
+
 def holds(mistakes: int, value: float) -> bool:
     """mistakes <= value, up to the rounding of the bound's arithmetic (``HOLDS_RTOL``)."""
     return mistakes <= value * (1.0 + HOLDS_RTOL)
+
+
+def holds_text(row) -> str:
+    """The holds column of a printed report: ``yes``, ``NO`` (a violated bound), ``within
+    sampling error`` (a bound in expectation whose mean over the draws passes it by at most
+    ``EXPECTATION_SIGMAS`` standard errors), ``above, one draw`` (a bound in expectation
+    that one draw exceeds: a bound on the mean is not held against one draw)."""
+    if row.holds is None:
+        return "above, one draw"
+    if not row.holds:
+        return "NO"
+    return "within sampling error" if row.within_error else "yes"
 
 
 @dataclass(frozen=True)
@@ -56,6 +74,10 @@ class BoundRow:
     expectation : bool, default=False
         The bound holds for the mistakes in expectation over the algorithm's draws
         (``Bound.expectation``, theory §4.13): printed "in expectation over the draws".
+    draws : tuple of float, default=()
+        For a report on several draws (``evaluate([run, ...], X, y)``): each draw's mistakes
+        minus its bound, at this row's comparator and gamma, whose mean is ``mistakes -
+        value`` and whose spread gives :attr:`stderr`; empty for one run.
     """
 
     name: str
@@ -69,6 +91,31 @@ class BoundRow:
     comparator: str | None = None
     quantities: dict = field(default_factory=dict)
     expectation: bool = False
+    draws: tuple = ()
+
+    @property
+    def n_draws(self) -> int:
+        """The number of draws (runs of different seeds) ``mistakes`` is the mean of."""
+        return max(1, len(self.draws))
+
+    @property
+    def stderr(self) -> float | None:
+        """The standard error of the mean excess (mistakes minus bound) over the draws,
+        std / sqrt(n_draws) with the sample standard deviation; None for one run."""
+        n = len(self.draws)
+        if n < 2:
+            return None
+        mean = math.fsum(self.draws) / n
+        return math.sqrt(math.fsum((d - mean) ** 2 for d in self.draws) / (n - 1) / n)
+
+    @property
+    def within_error(self) -> bool:
+        """A bound in expectation that the mean over the draws exceeds by at most
+        ``EXPECTATION_SIGMAS`` standard errors: not a violation, sampling error."""
+        return bool(self.applies and self.expectation and self.stderr is not None
+                    and not holds(self.mistakes, self.value)
+                    and self.mistakes <= self.value * (1.0 + HOLDS_RTOL)
+                    + EXPECTATION_SIGMAS * self.stderr)
 
     @property
     def cited(self) -> str:
@@ -77,8 +124,18 @@ class BoundRow:
 
     @property
     def holds(self) -> bool | None:
-        """mistakes <= value (None when the bound does not apply)."""
-        return holds(self.mistakes, self.value) if self.applies else None
+        """mistakes <= value (None when the bound does not apply).
+
+        A bound in expectation (theory §4.13): on the mean of several draws, True also
+        :attr:`within_error` (False only beyond ``EXPECTATION_SIGMAS`` standard errors);
+        on one run, None when the run exceeds it: one draw neither meets nor breaks a bound
+        on the mean.
+        """
+        if not self.applies:
+            return None
+        if holds(self.mistakes, self.value) or self.within_error:
+            return True
+        return None if self.expectation and self.n_draws == 1 else False
 
     @property
     def ratio(self) -> float | None:
@@ -98,6 +155,7 @@ class BoundRow:
             "value": self.value, "margin_gamma": self.gamma, "applies": self.applies,
             "reason": self.reason, "mistakes": self.mistakes, "holds": self.holds,
             "ratio": self.ratio, "comparator": self.comparator, "expectation": self.expectation,
+            "mean_mistakes": self.mistakes, "stderr": self.stderr, "n_draws": self.n_draws,
         }
         for key, value in self.quantities.items():
             record.setdefault(key, value)
@@ -140,11 +198,12 @@ class BoundReport:
 
     @property
     def holds(self) -> bool:
-        """True when every applicable row holds (mistakes <= value)."""
-        return all(row.holds for row in self.rows if row.applies)
+        """True when no applicable row is violated (``BoundRow.holds`` False)."""
+        return all(row.holds is not False for row in self.rows if row.applies)
 
     def to_records(self) -> list[dict]:
-        """One dict per row (see :meth:`BoundRow.to_record`), with the algorithm's name."""
+        """One dict per row (see :meth:`BoundRow.to_record`: with ``mean_mistakes``,
+        ``stderr`` and ``n_draws`` for a mean over draws), with the algorithm's name."""
         return [{"algorithm": self.algorithm, **row.to_record()} for row in self.rows]
 
     def to_json(self, **kwargs) -> str:
@@ -175,7 +234,7 @@ class BoundReport:
         for row in self.rows:
             if row.applies:
                 cells = (row.name, row.variant, f"{row.value:.6g}", f"{row.gamma:.4g}",
-                         f"{row.ratio:.3g}", _yes(row.holds), row.cited)
+                         f"{row.ratio:.3g}" + _error(row), holds_text(row), row.cited)
             else:
                 cells = (row.name, row.variant, "-", "-", "-", "-",
                          f"{row.cited}; not applicable: {row.reason}")
@@ -219,6 +278,9 @@ class MulticlassBoundReport:
     notes : tuple of str
     multiclass : str
         ``"ovr"``.
+    n_runs : int, default=1
+        The number of runs (of several seeds) whose means the counts and the bounds are;
+        ``mistakes`` and ``corrections`` are then floats.
     """
 
     algorithm: str
@@ -231,11 +293,12 @@ class MulticlassBoundReport:
     class_reports: tuple
     notes: tuple = ()
     multiclass: str = "ovr"
+    n_runs: int = 1
 
     @property
     def holds(self) -> bool:
         """True when every applicable row holds, summed and per class."""
-        return (all(row.holds for row in self.rows if row.applies)
+        return (all(row.holds is not False for row in self.rows if row.applies)
                 and all(report.holds for report in self.class_reports))
 
     def row(self, name: str, variant: str = "stated") -> BoundRow:
@@ -270,25 +333,28 @@ class MulticlassBoundReport:
         payload = {
             "algorithm": self.algorithm, "params": self.params, "multiclass": self.multiclass,
             "classes": list(self.classes), "n_trials": self.n_trials,
-            "mistakes": self.mistakes, "corrections": self.corrections,
+            "mistakes": self.mistakes, "corrections": self.corrections, "n_runs": self.n_runs,
             "class_mistakes": [report.mistakes for report in self.class_reports],
             "notes": list(self.notes), "bounds": self.to_records(),
         }
         return json.dumps(_jsonable(payload), **kwargs)
 
     def __str__(self) -> str:
+        mean = f" (means over {self.n_runs} draws)" if self.n_runs > 1 else ""
         head = (f"{self.algorithm} one-vs-rest over {len(self.classes)} classes: "
-                f"{self.mistakes} multiclass mistakes, {self.corrections} corrections (binary "
-                f"mistakes summed over the classes) in {self.n_trials} trials")
+                f"{_count(self.mistakes)} multiclass mistakes, {_count(self.corrections)} "
+                f"corrections (binary mistakes summed over the classes) in {self.n_trials} "
+                f"trials{mean}")
         labels = [f"class {label}" for label in self.classes]
         table = [("bound", "variant", *labels, "sum", "corrections/sum", "holds", "source"),
-                 ("(mistakes)", "", *(str(r.mistakes) for r in self.class_reports),
-                  str(self.corrections), "", "", "")]
+                 ("(mistakes)", "", *(_count(r.mistakes) for r in self.class_reports),
+                  _count(self.corrections), "", "", "")]
         for row in self.rows:
             values = row.quantities.get("class_values", [None] * len(self.classes))
             cells = [row.name, row.variant, *("-" if v is None else f"{v:.4g}" for v in values)]
             if row.applies:
-                cells += [f"{row.value:.6g}", f"{row.ratio:.3g}", _yes(row.holds), row.cited]
+                cells += [f"{row.value:.6g}", f"{row.ratio:.3g}" + _error(row), holds_text(row),
+                          row.cited]
             else:
                 cells += ["-", "-", "-", f"{row.cited}; not applicable: {row.reason}"]
             table.append(tuple(cells))
@@ -304,8 +370,11 @@ def _count(value) -> str:
     return str(value) if isinstance(value, int) else f"{value:.6g}"
 
 
-def _yes(holds: bool) -> str:
-    return "yes" if holds else "NO"
+def _error(row) -> str:
+    """`` (mean - bound = e +/- s)`` after the ratio of a mean over draws, else nothing."""
+    if row.stderr is None:
+        return ""
+    return f" (mean - bound {row.mistakes - row.value:+.3g} +/- {row.stderr:.2g})"
 
 
 def aligned(table, *, ragged_last: bool = False) -> list[str]:

@@ -27,7 +27,14 @@ import numpy as np
 
 from .declaration import Bound, Quantities, register_bound, register_provider
 from .providers import at_gamma, hinge, is_trial, top_margin
-from .quantities import HingeProfile, mistake_spectrum, span_spectrum
+from .quantities import HingeProfile
+from .spectra import (
+    coordinate_spectrum,
+    mistake_spectrum,
+    projected_values,
+    span_coordinates,
+    span_spectrum,
+)
 
 
 def a_log_term(eigenvalues, a):
@@ -200,7 +207,10 @@ class SpectrumQuantities(Quantities):
 
     @classmethod
     def spectrum(cls, ctx) -> dict:
-        return {"eigenvalues": ctx.spectrum}
+        """The spectral quantities of the whole run: the eigenvalues of X_m X_m^T (computed once
+        per :class:`~.quantities.RunData`)."""
+        return {"eigenvalues": ctx.cached("mistake_spectrum", lambda: mistake_spectrum(
+            ctx.X[ctx.rows_mistakes], ctx.kernel))}
 
     @classmethod
     def spectrum_at(cls, ctx, Xk, k) -> dict:
@@ -276,15 +286,35 @@ class SpectrumQuantities(Quantities):
 class SpanQuantities(SpectrumQuantities):
     """The pseudoinverse bound's quantities: f on the instances as the run used them
     (projected where it found them inside the span, theory §4.1), the r positive
-    eigenvalues, ``rank`` and ``lambda_star``."""
+    eigenvalues, ``rank`` and ``lambda_star``; the rank follows the run's own decisions
+    (its ``span_tol`` and ``state["rank_growth"]``)."""
+
+    @classmethod
+    def coordinates(cls, ctx):
+        """(L, pivots, rises) of the run's mistakes (:func:`~.spectra.span_coordinates`),
+        computed once per :class:`~.quantities.RunData`."""
+        return ctx.cached("span_coordinates", lambda: span_coordinates(
+            ctx.X[ctx.rows_mistakes], ctx.kernel, rtol=ctx.run.params["span_tol"],
+            rank_growth=ctx.run.state["rank_growth"]))
 
     @classmethod
     def scores(cls, ctx, comp) -> np.ndarray:
-        return ctx.projected_scores(comp.values(ctx.X))
+        """f(x~_t) on every trial, x~_t the instance as the run used it: on a trial where the
+        run found x_t inside the span of the earlier mistakes, its projection on that span;
+        where the rank rose, x_t itself (theory §4.1)."""
+        L, pivots, rises = cls.coordinates(ctx)
+        basis = ctx.rows_mistakes[pivots]
+        grew = ctx.run.mistake_trials[rises == 1]
+        trials = np.arange(ctx.run.n_trials)
+        ranks = np.searchsorted(grew, trials, side="left") + np.isin(trials, grew)
+        return projected_values(comp.values(ctx.X)[basis], L[pivots], ctx.X[basis], ctx.X,
+                                ctx.rows_all, ranks, ctx.kernel)
 
     @classmethod
     def spectrum(cls, ctx) -> dict:
-        eigenvalues, lambda_star = ctx.span
+        L, _, rises = cls.coordinates(ctx)
+        eigenvalues, lambda_star = ctx.cached("span_spectrum",
+                                              lambda: coordinate_spectrum(L, rises))
         return {"eigenvalues": eigenvalues, "lambda_star": lambda_star,
                 "rank": int(eigenvalues.shape[0])}
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from .declaration import Bound, register_bound, register_provider
 from .providers import FirstOrderQuantities
-from .quantities import mistake_spectrum
+from .spectra import mistake_spectrum
 from .second_order import SpectrumQuantities, a_log_term
 
 
@@ -68,7 +68,9 @@ def selective_perceptron_bound(R, b, D1, gamma):
     """
     D1 = np.asarray(D1, dtype=np.float64)
     gamma = np.asarray(gamma, dtype=np.float64)
-    return (1.0 + R * R / (2.0 * b)) * D1 / gamma + (2.0 * b + R * R) ** 2 / (8.0 * b * gamma**2)
+    # ((2b + R^2) / gamma)^2, not (2b + R^2)^2 / gamma^2: R^4 overflows for R about 1e77 and up
+    ratio = (2.0 * b + R * R) / gamma
+    return (1.0 + R * R / (2.0 * b)) * D1 / gamma + ratio * ratio / (8.0 * b)
 
 
 def selective_second_order_bound(eigenvalues, a, b, u_energy, D, gamma):

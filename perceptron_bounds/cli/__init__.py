@@ -22,24 +22,39 @@ terminal, and a line every 10 s otherwise. Nothing in the package imports this o
 
 from __future__ import annotations
 
+import importlib
 import sys
+from collections.abc import Mapping
 
-from .._interrupt import interruptible
-from .._progress import announcing_compilation, command_line
-from .._validation import did_you_mean
 from .._version import __version__
-from . import algorithms, atlas, compare, data, demo, figure, run, table
-from ._common import Parser, UsageError
+from ._commands import HELP, Parser, UsageError
+
+
+class _Commands(Mapping):
+    """The command modules by name, each imported when first asked for: a command imports
+    only what it uses, and ``--help`` nothing heavy."""
+
+    def __iter__(self):
+        return iter(HELP)
+
+    def __len__(self):
+        return len(HELP)
+
+    def __getitem__(self, name):
+        if name not in HELP:
+            raise KeyError(name)
+        return importlib.import_module(f"{__name__}.{name}")
+
 
 #: The commands, in the order ``--help`` lists them.
-COMMANDS = {"run": run, "algorithms": algorithms, "compare": compare, "figure": figure,
-            "table": table, "atlas": atlas, "demo": demo, "data": data}
+COMMANDS = _Commands()
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
 
-def build_parser() -> Parser:
-    """The parser of every command; each command's module adds its own subparser."""
+def build_parser(commands=None) -> Parser:
+    """The parser of every command (or of the ``commands`` named: the others are listed
+    with their one-line help only); each command's module adds its own subparser."""
     parser = Parser(
         prog="perceptron-bounds",
         description="Run Perceptron-family online learners and hold their mistakes against "
@@ -47,22 +62,30 @@ def build_parser() -> Parser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, module in COMMANDS.items():
-        module.add_parser(subparsers, name)
+    for name in COMMANDS:
+        if commands is None or name in commands:
+            COMMANDS[name].add_parser(subparsers, name)
+        else:
+            subparsers.add_parser(name, help=HELP[name])
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` (default ``sys.argv[1:]``), run the command, return its exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser()
     # The first word that is not an option names the command (the main parser's options,
     # --help and --version, take no value); argparse would refuse it without a suggestion.
     command = next((word for word in argv if not word.startswith("-")), None)
+    parser = build_parser(() if command not in COMMANDS else (command,))
     if command is not None and command not in COMMANDS:
+        from .._validation import did_you_mean
+
         parser.error(f"unknown command {command!r}{did_you_mean(command, COMMANDS)} "
                      f"(choose from {', '.join(COMMANDS)})")
     args = parser.parse_args(argv)
+    from .._interrupt import interruptible
+    from .._progress import announcing_compilation, command_line
+
     try:
         with interruptible(), command_line(), announcing_compilation():
             return args.handler(args)

@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 
-from .._validation import check_int, did_you_mean
+from .._validation import check_int, check_label_values, did_you_mean
 from ..algorithms import available, get
 from ..datasets import (
     Dataset,
@@ -35,8 +35,8 @@ from ..datasets import (
     make_separable,
 )
 from ..datasets.real import DATA_HOME_ENV, RCV1_TASKS
-from ..papers import save_figure
 from ..registry import current_name
+from ._commands import Parser, UsageError  # noqa: F401  (the commands import them from here)
 
 #: The seeded synthetic data used when ``--data`` is not given (theory §5 style).
 BUILTIN_DATA = {"n_samples": 2000, "n_features": 20, "margin": 0.05, "label_noise": 0.05, "seed": 0}
@@ -50,21 +50,6 @@ DRIFTING_DEFAULTS = {"n_shifts": 10, "drift": "abrupt"}
 #: The data sets ``--data`` takes by a plain name, and their loaders.
 IMAGE_SETS = {"mnist": load_mnist, "fashion-mnist": load_fashion_mnist, "usps": load_usps}
 RCV1_TASKS_TEXT = ", ".join(f"rcv1:{number}" for number in RCV1_TASKS)
-
-
-class UsageError(Exception):
-    """A problem with the user's arguments or files: reported in one line, exit code 2."""
-
-
-class Parser(argparse.ArgumentParser):
-    """An ``ArgumentParser`` whose errors are one line, ``PROG: error: MESSAGE``, exit code 2.
-
-    argparse prints the usage before the error; here ``--help`` shows it on request.
-    Subparsers made by ``add_subparsers`` are of this class too.
-    """
-
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def choice(choices, what: str = "choice"):
@@ -205,12 +190,13 @@ def add_index_base_arguments(parser: argparse.ArgumentParser) -> None:
 
 @contextlib.contextmanager
 def warnings_printed():
-    """Each warning given inside printed on stderr as one line ``warning: ...``."""
+    """Each warning given inside printed on stderr as one line ``warning: ...`` (a message
+    given several times, e.g. once per compared algorithm, once)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         yield
-    for warning in caught:
-        print(f"warning: {warning.message}", file=sys.stderr)
+    for message in dict.fromkeys(str(warning.message) for warning in caught):
+        print(f"warning: {message}", file=sys.stderr)
 
 
 def load_file(path: str, **options) -> Dataset:
@@ -229,14 +215,20 @@ def algorithm_name(text: str) -> str:
     return choice(available(), "algorithm")(name)
 
 
-def add_run_options(parser: argparse.ArgumentParser) -> None:
-    """The options ``run`` and ``compare`` share: the data, the presented sequence, params."""
+def add_run_options(parser: argparse.ArgumentParser, *, seed: int | None = None) -> None:
+    """The options ``run`` and ``compare`` share: the data, the presented sequence, params.
+
+    ``seed`` is the default of ``--seed`` (``compare``'s 0: the same table on every run);
+    None: drawn from the OS when needed, and printed (``run``)."""
     add_data_arguments(parser)
     parser.add_argument("--epochs", type=int, default=1, help="passes over the data (default 1)")
     parser.add_argument("--shuffle", action="store_true",
                         help="a fresh permutation each epoch (default: rows in file order)")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="seed of the shuffles (default: drawn, and printed)")
+    default = ("drawn from the OS, and printed" if seed is None
+               else f"{seed}, so that every run prints the same")
+    parser.add_argument("--seed", type=int, default=seed,
+                        help=f"seed of the shuffles and of a randomized algorithm's draws "
+                        f"(default: {default})")
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help="an algorithm parameter, e.g. --param r=0.05 --param kernel=rbf "
                         "(repeatable; values are numbers, true/false, none or strings)")
@@ -272,7 +264,20 @@ def read_file(path: str, args: argparse.Namespace, *, part: str = "train") -> Da
                              f"{did_you_mean(path, DATA_NAMES)} ({', '.join(DATA_NAMES)})")
         data = load_file(path, label_column=args.label_column, delimiter=args.delimiter,
                          zero_based=args.zero_based)
+        check_label_column(data.y, path, args.label_column)
     return positive_class(data, args.positive_class, required=part == "train")
+
+
+def check_label_column(y, path: str, label_column) -> None:
+    """A usage error when the labels read from ``path`` are non-integer numbers: the column
+    read as the labels is a feature or a continuous target (``check_label_values``)."""
+    y = np.asarray(y)
+    if y.dtype.kind == "f":
+        column = "last" if label_column is None else label_column
+        try:
+            check_label_values(np.unique(y), f"{path}: the label column ({column})")
+        except ValueError as error:
+            raise UsageError(f"{error} (--label-column names the label column)") from None
 
 
 def load_dataset(args: argparse.Namespace) -> Dataset | DriftingDataset:
@@ -393,9 +398,27 @@ def describe_data(path: str | None, X, args: argparse.Namespace | None = None) -
     return f"{source}: {X.shape[0]} samples, {X.shape[1]} features"
 
 
-def sequence_text(epochs: int, shuffle: bool, seed) -> str:
-    """``"2 epoch(s), shuffled, seed 3"`` or ``"1 epoch(s), in order"``."""
-    return f"{epochs} epoch(s), " + (f"shuffled, seed {seed}" if shuffle else "in order")
+def sequence_text(epochs: int, shuffle: bool, seed, *, draws: bool = False,
+                  origin: str = "") -> str:
+    """``"2 epoch(s), shuffled, seed 3"``, ``"1 epoch(s), in order"``, or with a randomized
+    algorithm's ``draws`` ``"1 epoch(s), in order, seed 3 of the random draws"``; ``origin``
+    says where the seed came from (e.g. drawn from the OS), so that every seed a run used
+    is on the screen."""
+    if not (shuffle or draws):
+        return f"{epochs} epoch(s), in order"
+    text = (f"{epochs} epoch(s), shuffled, seed {seed}" if shuffle
+            else f"{epochs} epoch(s), in order, seed {seed} of the random draws")
+    return text + (f" ({origin})" if origin else "")
+
+
+def seed_origin(given, seed, default=None) -> str:
+    """Where the seed of a run came from, for :func:`sequence_text`: drawn from the OS (with
+    the option that replays it), the command's default, or nothing for a given one."""
+    if given is None:
+        return f"drawn from the OS: --seed {seed} replays it"
+    if default is not None and given == default:
+        return "the default --seed"
+    return ""
 
 
 def format_params(params: dict) -> str:
@@ -471,6 +494,8 @@ def reproduce(reproduction, args, *args_of_experiment, **options) -> int:
     except FileNotFoundError as error:
         raise UsageError(f"{error} (on the command line: --download)") from None
     records, fig, markdown = (*made, None)[:3]
+    from ..papers import save_figure  # Matplotlib: only the commands that draw import it
+
     paths = save_figure(reproduction.name, records, fig, args.out, markdown)
     elapsed = time.perf_counter() - start
     summary = f"{reproduction.name}: {', '.join(paths)} ({len(records)} rows, {elapsed:.1f} s)"

@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 
 from ..algorithms import available, get
+from ._commands import HELP
 from ._common import format_params
 
 
 def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     """Register the command ``name`` on the main parser's subparsers."""
     parser = subparsers.add_parser(
-        name, help="list the algorithms and their parameters",
+        name, help=HELP[name],
         description="List the registered algorithms, each with its parameters and their "
         "defaults (the names --param takes).",
     )

@@ -22,15 +22,15 @@ from ..algorithms import available
 from ..datasets.catalog import CATALOG, GROUPS, atlas_tasks, check_data_names
 from ..experiments import bound_atlas, read_atlas_csv
 from ..experiments.bound_atlas import KERNELS, check_atlas_options
-from ..papers.atlas import save_atlas
+from ..papers.atlas import save_atlas, views_left_out
+from ._commands import HELP
 from ._common import UsageError
 
 
 def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     """Register the command ``name`` on the main parser's subparsers."""
     parser = subparsers.add_parser(
-        name, help="every algorithm's mistakes against every bound on every data set (CSV, "
-        "Markdown, figures)",
+        name, help=HELP[name],
         description="Run every registered algorithm on every data set, evaluate every bound "
         "that applies, and write DIR/atlas.csv, atlas.md and the figures (atlas.png: the "
         "tightest ratio per algorithm and data set; atlas-winners, atlas-ratios, "
@@ -92,11 +92,12 @@ def atlas_command(args) -> int:
     start = time.perf_counter()
     if args.from_csv is not None:
         sources = _split(args.from_csv)
-        records = [row for path in sources for row in read_atlas_csv(path)]
+        records = [row for path in sources for row in _read_csv(path)]
         target = os.path.abspath(os.path.join(args.out, "atlas.csv"))
         paths = save_atlas(records, args.out, {"quick": args.quick},
                            csv=target not in map(os.path.abspath, sources))
         print(f"atlas: {', '.join(paths)} (from {args.from_csv}, {len(records)} rows)")
+        _say_left_out(records)
         return 0
     try:
         algorithms = _split(args.algorithms)  # None: every registered one, kernels where taken
@@ -124,10 +125,30 @@ def atlas_command(args) -> int:
     seconds = time.perf_counter() - start
     paths = save_atlas(records, args.out, {"quick": args.quick, "seconds": seconds,
                                            "skipped": skipped})
-    violated = sum(row["holds"] is False and not row["expectation"] for row in records)
+    violated = sum(row["holds"] is False for row in records)
     print(f"atlas: {', '.join(paths)} ({len(records)} rows, {violated} violated, "
           f"{seconds:.1f} s)")
+    _say_left_out(records)
     return 0
+
+
+def _read_csv(path: str) -> list[dict]:
+    """The records of the atlas CSV at ``path``; a missing or unreadable file is a one-line
+    usage error."""
+    try:
+        return read_atlas_csv(path)
+    except FileNotFoundError:
+        raise UsageError(f"--from-csv {path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"--from-csv {path}: cannot read it ({error})") from None
+    except ValueError as error:
+        raise UsageError(f"--from-csv {error}") from None
+
+
+def _say_left_out(records) -> None:
+    """One line per view that was not drawn, and why."""
+    for name, reason in views_left_out(records).items():
+        print(f"atlas: no {name}.png: {reason}")
 
 
 @contextlib.contextmanager

@@ -29,9 +29,10 @@ from .._validation import did_you_mean
 from ..algorithms import available, get
 from ..bounds import evaluate
 from ..bounds.evaluate import COMPARATORS
-from ..bounds.report import aligned
+from ..bounds.report import aligned, holds_text
 from ..online import MULTICLASS
 from ..registry import current_name
+from ._commands import HELP
 from ._common import (
     UsageError,
     add_run_options,
@@ -40,9 +41,14 @@ from ._common import (
     describe_data,
     format_params,
     load_dataset,
+    seed_origin,
     sequence_text,
     warnings_printed,
 )
+
+#: ``--seed`` when not given: the shuffles and the randomized algorithms' draws of every
+#: run of ``compare`` (the README's main job) are the same, so is its table.
+DEFAULT_SEED = 0
 
 COLUMNS = ("algorithm", "mistakes", "bound", "variant", "value", "margin_gamma",
            "mistakes/bound", "holds")
@@ -51,19 +57,20 @@ COLUMNS = ("algorithm", "mistakes", "bound", "variant", "value", "margin_gamma",
 def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     """Register the command ``name`` on the main parser's subparsers."""
     parser = subparsers.add_parser(
-        name, help="run algorithms and print their mistakes beside the papers' bounds",
+        name, help=HELP[name],
         description="Run each algorithm (default: every registered one) over the data and print "
         "its mistakes beside every mistake bound of the papers that applies, stated and "
         "tightened: value, margin gamma, mistakes/bound. Each --param NAME=VALUE goes to every "
         "compared algorithm that takes NAME (--param p=4 sets p of higher_order and "
         "pnorm; the others run with their defaults); a NAME that none of them takes "
-        "is an error. With --shuffle every algorithm sees the same sequence (one seed, drawn "
-        "when --seed is not given). Without --data it uses a built-in seeded synthetic data "
+        "is an error. With --shuffle every algorithm sees the same sequence, and a randomized "
+        "algorithm draws from the same seed (--seed, default 0: every run prints the same "
+        "table; the seed is printed). Without --data it uses a built-in seeded synthetic data "
         "set with a known target and 5% label noise. Multiclass data (more than two labels) "
         "give one-vs-rest runs, whose bounds are summed over the classes and bound the "
         "corrections (binary mistakes summed over the classes).",
     )
-    add_run_options(parser)
+    add_run_options(parser, seed=DEFAULT_SEED)
     parser.add_argument("--algorithms", default=None, metavar="A,B,...",
                         help="comma-separated algorithm names (default: all registered; with "
                         "--multiclass native, those with a native multiclass form)")
@@ -88,14 +95,6 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                         "gamma among an algorithm's params is its kernel's)")
     parser.set_defaults(handler=compare_command)
     return parser
-
-
-def _holds_cell(row) -> str:
-    """The holds column: "NO" is a violated bound; a bound on the expected mistakes of a
-    randomized algorithm (theory §4.11, §4.13) may sit below one run's mistakes: "one draw"."""
-    if row.holds:
-        return "yes"
-    return "above, one draw" if row.expectation else "NO"
 
 
 def chosen_algorithms(text: str | None, multiclass: str | None = None) -> list[str]:
@@ -139,17 +138,18 @@ def compare_command(args) -> int:
                          f"data, or an .npz file with an array u); {args.data} has none")
     seed = args.seed
     reports = []
-    for name in algorithms:
-        run = run_online(name, X, y, epochs=args.epochs, shuffle=args.shuffle, seed=seed,
-                         multiclass=args.multiclass, progress=True, **shares[name])
-        seed = run.seed  # drawn by the first run when not given: the others see its sequence
-        shifting = {}
-        if run.multiclass is None and args.pieces is not None:
-            shifting = {"pieces": args.pieces}
-        elif run.multiclass is None and sequence is not None:
-            shifting = {"u": sequence[run.sample_index]}
-        reports.append(evaluate(run, X, y, gamma=args.gamma, comparator=args.comparator,
-                                target=target, **shifting))
+    with warnings_printed():  # e.g. as many classes as rows, once for all the algorithms
+        for name in algorithms:
+            run = run_online(name, X, y, epochs=args.epochs, shuffle=args.shuffle, seed=seed,
+                             multiclass=args.multiclass, progress=True, **shares[name])
+            seed = run.seed  # drawn by the first run when not given: the others see its sequence
+            shifting = {}
+            if run.multiclass is None and args.pieces is not None:
+                shifting = {"pieces": args.pieces}
+            elif run.multiclass is None and sequence is not None:
+                shifting = {"u": sequence[run.sample_index]}
+            reports.append(evaluate(run, X, y, gamma=args.gamma, comparator=args.comparator,
+                                    target=target, **shifting))
     source = describe_data(args.data, X, args)
     if args.json:
         payload = {"data": source, "epochs": args.epochs, "shuffle": args.shuffle, "seed": seed,
@@ -157,7 +157,9 @@ def compare_command(args) -> int:
                    "reports": [json.loads(report.to_json()) for report in reports]}
         print(json.dumps(payload, indent=2))
         return 0
-    print(f"data: {source}; {sequence_text(args.epochs, args.shuffle, seed)}")
+    draws = any(get(name).randomized for name in algorithms)
+    print(f"data: {source}; " + sequence_text(args.epochs, args.shuffle, seed, draws=draws,
+                                              origin=seed_origin(args.seed, seed, DEFAULT_SEED)))
     for key, value in params.items():
         takers = [name for name in algorithms if key in shares[name]]
         print(f"param: {format_params({key: value})} for {', '.join(takers)}")
@@ -195,7 +197,7 @@ def format_table(reports) -> str:
                 gamma = "per class" if row.gamma is None else f"{row.gamma:.4g}"
                 table.append((label, str(row.mistakes), row.name, row.variant,
                               f"{row.value:.6g}", gamma, f"{row.ratio:.3g}",
-                              _holds_cell(row)))
+                              holds_text(row)))
             else:
                 missing.append(f"  {label} {row.name} ({row.variant}): {row.reason}")
         if not any(row.applies for row in report.rows):  # e.g. ROMMA's bound on noisy data

@@ -5,7 +5,9 @@ mnist|fashion-mnist|usps|rcv1:TASK`` can read it from the data home without down
 and the files found there with their sizes (see :mod:`perceptron_bounds.datasets.real`
 for the layout). The IDX files are
 decompressed and counted (about 0.3 s for the four): a truncated or corrupt file is
-named as such, not "available".
+named as such, not "available". Then the cache of parsed files
+(:mod:`perceptron_bounds.datasets.parsed_cache`): where it is, its entries and their
+sizes; ``data clear-cache`` deletes them.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from __future__ import annotations
 import argparse
 import os
 
-from ..datasets import get_data_home
+from ..datasets import get_data_home, parsed_cache
 from ..datasets import real
+from ._commands import HELP
 from ..datasets.real import DATA_HOME_ENV, USPS_FILES, idx_folder, idx_problem, usps_path
 
 #: The pickles scikit-learn's ``fetch_rcv1`` decodes RCV1 into, in ``DATA_HOME/RCV1``.
@@ -25,7 +28,7 @@ RCV1_CACHE = ("samples_py3.pkl", "sample_id_py3.pkl", "sample_topics_py3.pkl",
 def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     """Register the command ``name`` on the main parser's subparsers."""
     parser = subparsers.add_parser(
-        name, help="the real data sets (MNIST, Fashion-MNIST, USPS, RCV1) in the data home",
+        name, help=HELP[name],
         description="The real data sets that --data mnist, fashion-mnist, usps and rcv1:TASK "
         "read from the "
         f"data home (--data-home, else ${DATA_HOME_ENV}, else scikit-learn's data home).",
@@ -40,7 +43,54 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                          help=f"the data home (default: ${DATA_HOME_ENV}, else scikit-learn's "
                          "data home)")
     listing.set_defaults(handler=list_command)
+    clearing = actions.add_parser(
+        "clear-cache", help="delete the cache of parsed svmlight and CSV files",
+        description="Delete every entry of the cache of parsed files (what --data FILE "
+        "parsed into, kept so that the next read of the same content is fast).",
+    )
+    clearing.add_argument("--data-home", metavar="DIR", default=None,
+                          help="the data home whose parsed/ folder is the cache")
+    clearing.set_defaults(handler=clear_command)
+    for action in (listing, clearing):
+        action.add_argument("--cache", metavar="DIR", default=None,
+                            help=f"the cache of parsed files (default: "
+                            f"${parsed_cache.CACHE_ENV}, else parsed/ in the data home)")
     return parser
+
+
+def clear_command(args) -> int:
+    """``data clear-cache``: delete the entries of the cache of parsed files."""
+    where = parsed_cache.folder(args.cache, args.data_home)
+    if where is None:
+        print(f"the cache of parsed files is off (${parsed_cache.CACHE_ENV}=off)")
+        return 0
+    count, freed = parsed_cache.clear(where)
+    print(f"deleted {count} parsed file(s), {size_text(freed)}, from {where}")
+    return 0
+
+
+def cache_lines(where: str | None) -> list[str]:
+    """The lines of ``data list`` on the cache of parsed files at ``where``."""
+    if where is None:
+        return [f"\nparsed files: no cache (${parsed_cache.CACHE_ENV}=off)"]
+    found = parsed_cache.entries(where)
+    total = sum(entry["bytes"] for entry in found)
+    lines = [f"\nparsed files: {where} ({len(found)} file(s), {size_text(total)}; "
+             "data clear-cache deletes them)"]
+    for entry in found:
+        stale = ("" if _unchanged(entry) else
+                 "  (the file changed since: read again on its next use)")
+        lines.append(f"  {size_text(entry['bytes']):>9}  {entry['source']}{stale}")
+    return lines
+
+
+def _unchanged(entry: dict) -> bool:
+    """Whether the file of a cache entry still has the size and time it had when parsed."""
+    try:
+        status = os.stat(entry["source"])
+    except OSError:
+        return False
+    return (status.st_size, status.st_mtime_ns) == (entry["size"], entry["mtime_ns"])
 
 
 def size_text(n_bytes: int) -> str:
@@ -115,6 +165,8 @@ def list_command(args) -> int:
                  for folder, _, files in os.walk(openml) for file in files]
         print(f"\nopenml/: scikit-learn's fetch_openml downloads, {len(sizes)} file(s), "
               f"{size_text(sum(sizes))}")
+    for line in cache_lines(parsed_cache.folder(args.cache, args.data_home)):
+        print(line)
     return 0
 
 

@@ -17,6 +17,7 @@ from ..algorithms import available
 from ..bounds import bounds_over_time
 from ..datasets import make_separable
 from ..plots.animation import FORMATS, PER, animate, save_animation
+from ._commands import HELP
 from ._common import (
     UsageError,
     add_data_arguments,
@@ -38,7 +39,7 @@ DEMO_SEED = 2
 def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     """Register the command ``name`` on the main parser's subparsers."""
     parser = subparsers.add_parser(
-        name, help="animate one algorithm on 2-D data beside its mistakes and bounds",
+        name, help=HELP[name],
         description="Run one algorithm on 2-D data and write an animation: left, the data, the "
         "mistakes so far and the hypothesis after each update (with the Ballseptron's ball and "
         "the Second-/Higher-Order matrix as an ellipse); right, the mistakes on trials 1..t "

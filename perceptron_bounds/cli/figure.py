@@ -21,6 +21,7 @@ import argparse
 import os
 
 from ..papers import REPRODUCTIONS
+from ._commands import HELP
 from ._common import (
     UsageError,
     add_index_base_arguments,
@@ -56,7 +57,7 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     """Register the command ``name`` on the main parser's subparsers."""
     names = [*FIGURES, "all"]
     parser = subparsers.add_parser(
-        name, help="redraw a figure of the papers (PNG, PDF and the CSV behind it)",
+        name, help=HELP[name],
         description="Run a paper's experiment and write DIR/NAME.png, .pdf and .csv. "
         "A progress bar is shown on a terminal, a line every 10 s otherwise. The real-data figures (fs-mnist, "
         "bounds-mnist, ballseptron-radius --data mnist|usps) read the data home "

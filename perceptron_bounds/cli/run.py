@@ -1,7 +1,12 @@
 """``perceptron-bounds run``: one algorithm over the data; its mistakes, and a held-out error.
 
 ``run --algorithm NAME [--data FILE] [--epochs E] [--shuffle] [--seed S]
-[--param NAME=VALUE ...] [--multiclass ovr|native] [--test FILE | --test-fraction F] [--json]``
+[--param NAME=VALUE ...] [--multiclass ovr|native] [--test FILE | --test-fraction F]
+[--memory-budget SIZE] [--json]``
+
+With ``--memory-budget``, the ``--data`` file is streamed in chunks of that size instead
+of read whole (:mod:`perceptron_bounds.streaming`): a file larger than memory runs, and
+the run is the run on the file read whole.
 
 Multiclass data (more than two labels, theory §2.6) make a one-vs-rest run by
 default; the report then gives the multiclass mistakes, the corrections (the
@@ -18,8 +23,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import run_online
-from ..algorithms import available
+from ..algorithms import available, get
 from ..online import MULTICLASS
+from ..streaming import STREAMED, run_file
+from ._commands import HELP
+from .data import size_text
 from ._common import (
     UsageError,
     add_run_options,
@@ -29,16 +37,19 @@ from ._common import (
     describe_data,
     format_params,
     load_dataset,
+    named_data,
     named_test_part,
     read_file,
+    seed_origin,
     sequence_text,
+    warnings_printed,
 )
 
 
 def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     """Register the command ``name`` on the main parser's subparsers."""
     parser = subparsers.add_parser(
-        name, help="run one algorithm and print its mistakes (and a held-out error)",
+        name, help=HELP[name],
         description="Run one online algorithm over the data and print its mistakes and margin "
         "errors; with --test or --test-fraction, also the error of its final hypothesis on "
         "held-out data. Without --data it uses a built-in seeded synthetic data set "
@@ -64,6 +75,11 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                         help="ovr: one-vs-rest, one binary run per class (the default for more "
                         "than two labels, also allowed on two); native: the algorithm's own "
                         "multiclass form, one prototype per class (perceptron, ballseptron)")
+    parser.add_argument("--memory-budget", type=byte_size, default=None, metavar="SIZE",
+                        help="stream the --data file (svmlight or numeric CSV, possibly larger "
+                        "than memory) in chunks within SIZE bytes (e.g. 256MB, 1GiB): the run "
+                        "equals the one on the file read whole; rows in file order, binary "
+                        "labels, the algorithms " + ", ".join(STREAMED))
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(handler=run_command)
     return parser
@@ -77,6 +93,26 @@ def fraction(text: str) -> float:
         value = math.nan
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {text!r}")
+    return value
+
+
+#: Units ``--memory-budget`` takes (decimal and binary).
+UNITS = {"": 1, "B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "KIB": 2 ** 10, "MIB": 2 ** 20,
+         "GIB": 2 ** 30, "K": 2 ** 10, "M": 2 ** 20, "G": 2 ** 30}
+
+
+def byte_size(text: str) -> float:
+    """An argparse ``type`` for ``--memory-budget``: a number of bytes with an optional unit
+    (``256MB``, ``1.5GiB``, ``64M``), more than 0."""
+    number = text.rstrip("bBiIkKmMgG ")
+    unit = text[len(number):].strip().upper()
+    try:
+        value = float(number) * UNITS[unit]
+    except (ValueError, KeyError):
+        value = math.nan
+    if not value > 0 or not math.isfinite(value):
+        raise argparse.ArgumentTypeError(
+            f"expected a size such as 256MB, 1GiB or a number of bytes, got {text!r}")
     return value
 
 
@@ -167,16 +203,46 @@ def print_multiclass_counts(counts: dict) -> None:
             for entry in per_class) + " (mistakes of each class against the rest)")
 
 
+def streamed_run(args, params: dict):
+    """``run --memory-budget``: the ``--data`` file streamed; ``(run, description, None)``,
+    the options a stream does not take refused first."""
+    if args.data in (None, "drifting") or named_data(args.data) is not None:
+        raise UsageError("--memory-budget streams a data file: give --data FILE")
+    refused = [option for option, value in (
+        ("--shuffle", args.shuffle), ("--test-fraction", args.test_fraction),
+        ("--multiclass", args.multiclass), ("--positive-class", args.positive_class))
+        if value not in (None, False)]
+    if refused:
+        raise UsageError(f"--memory-budget streams the file in file order, as it is: "
+                         f"{', '.join(refused)} need(s) it in memory")
+    run = run_file(args.algorithm, args.data, memory_budget=args.memory_budget,
+                   epochs=args.epochs, progress=True, label_column=args.label_column,
+                   delimiter=args.delimiter, zero_based=args.zero_based, **params)
+    description = (f"{args.data}: {run.n_trials // run.epochs} samples, {run.n_features} "
+                   f"features, streamed within {size_text(args.memory_budget)}")
+    return run, description, run.classes
+
+
 def run_command(args) -> int:
     """``run``: one algorithm over the data; print its mistakes (and held-out error)."""
     params, _ = check_run_options(args, [args.algorithm])
-    X, y, _ = load_dataset(args)
-    description = describe_data(args.data, X, args)
-    X, y, X_test, y_test, test_source = split_data(args, X, y)
-    if X_test is not None:
-        check_test_labels(y, y_test, args.test or args.data or "built-in data")
-    run = run_online(args.algorithm, X, y, epochs=args.epochs, shuffle=args.shuffle,
-                     seed=args.seed, multiclass=args.multiclass, progress=True, **params)
+    if args.memory_budget is not None:
+        run, description, y = streamed_run(args, params)
+        X_test = y_test = test_source = None
+        if args.test is not None:
+            X_test, y_test, _ = read_file(args.test, args, part="test")
+            check_test_labels(y, y_test, args.test)
+            test_source = f"{args.test}: {X_test.shape[0]} samples"
+    else:
+        X, y, _ = load_dataset(args)
+        description = describe_data(args.data, X, args)
+        X, y, X_test, y_test, test_source = split_data(args, X, y)
+        if X_test is not None:
+            check_test_labels(y, y_test, args.test or args.data or "built-in data")
+        with warnings_printed():  # e.g. as many classes as rows: is the label column a label?
+            run = run_online(args.algorithm, X, y, epochs=args.epochs, shuffle=args.shuffle,
+                             seed=args.seed, multiclass=args.multiclass, progress=True,
+                             **params)
     held_out = None
     if X_test is not None:
         errors = int(np.count_nonzero(run.predict(X_test) != y_test))
@@ -213,7 +279,9 @@ def run_command(args) -> int:
         mode = "one-vs-rest" if run.multiclass == "ovr" else "native multiclass"
         print(f"labels:        {run.classes.shape[0]} classes, {mode}: "
               + ", ".join(repr(label) for label in run.classes.tolist()))
-    print(f"trials:        {run.n_trials} ({sequence_text(run.epochs, run.shuffle, run.seed)})")
+    sequence = sequence_text(run.epochs, run.shuffle, run.seed, draws=get(run.algorithm).randomized,
+                             origin=seed_origin(args.seed, run.seed))
+    print(f"trials:        {run.n_trials} ({sequence})")
     print(f"mistakes:      {run.mistakes} ({run.mistakes / run.n_trials:.4f} per trial)")
     if run.queried_trials is not None:  # selective sampling: the labels it asked for (§2.14)
         print(f"labels asked:  {run.queried} ({run.queried / run.n_trials:.4f} per trial)")

@@ -24,6 +24,7 @@ from ..experiments import write_csv
 from ..papers import REPRODUCTIONS
 from ..papers.higher_order import hop_ocr_search
 from ..papers.writer import save_markdown
+from ._commands import HELP
 from ._common import (
     UsageError,
     add_sweep_options,
@@ -41,8 +42,7 @@ TABLES = {name: rep for name, rep in REPRODUCTIONS.items() if rep.kind == "table
 def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     """Register the command ``name`` on the main parser's subparsers."""
     parser = subparsers.add_parser(
-        name, help="a paper's table on its real data, ours beside the paper's (Markdown, CSV, "
-        "PNG, PDF)",
+        name, help=HELP[name],
         description="Run a table of the Higher-Order paper (paper 000) on its real data, read "
         "from the data home ($PERCEPTRON_BOUNDS_DATA) without downloading, and write "
         "DIR/NAME.png, .pdf, .csv and .md. hop-ocr: Table 3, MNIST or USPS, one-vs-rest, "

@@ -1,17 +1,25 @@
 """Read a data file into ``(X, y, u)`` by its extension.
 
-Formats: svmlight/LIBSVM (``.svm``, ``.svmlight``, ``.libsvm``, ``.txt``,
-read with :func:`sklearn.datasets.load_svmlight_file`, X as CSR; the index base is
-decided as :func:`load_data` documents, never guessed silently), NumPy
-``.npz`` (arrays ``X`` and ``y``, optionally the target ``u``) and ``.csv``
+Formats: svmlight/LIBSVM (``.svm``, ``.svmlight``, ``.libsvm``, ``.txt``, X as CSR;
+the index base is decided as :func:`load_data` documents, never guessed silently), NumPy
+``.npz`` (arrays ``X`` and ``y``, optionally the target ``u``) and ``.csv``/``.tsv``
 (numeric features and one label column, numbers or strings; the delimiter is
 detected or given; a first row with words where the second row has numbers is
-taken as a header).
+taken as a header). Text files may be compressed (``.gz``, ``.bz2``: ``d.svm.gz``).
+
+Text is parsed by the compiled parsers of :mod:`._parse`; a file they decline (a NaN, a
+short row, a bad token, a quote, string labels) is read by the library readers of before
+(:func:`sklearn.datasets.load_svmlight_file`, :func:`numpy.loadtxt`), so that its errors
+name the row and the column as they always did. What a text file parses into is kept in
+the cache of parsed files (:mod:`.parsed_cache`), keyed by the file's content.
 """
 
 from __future__ import annotations
 
+import bz2
 import csv
+import gzip
+import io
 import numbers
 import os
 import re
@@ -19,13 +27,17 @@ import warnings
 import zipfile
 
 import numpy as np
-import scipy.sparse as sp
 
 from .._validation import check_int, did_you_mean, first_nonfinite
+from . import _parse, parsed_cache
+from ._parse import csr
 from .synthetic import Dataset
 
 SVMLIGHT_SUFFIXES = (".svm", ".svmlight", ".libsvm", ".txt")
-SUFFIXES = (*SVMLIGHT_SUFFIXES, ".npz", ".csv")
+CSV_SUFFIXES = (".csv", ".tsv")
+SUFFIXES = (*SVMLIGHT_SUFFIXES, ".npz", *CSV_SUFFIXES)
+#: Compressed text files, read as they are: ``d.svm.gz``, ``d.csv.bz2``.
+COMPRESSIONS = {".gz": gzip.open, ".bz2": bz2.open}
 #: Delimiters tried, in this order, when a CSV file's delimiter is not given.
 CSV_DELIMITERS = (",", ";", "\t", "whitespace")
 #: Names accepted for ``delimiter`` besides a single character.
@@ -41,14 +53,15 @@ _BASE_COMMENT = re.compile(r"#\s*Column indices are (zero|one)-based")
 
 
 def load_data(path, *, label_column=None, delimiter=None, zero_based="auto",
-              n_features=None) -> Dataset:
+              n_features=None, cache=None) -> Dataset:
     """Load instances, labels and (when the file has one) the target u.
 
     Parameters
     ----------
     path : str or os.PathLike
         A file ending in one of ``.svm .svmlight .libsvm .txt`` (svmlight /
-        LIBSVM), ``.npz`` or ``.csv``.
+        LIBSVM), ``.npz``, ``.csv`` or ``.tsv``; a text file may be compressed
+        (``.gz`` or ``.bz2`` after its extension).
     label_column : {"first", "last"} or int, optional
         CSV only: the column holding the labels, by name or 0-based index
         (negative counts from the end). Default (None): the last column.
@@ -73,6 +86,11 @@ def load_data(path, *, label_column=None, delimiter=None, zero_based="auto",
     n_features : int, optional
         svmlight only: the number of features (columns of X); the file's largest index
         must fit in it. Default: as many as the largest index needs.
+    cache : bool, str or os.PathLike, optional
+        Text files: where to keep what the file parses into, so that the next read of
+        the same content is a read of arrays (:mod:`perceptron_bounds.datasets.parsed_cache`).
+        Default (None): ``$PERCEPTRON_BOUNDS_CACHE`` when set (``off`` disables), else the
+        folder ``parsed/`` of the data home; False: no cache; a folder: that one.
 
     Returns
     -------
@@ -129,16 +147,16 @@ def load_data(path, *, label_column=None, delimiter=None, zero_based="auto",
                          + did_you_mean(zero_based, ("auto",)))
     if n_features is not None:
         n_features = check_int("n_features", n_features, low=1)
+    cache = parsed_cache.folder(cache)
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise ValueError(f"{path}: " + ("not a file" if os.path.exists(path) else "no such file"))
-    suffix = os.path.splitext(path)[1].lower()
-    if suffix not in SUFFIXES:
-        raise ValueError(
-            f"{path}: unknown extension {suffix!r}; expected one of {', '.join(SUFFIXES)}"
-        )
-    for kind, suffixes, options in ((".csv", (".csv",), (("label_column", label_column),
-                                                          ("delimiter", delimiter))),
+    suffix, compression = file_kind(path)
+    if suffix == ".npz" and compression:
+        raise ValueError(f"{path}: a compressed .npz file: an .npz archive is compressed "
+                         "already (numpy.savez_compressed); decompress it")
+    for kind, suffixes, options in ((".csv", CSV_SUFFIXES, (("label_column", label_column),
+                                                            ("delimiter", delimiter))),
                                     ("svmlight", SVMLIGHT_SUFFIXES,
                                      (("zero_based", None if zero_based == "auto" else 0),
                                       ("n_features", n_features)))):
@@ -149,53 +167,123 @@ def load_data(path, *, label_column=None, delimiter=None, zero_based="auto",
     if suffix == ".npz":
         X, y, u = _load_npz(path)
         base = None
-    elif suffix == ".csv":
-        X, y, u = _load_csv(path, label_column, delimiter)
-        base = _label_index(path, label_column, X.shape[1] + 1)  # the label's file column
+    elif suffix in CSV_SUFFIXES:
+        X, y = parsed_cache.parsed(
+            path, cache, ("csv", label_column, delimiter),
+            lambda raw: _load_csv(path, decompressed(path, raw), label_column, delimiter))
+        u = None
+        base = label_index(path, label_column, X.shape[1] + 1)  # the label's file column
+        suffix = ".csv"
     else:
-        X, y, u, base = _load_svmlight(path, zero_based, n_features)
+        X, y, stated = parsed_cache.parsed(
+            path, cache, ("svmlight",), lambda raw: _parse_svmlight(path, decompressed(path, raw)))
+        X, y, u, base = _svmlight_base(path, X, y, stated, zero_based, n_features)
     _check_loaded(path, X, y, u, suffix, base)
     return Dataset(X, y, u)
 
 
-def _load_svmlight(path: str, zero_based, n_features):
-    """X (CSR) and y of an svmlight file, its index base decided (see :func:`load_data`)."""
-    from sklearn.datasets import load_svmlight_file
+def file_kind(path: str) -> tuple[str, str | None]:
+    """``(suffix, compression)`` of a data file's name: ``("".svm", ".gz")`` for ``d.svm.gz``;
+    ``ValueError`` for a suffix :func:`load_data` does not read."""
+    stem, suffix = os.path.splitext(path)
+    compression = suffix.lower() if suffix.lower() in COMPRESSIONS else None
+    if compression:
+        suffix = os.path.splitext(stem)[1]
+    suffix = suffix.lower()
+    if suffix not in SUFFIXES:
+        raise ValueError(
+            f"{path}: unknown extension {suffix!r}; expected one of {', '.join(SUFFIXES)} "
+            f"(text files also compressed: {', '.join(COMPRESSIONS)})"
+        )
+    return suffix, compression
 
-    try:  # read zero-based: column j holds index j, so the base is decided here, not guessed
-        X, y = load_svmlight_file(path, dtype=np.float64, zero_based=True)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: not a valid svmlight/LIBSVM file ({_first_line(exc)})") from None
-    X = X.tocsr()
+
+def decompressed(path: str, raw: np.ndarray) -> np.ndarray:
+    """The bytes ``raw`` of the text data file ``path`` (uint8), decompressed when its name
+    ends in ``.gz`` or ``.bz2``."""
+    opener = COMPRESSIONS.get(os.path.splitext(path)[1].lower())
+    if opener is None:
+        return raw
+    try:
+        with opener(io.BytesIO(raw.data), "rb") as handle:
+            return np.frombuffer(handle.read(), dtype=np.uint8)
+    except (OSError, EOFError, ValueError) as exc:
+        raise ValueError(f"{path}: not a valid {opener.__module__} file ({first_line(exc)})"
+                         ) from None
+
+
+def with_fallback(text: np.ndarray, bits: np.ndarray, fallback: np.ndarray) -> np.ndarray:
+    """Values parsed as IEEE bits, with the tokens the parser left (``fallback`` rows of
+    position, start, end) converted by ``float()``; as float64."""
+    for position, start, end in fallback.tolist():
+        bits[position] = np.float64(float(text[start:end].tobytes())).view(np.uint64)
+    return bits.view(np.float64)
+
+
+def _parse_svmlight(path: str, text: np.ndarray):
+    """``(X, y, stated)`` of svmlight bytes: X the CSR matrix read zero-based (column j holds
+    index j, so the base is decided after, not guessed), y the labels, ``stated`` the base a
+    header comment names ("zero", "one" or "")."""
+    ok, labels, indptr, indices, bits, fallback, _ = _parse.svmlight(
+        text, _parse.powers_of_five())
+    if ok:
+        values = with_fallback(text, np.concatenate((bits, labels)), fallback)
+        n_values = bits.shape[0]
+        width = int(indices.max(initial=-1)) + 1
+        X = csr(values[:n_values], indices, indptr, (labels.shape[0], width))
+        y = values[n_values:]
+    else:  # the library reader names the problem (or reads what the parser declines)
+        from sklearn.datasets import load_svmlight_file
+
+        try:
+            X, y = load_svmlight_file(path, dtype=np.float64, zero_based=True)
+        except (ValueError, UnicodeDecodeError, OSError, EOFError) as exc:
+            raise ValueError(f"{path}: not a valid svmlight/LIBSVM file ({first_line(exc)})"
+                             ) from None
+        X = X.tocsr()
+    return X, y, stated_base(text)
+
+
+def stated_base(text: np.ndarray) -> str:
+    """The index base the header comment of svmlight bytes states, as scikit-learn's
+    ``dump_svmlight_file`` writes it: "zero", "one", or "" when the header says nothing."""
+    head = io.StringIO(text[:1 << 16].tobytes().decode("utf-8", errors="replace"), newline=None)
+    for line in head:
+        if not line.startswith("#"):
+            break
+        stated = _BASE_COMMENT.match(line)
+        if stated:
+            return stated.group(1)
+    return ""
+
+
+def _svmlight_base(path: str, X, y, stated: str, zero_based, n_features):
+    """X (CSR) and y of an svmlight file read zero-based, its index base decided (see
+    :func:`load_data`)."""
     has_zero = bool(np.any(X.indices == 0))
     largest = X.shape[1] - 1  # the largest index in the file
     if zero_based == "auto":
-        zero_based = _index_base(path, has_zero, largest, n_features)
+        zero_based = index_base(path, has_zero, stated, largest, n_features)
     if not zero_based:
         if has_zero:
             raise ValueError(f"{path}: feature index 0 in a file read one-based "
                              "(zero_based=False); its indices start at 0: read it zero-based")
-        X = X[:, 1:]
+        X = csr(X.data, X.indices - 1, X.indptr, (X.shape[0], max(X.shape[1] - 1, 0)))
     if n_features is not None:
         if X.shape[1] > n_features:
             raise ValueError(f"{path}: feature index {largest} needs {X.shape[1]} features "
                              f"({'zero' if zero_based else 'one'}-based), more than "
                              f"n_features={n_features}")
-        X = sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], n_features))
+        X = csr(X.data, X.indices, X.indptr, (X.shape[0], n_features))
     return X, y, None, 0 if zero_based else 1
 
 
-def _index_base(path: str, has_zero: bool, largest: int, n_features) -> bool:
+def index_base(path: str, has_zero: bool, stated: str, largest: int, n_features) -> bool:
     """Whether the svmlight file ``path`` is zero-based, by the rules of :func:`load_data`."""
     if has_zero:
         return True
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        for line in handle:
-            if not line.startswith("#"):
-                break
-            stated = _BASE_COMMENT.match(line)
-            if stated:
-                return stated.group(1) == "zero"
+    if stated:
+        return stated == "zero"
     if n_features is not None and largest == n_features:
         return False
     warnings.warn(
@@ -262,17 +350,25 @@ def _check_delimiter(delimiter) -> str | None:
     return delimiter
 
 
-def _split(line: str, delimiter: str) -> list[str]:
+def split_cells(line: str, delimiter: str) -> list[str]:
     """The cells of one CSV line, as ``numpy.loadtxt`` reads them (``"`` quotes cells)."""
     if delimiter == "whitespace":
         return line.split()
     return next(csv.reader([line], delimiter=delimiter, quotechar='"'))
 
 
-def _sample(path: str) -> list[tuple[int, str]]:
+def sample_lines(text: np.ndarray) -> list[tuple[int, str]]:
     """Up to ``_SAMPLE_LINES`` (line index, text) pairs of the lines that hold data."""
     lines = []
-    with open(path, encoding="utf-8", errors="replace") as handle:
+    size = 1 << 16
+    while True:  # enough bytes for the sample lines (or all of them)
+        head = text[:size].tobytes()
+        if size >= text.shape[0] or head.count(b"\n") > 2 * _SAMPLE_LINES:
+            break
+        size *= 4
+    if size < text.shape[0]:
+        head = head[:head.rindex(b"\n") + 1]  # whole lines only
+    with io.StringIO(head.decode("utf-8", errors="replace"), newline=None) as handle:
         for index, line in enumerate(handle):
             text = line.split("#", 1)[0].strip()  # numpy.loadtxt's comments="#"
             if text:
@@ -282,7 +378,7 @@ def _sample(path: str) -> list[tuple[int, str]]:
     return lines
 
 
-def _detect_delimiter(path: str, lines: list[tuple[int, str]]) -> str:
+def detect_delimiter(path: str, lines: list[tuple[int, str]]) -> str:
     """The first of ``CSV_DELIMITERS`` that splits every line into the same >= 2 cells.
 
     When none does, but one splits most lines into the same >= 2 cells, the error names
@@ -290,7 +386,7 @@ def _detect_delimiter(path: str, lines: list[tuple[int, str]]) -> str:
     """
     counts = {}
     for delimiter in CSV_DELIMITERS:
-        counts[delimiter] = [len(_split(text, delimiter)) for _, text in lines]
+        counts[delimiter] = [len(split_cells(text, delimiter)) for _, text in lines]
         if len(set(counts[delimiter])) == 1 and counts[delimiter][0] >= 2:
             return delimiter
     if all(set(found) == {1} for found in counts.values()):
@@ -319,7 +415,7 @@ def _detect_delimiter(path: str, lines: list[tuple[int, str]]) -> str:
     )
 
 
-def _label_index(path: str, label_column, n_columns: int) -> int:
+def label_index(path: str, label_column, n_columns: int) -> int:
     """The 0-based index of the label column among ``n_columns``."""
     if label_column in (None, "last"):
         return n_columns - 1
@@ -333,7 +429,7 @@ def _label_index(path: str, label_column, n_columns: int) -> int:
     return label_column % n_columns
 
 
-def _is_header(first: list[str], second: list[list[str]], features: list[int]) -> bool:
+def is_header(first: list[str], second: list[list[str]], features: list[int]) -> bool:
     """Whether the first row is a header: a feature cell that is not a number, in a column
     whose cell in the second row (``second``, empty for a one-row file) is one."""
     words = [j for j in features if not _is_number(first[j])]
@@ -350,26 +446,35 @@ def _is_number(cell: str) -> bool:
     return True
 
 
-def _load_csv(path: str, label_column, delimiter):
-    lines = _sample(path)
+def _load_csv(path: str, text: np.ndarray, label_column, delimiter):
+    """X (dense) and y of a CSV/TSV file's bytes ``text`` (see :func:`load_data`)."""
+    lines = sample_lines(text)
     if not lines:
         raise ValueError(f"{path}: no data rows")
     if delimiter is None:
-        delimiter = _detect_delimiter(path, lines)
+        delimiter = detect_delimiter(path, lines)
     first_index, first = lines[0]
-    cells = _split(first, delimiter)
+    cells = split_cells(first, delimiter)
     shown = "whitespace" if delimiter == "whitespace" else repr(delimiter)
     if len(cells) < 2:
         raise ValueError(f"{path}: needs at least 2 columns (features and a label), got "
                          f"{len(cells)} with delimiter {shown}")
-    label = _label_index(path, label_column, len(cells))
+    label = label_index(path, label_column, len(cells))
     features = [j for j in range(len(cells)) if j != label]
-    header = _is_header(cells, [_split(text, delimiter) for _, text in lines[1:2]], features)
+    header = is_header(cells, [split_cells(text, delimiter) for _, text in lines[1:2]], features)
     if header and len(lines) == 1:
         raise ValueError(f"{path}: no data rows")
+    skip = first_index + 1 if header else 0
+    if delimiter == "whitespace" or ord(delimiter) < 128:
+        ok, X, labels, fallback, _ = _parse.csv(
+            text, skip, 0 if delimiter == "whitespace" else ord(delimiter), len(cells), label,
+            _parse.powers_of_five())
+        if ok and X.shape[0]:
+            values = with_fallback(text, np.concatenate((X.reshape(-1), labels)), fallback)
+            return values[:X.size].reshape(X.shape), values[X.size:]
     options = {
         "delimiter": None if delimiter == "whitespace" else delimiter,
-        "skiprows": first_index + 1 if header else 0,
+        "skiprows": skip,
         "quotechar": '"',
         "encoding": "utf-8",
         "ndmin": 2,
@@ -380,13 +485,13 @@ def _load_csv(path: str, label_column, delimiter):
         try:
             table = np.loadtxt(path, dtype=str, **options)
         except ValueError as exc:  # "the number of columns changed from 3 to 4 at row 2; ..."
-            detail = _first_line(exc).split(";")[0]
+            detail = first_line(exc).split(";")[0]
             raise ValueError(f"{path}: not a CSV table with delimiter {shown} ({detail})") from None
     if table.shape[1] != len(cells):
         raise ValueError(f"{path}: the first row has {len(cells)} columns, the data "
                          f"{table.shape[1]} (delimiter {shown})")
     if table.dtype == np.float64:
-        return np.ascontiguousarray(table[:, features]), table[:, label].copy(), None
+        return np.ascontiguousarray(table[:, features]), table[:, label].copy()
     try:
         X = table[:, features].astype(np.float64)
     except ValueError:
@@ -401,7 +506,7 @@ def _load_csv(path: str, label_column, delimiter):
     empty = np.flatnonzero(y == "")
     if empty.size:
         raise ValueError(f"{path}: empty label in data row {empty[0] + 1}")
-    return np.ascontiguousarray(X), y, None
+    return np.ascontiguousarray(X), y
 
 
 def _check_loaded(path: str, X, y, u, suffix: str, base) -> None:
@@ -430,6 +535,6 @@ def _check_loaded(path: str, X, y, u, suffix: str, base) -> None:
         raise ValueError(f"{path}: u must have shape ({X.shape[1]},), got {u.shape}")
 
 
-def _first_line(exc: Exception) -> str:
+def first_line(exc: Exception) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__

@@ -23,28 +23,25 @@ intercept, so ``fit`` is exactly ``run_online`` with its defaults. An explicit
 
 from __future__ import annotations
 
-from ..registry import get
-from .base import OnlineClassifier
-from .budget import Forgetron, Projectron, RandomizedBudgetPerceptron
-from .first_order import Ballseptron, KernelPerceptron, Perceptron, PNormPerceptron, VotedPerceptron
-from .large_margin import ALMA, AROW, ROMMA, PassiveAggressive
-from .second_order import HigherOrderPerceptron, SecondOrderPerceptron
-from .selective import SelectivePerceptron, SelectiveSecondOrderPerceptron
-from .tracking import ProjectedPerceptron, ShiftingPerceptron
+import importlib
+import pkgutil
 
-__all__ = [
-    "ALMA", "AROW", "Ballseptron", "Forgetron", "HigherOrderPerceptron", "KernelPerceptron",
-    "OnlineClassifier", "PNormPerceptron", "PassiveAggressive", "Perceptron",
-    "ProjectedPerceptron", "Projectron", "ROMMA", "RandomizedBudgetPerceptron",
-    "ShiftingPerceptron",
-    "SecondOrderPerceptron", "SelectivePerceptron", "SelectiveSecondOrderPerceptron",
-    "VotedPerceptron", "estimator_of",
-]
+from ..registry import estimator_names, get
+from .base import OnlineClassifier, estimator_class
+from .generic import generic_estimator
 
+# Each module of the package holds estimator classes (a family of algorithms), which
+# OnlineClassifier records by name; the registrations name the ones exported.
+for _module in pkgutil.iter_modules(__path__):
+    importlib.import_module(f"{__name__}.{_module.name}")
+del _module
+globals().update({name: estimator_class(name) for name in estimator_names()})
+
+__all__ = ["OnlineClassifier", *sorted(estimator_names()), "estimator_of"]
 
 
 def estimator_of(algorithm: str) -> type:
-    """The estimator class of a registered algorithm, as its registration names it.
+    """The estimator class of a registered algorithm.
 
     Parameters
     ----------
@@ -54,14 +51,16 @@ def estimator_of(algorithm: str) -> type:
     Returns
     -------
     type
-        The class named by the registration's ``estimator`` field (for the
-        Perceptron, :class:`Perceptron`; :class:`KernelPerceptron` is its
-        kernel-default twin).
+        The class named by the registration's ``estimator`` field (its first name: for
+        the Perceptron, :class:`Perceptron`; :class:`KernelPerceptron` is its
+        kernel-default twin); for an algorithm registered without one (e.g. from
+        outside the package), a generic estimator whose parameters are its registered
+        defaults (:func:`~.generic.generic_estimator`).
 
     Raises
     ------
     ValueError
-        An unknown name, or an algorithm registered without an estimator.
+        An unknown name.
 
     Examples
     --------
@@ -70,5 +69,6 @@ def estimator_of(algorithm: str) -> type:
     """
     spec = get(algorithm)
     if spec.estimator is None:
-        raise ValueError(f"{spec.name!r} is registered without an estimator class")
-    return globals()[spec.estimator]
+        return generic_estimator(spec.name)
+    return estimator_class(spec.estimator if isinstance(spec.estimator, str)
+                           else spec.estimator[0])

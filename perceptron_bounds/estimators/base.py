@@ -12,8 +12,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_int
-from ..online import run_online
+from .._validation import check_int, check_X
+from ..online import check_rows_in_range, run_online
 from ..registry import get
 
 _COMMON_PARAMS = ("protocol", "fit_intercept", "epochs", "shuffle", "random_state")
@@ -24,6 +24,19 @@ _PROTOCOLS = {
     "sklearn": {"fit_intercept": True, "epochs": 10, "shuffle": True},
     "paper": {"fit_intercept": False, "epochs": 1, "shuffle": False},
 }
+
+
+# The estimator classes of the package, by class name (each subclass that sets _algorithm).
+_CLASSES: dict[str, type] = {}
+
+
+def estimator_class(name: str) -> type:
+    """The estimator class called ``name`` (a subclass of :class:`OnlineClassifier` that sets
+    ``_algorithm``); ``ValueError`` naming the known ones otherwise."""
+    if name not in _CLASSES:
+        raise ValueError(f"no estimator class named {name!r}; the known ones: "
+                         f"{', '.join(sorted(_CLASSES))}")
+    return _CLASSES[name]
 
 
 class OnlineClassifier(ClassifierMixin, BaseEstimator):
@@ -97,13 +110,16 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
     3. list in ``_predict_params`` the parameters meant for the final
        hypothesis's ``decision_function`` rather than for the run (e.g. the
        voted Perceptron's ``method``);
-    4. name it in the algorithm's registration (``estimator="ClassName"``, so that
-       :func:`estimator_of` finds it), export it (``_ESTIMATORS`` in
-       ``perceptron_bounds/__init__.py``) and
-       run scikit-learn's ``check_estimator`` on it in a test, with
-       ``parametrize_with_checks`` as ``tests/test_estimators.py`` does.
+    4. name it in the algorithm's registration (``estimator="ClassName"``: then
+       :func:`estimator_of` returns it, and ``perceptron_bounds`` and
+       ``perceptron_bounds.estimators`` export it) and run scikit-learn's
+       ``check_estimator`` on it in a test, with ``parametrize_with_checks`` as
+       ``tests/test_estimators.py`` does.
 
-    Every estimator takes sparse X (as CSR, scikit-learn's ``accept_sparse="csr"``) in
+    An algorithm registered without one gets a generic estimator from
+    :func:`estimator_of` (:mod:`.generic`), whose parameters are its registered defaults.
+
+    Every estimator takes sparse X (as CSR, scikit-learn's ``accept_sparse=self._accept_sparse``) in
     ``fit``, ``partial_fit``, ``predict`` and ``decision_function``: every form of every
     algorithm runs on CSR rows, the dual (kernel) forms included, whose support vectors
     are then CSR rows too (``run_.support_vectors``).
@@ -111,6 +127,13 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     _algorithm: str
     _predict_params: tuple[str, ...] = ()
+    # What validate_data accepts: CSR (every algorithm of the package runs on it), or False.
+    _accept_sparse: str | bool = "csr"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "_algorithm" in cls.__dict__ and not getattr(cls, "_generated", False):
+            _CLASSES[cls.__name__] = cls
 
     def fit(self, X, y):
         """Run the algorithm for ``epochs`` passes over (X, y) from its initial state.
@@ -126,7 +149,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        X, y = validate_data(self, X, y, accept_sparse="csr")
+        X, y = validate_data(self, X, y, accept_sparse=self._accept_sparse)
         self.classes_ = self._check_targets(y, None)
         self._intercept = self._setting("fit_intercept")
         self.mistakes_ = self.corrections_ = self.margin_errors_ = 0
@@ -158,7 +181,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         first = not hasattr(self, "run_")
-        X, y = validate_data(self, X, y, accept_sparse="csr", reset=first)
+        X, y = validate_data(self, X, y, accept_sparse=self._accept_sparse, reset=first)
         if first:
             self.classes_ = self._check_targets(y, classes)
             self._intercept = self._setting("fit_intercept")
@@ -245,7 +268,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
+        tags.input_tags.sparse = bool(self._accept_sparse)
         return tags
 
     def _count(self, run) -> None:
@@ -279,9 +302,17 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         return _PROTOCOLS[self.protocol][name]
 
     def _with_intercept(self, X):
-        """X with a constant column 1 appended when the estimator fits an intercept."""
+        """X with a constant column 1 appended when the estimator fits an intercept.
+
+        The rows' norms are checked before the column is appended
+        (:func:`~perceptron_bounds.online.check_rows_in_range`, as ``run_online`` checks
+        the rows it is given): beside the 1, a row of norm 1e-200 would leave its margins
+        to the intercept alone and the run would learn nothing from its features."""
         if not self._intercept:
             return X
+        params = {**get(self._algorithm).defaults, **self._run_params()}
+        if params.get("kernel", "linear") == "linear":
+            check_rows_in_range(get(self._algorithm), params, check_X(X))
         ones = np.ones((X.shape[0], 1))
         if sp.issparse(X):
             return sp.hstack([X, ones], format="csr")
@@ -329,4 +360,4 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def _check_predict_input(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, accept_sparse="csr", reset=False)
+        return validate_data(self, X, accept_sparse=self._accept_sparse, reset=False)

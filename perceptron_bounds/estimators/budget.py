@@ -17,8 +17,10 @@ class Forgetron(OnlineClassifier):
     ----------
     budget : int, default=100
         B >= 1, the most supports the hypothesis keeps.
-    kernel : {"poly", "rbf", "linear"}, default="poly"
+    kernel : {"rbf", "poly", "linear"}, default="rbf"
         K(x, z) (theory §1.7, scikit-learn's names); every kernel runs the dual form.
+        The default is normalised (K(x, x) = 1), as the Forgetron's mistake bound
+        (theory §4.10) assumes K(x, x) <= 1.
     degree : int, default=3
         Degree of the polynomial kernel.
     gamma : float, "scale", "auto" or None, default="scale"
@@ -66,7 +68,7 @@ class Forgetron(OnlineClassifier):
 
     _algorithm = "forgetron"
 
-    def __init__(self, *, budget=100, kernel="poly", degree=3, gamma="scale", coef0=1.0,
+    def __init__(self, *, budget=100, kernel="rbf", degree=3, gamma="scale", coef0=1.0,
                  protocol="sklearn", fit_intercept=None, epochs=None, shuffle=None,
                  random_state=None, multiclass=None):
         self.budget = budget

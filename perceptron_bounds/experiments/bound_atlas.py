@@ -30,9 +30,11 @@ ATLAS_COLUMNS = ("dataset", "task", "n_samples", "n_features", "algorithm", "par
                  "gamma", "comparator", "seconds", "reason", "expectation")
 
 #: The kernels the atlas runs, by name, with their parameters: on rows of unit norm,
-#: (x . z + 1)^3 and exp(-||x - z||^2) (theory §2.1, Mercer kernels).
+#: x . z, (x . z + 1)^3 and exp(-||x - z||^2) (theory §2.1, Mercer kernels). Every one is
+#: passed to an algorithm with a kernel form, so that a cell runs the kernel it names
+#: (not the algorithm's default kernel, e.g. the Randomized Budget Perceptron's poly).
 KERNELS = {
-    "linear": {},
+    "linear": {"kernel": "linear"},
     "poly": {"kernel": "poly", "degree": 3, "gamma": 1.0, "coef0": 1.0},
     "rbf": {"kernel": "rbf", "gamma": 1.0},
 }
@@ -102,8 +104,8 @@ def atlas_cells(tasks, algorithms, kernels, epochs) -> list[dict]:
     for task in tasks:
         X = task.data.X
         for kernel in kernels:
-            specs = [AlgorithmSpec(name, name, dict(KERNELS[kernel])) for name in algorithms
-                     if kernel == "linear" or takes_kernel(name)]
+            specs = [AlgorithmSpec(name, name, dict(KERNELS[kernel]) if takes_kernel(name) else {})
+                     for name in algorithms if kernel == "linear" or takes_kernel(name)]
             if not specs:
                 continue
             for passes in epochs:
@@ -178,7 +180,10 @@ def bound_atlas(data=None, *, algorithms=None, kernels=("linear",), epochs=(1,),
         ``ratio``, ``holds`` and ``gamma`` are None, and ``reason`` says why, for a bound
         that does not apply; ``params`` is the run's resolved parameters as JSON;
         ``expectation`` is True for a bound on the expected mistakes over a randomized
-        algorithm's draws (theory §4.13), which one run's mistakes may exceed.
+        algorithm's draws (theory §4.13): ``mistakes`` is then the mean over
+        ``bound_ratios.EXPECTATION_RUNS`` runs, binary or one-vs-rest, and ``holds`` is
+        False only beyond ``report.EXPECTATION_SIGMAS`` standard errors of the mean excess
+        (mistakes minus bound).
 
     Examples
     --------

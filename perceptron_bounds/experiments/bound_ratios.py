@@ -108,17 +108,17 @@ def bounds_cell(X, y, data_key, target, spec, epochs, seed, gamma, comparator,
     """One run of ``spec`` and its :func:`~perceptron_bounds.bounds.evaluate` report, as
     records (see :func:`bound_ratios`; ``data_key`` and ``version`` key the cache).
 
-    A randomized algorithm on binary labels, whose bounds hold for the expectation of its
-    mistakes over the draws (theory §1.2, §4.11, §4.13), makes :data:`EXPECTATION_RUNS`
-    runs, the draws of seeds ``seed``, ``seed + 1``, ... (0 when ``seed`` is None), and
-    the report holds their mean mistakes against the bounds (``evaluate`` of the runs).
-    On more labels it makes one run, seed ``seed`` (0 when None), whose rows of bounds in
-    expectation have ``holds`` None: one draw neither meets nor breaks such a bound.
+    A randomized algorithm, whose bounds hold for the expectation of its mistakes over
+    the draws (theory §1.2, §4.11, §4.13), makes :data:`EXPECTATION_RUNS` runs, the draws
+    of seeds ``seed``, ``seed + 1``, ... (0 when ``seed`` is None), binary or one-vs-rest
+    alike, and the report holds their mean mistakes against the bounds (``evaluate`` of
+    the runs: ``mean_mistakes``, ``stderr``, ``n_draws`` in the records; a bound in
+    expectation is exceeded only beyond ``report.EXPECTATION_SIGMAS`` standard errors).
     """
     shuffle = seed is not None
     runs = [run_online(spec.algorithm, X, y, epochs=epochs, shuffle=shuffle, seed=draw,
                        **spec.params)
-            for draw in _draw_seeds(spec.algorithm, y, seed)]
+            for draw in _draw_seeds(spec.algorithm, seed)]
     run = runs[0]
     report = evaluate(runs if len(runs) > 1 else run, X, y, gamma=gamma, comparator=comparator,
                       target=target)
@@ -130,22 +130,17 @@ def bounds_cell(X, y, data_key, target, spec, epochs, seed, gamma, comparator,
         "seed": seed,
         "n_trials": run.n_trials,
     }
-    records = [{**head, **{key: _plain(value) for key, value in row.items()}}
-               for row in report.to_records()]
-    if len(runs) == 1:  # one draw says nothing of a bound on the mean over the draws
-        for record in records:
-            if record.get("expectation") and record.get("holds") is not None:
-                record["holds"] = None
-    return records
+    return [{**head, **{key: _plain(value) for key, value in row.items()}}
+            for row in report.to_records()]
 
 
-def _draw_seeds(algorithm, y, seed) -> list:
+def _draw_seeds(algorithm, seed) -> list:
     """The seeds of a cell's runs: :data:`EXPECTATION_RUNS` consecutive ones for a randomized
-    algorithm on two labels (``evaluate`` averages binary runs only), else ``[seed]``."""
+    algorithm, else ``[seed]``."""
     if not get(algorithm).randomized:
         return [seed]
     first = 0 if seed is None else seed
-    return [first] if np.unique(y).shape[0] > 2 else list(range(first, first + EXPECTATION_RUNS))
+    return list(range(first, first + EXPECTATION_RUNS))
 
 
 def _plain(value):

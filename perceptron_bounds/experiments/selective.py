@@ -15,7 +15,7 @@ import numpy as np
 from .._validation import check_int, check_real
 from ..bounds import evaluate
 from ..online import run_online
-from ..registry import get
+from ..registry import attached, get
 from ._cells import as_xy, check_levels, check_n_jobs, check_seeds, plain, run_cells
 
 #: Each selective-sampling algorithm and its fully supervised counterpart.
@@ -111,7 +111,8 @@ def _cell(X, y, test, comparators, a, epochs, seeds, shuffle, algorithm, pair, b
                       else float(np.mean(run.predict(test[0]) != test[1])))
         records.append({
             "experiment": "selective_curve", "algorithm": algorithm, "pair": pair,
-            "label": spec.display_name or algorithm, "supervised": b is None, "b": b,
+            "label": attached(algorithm, "presentation").get("display_name") or algorithm,
+            "supervised": b is None, "b": b,
             "seed": seed, "params": plain(run.params), "n_trials": run.n_trials,
             "queried": run.queried, "query_rate": run.queried / run.n_trials,
             "mistakes": run.mistakes, "mistake_rate": run.mistakes / run.n_trials,

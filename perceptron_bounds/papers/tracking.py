@@ -70,7 +70,7 @@ def tracking_records(*, seeds=None, quick=False, n_jobs=None, progress=False) ->
 
 def draw_tracking(records, **options):
     """The figure of :func:`tracking_records`, with its caption."""
-    fig = plot_tracking(records)
+    fig = plot_tracking(records, target_algorithm="shifting_perceptron")
     first = records[0]
     add_caption(
         fig,

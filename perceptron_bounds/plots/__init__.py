@@ -1,6 +1,7 @@
 """Figure helpers: they take results (or a run and its data), return a matplotlib Figure
 (``mistakes_vs_bounds`` and the teaching plots: their Axes; ``animate_run``: a FuncAnimation)
-and never call plt.show()."""
+and never call plt.show(). How figures name and decorate an algorithm's runs is its
+:class:`~.presentation.Presentation`, attached beside its registration."""
 
 from .atlas import (  # noqa: F401
     plot_atlas_heatmap,
@@ -19,4 +20,11 @@ from .real import (  # noqa: F401
 )
 from .selective import plot_selective_sampling  # noqa: F401
 from .animation import save_animation  # noqa: F401
+from .presentation import (  # noqa: F401
+    LegendEntry,
+    Presentation,
+    Teaching,
+    presentation,
+    register_presentation,
+)
 from .teaching import animate_run, plot_mistakes_over_time, plot_run_2d  # noqa: F401

@@ -14,8 +14,8 @@ import os
 import numpy as np
 
 from .._validation import check_choice, check_real, check_X
-from ..algorithms import get
 from .panels import RunPanel, draw_mistakes, new_axes, plane
+from .presentation import presentation
 
 #: Frames of :func:`animate`: one per update (k = 0..n_updates) or one per trial.
 PER = ("update", "trial")
@@ -52,7 +52,7 @@ def animate(run, X, y, curves, *, per="update", interval=200):
     curves : BoundCurves
         Its bounds over time, from :func:`~perceptron_bounds.bounds.bounds_over_time`;
         their comparator is drawn in the 2-D panel, with its margin band unless
-        the algorithm's registration says otherwise (``Teaching.band``).
+        the algorithm's presentation says otherwise (``Teaching.band``).
     per : {"update", "trial"}, default="update"
         One frame per update, k = 0..``run.n_updates`` (``n_updates + 1``
         frames), or one per trial (``run.n_trials`` frames).
@@ -86,7 +86,7 @@ def animate(run, X, y, curves, *, per="update", interval=200):
     ax_run, ax_bounds = new_axes(2, (11.0, 6.0), width_ratios=[1.0, 1.1])
     # A bound that measures gamma on transformed instances (the Higher-Order's, theory §4.1),
     # not on the drawn ones: its comparator is drawn without a band.
-    band = curves.gamma if get(run.algorithm).teaching.band else None
+    band = curves.gamma if presentation(run.algorithm).teaching.band else None
     snapshots = list(snapshots)
     panel = RunPanel(ax_run, run, X, y, curves.comparator, band,
                      snapshots[-1].matrix is not None)

@@ -17,10 +17,10 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
 from .._tables import summarize
-from ..algorithms import LegendEntry
 from ..algorithms.ballseptron import BALLSEPTRON
 from ..algorithms.pnorm import HO_NOTATION  # noqa: F401  (the legend title of HO_p(c) curves)
 from .labels import legend_entry
+from .presentation import LegendEntry, presentation
 from .style import MARKERS
 
 #: The record keys that split figures into panels, as a reader should see them.
@@ -355,7 +355,7 @@ def plot_radius_curve(records):
         )
         native = any(row.get("multiclass") == "native" for row in part)
         # what makes a margin error, binary (theory §2.3) or native multiclass (§2.6)
-        condition = BALLSEPTRON.margin_error[1 if native else 0]
+        condition = presentation(BALLSEPTRON.name).margin_error[1 if native else 0]
         mean_line(
             ax,
             part,

@@ -1,30 +1,32 @@
 """The words of the plots: how a run, a curve of a figure and a bound are named.
 
 What is particular to an algorithm (its display name, the parameters a label
-shows, how a legend spells it out) is read from its registration
-(:class:`~perceptron_bounds.algorithms.Algorithm`); nothing here tests an
-algorithm's name.
+shows, how a legend spells it out) is read from its presentation record
+(:class:`~perceptron_bounds.plots.presentation.Presentation`, attached beside its
+registration); nothing here tests an algorithm's name.
 """
 
 from __future__ import annotations
 
-from ..algorithms import Algorithm, LegendEntry, get
+from ..algorithms import Algorithm, get
 from ..bounds import declared, declared_bounds
+from .presentation import LegendEntry, presentation
 
 
 def display_name(algorithm: Algorithm) -> str:
-    """The name a figure shows for ``algorithm``: its ``display_name``, else its ``name``."""
-    return algorithm.display_name or algorithm.name
+    """The name a figure shows for ``algorithm``: its presentation's ``display_name``, else its
+    ``name``."""
+    return presentation(algorithm.name).display_name or algorithm.name
 
 
 def label_params(algorithm: Algorithm, params: dict) -> list[str]:
     """The parameters a label shows for a run with the resolved ``params``.
 
-    Those the registration declares (``label_params``), then the kernel's of a
+    Those its presentation declares (``label_params``), then the kernel's of a
     kernel run: ``kernel`` and ``gamma``, with ``degree`` and ``coef0`` for
     the polynomial kernel.
     """
-    shown = algorithm.label_params
+    shown = presentation(algorithm.name).label_params
     shown = list(shown(params) if callable(shown) else shown)
     kernel = params.get("kernel", "linear")
     if kernel != "linear":
@@ -49,7 +51,7 @@ def run_label(run) -> str:
 def legend_entry(algorithm: str, params: dict) -> LegendEntry:
     """How a figure's legend spells out a run of ``algorithm`` with the resolved ``params``.
 
-    The registration's ``legend``, or by default its display name followed by
+    Its presentation's ``legend``, or by default its display name followed by
     the parameters of :func:`label_params`. Parameters not given take the
     algorithm's defaults.
 
@@ -60,8 +62,9 @@ def legend_entry(algorithm: str, params: dict) -> LegendEntry:
     """
     registration = get(algorithm)
     params = {**registration.defaults, **params}
-    if registration.legend is not None:
-        return registration.legend(params)
+    entry = presentation(registration.name).legend_entry(params)
+    if entry is not None:
+        return entry
     values = format_params(params, label_params(registration, params))
     return LegendEntry(", ".join(filter(None, [display_name(registration), values])))
 

@@ -3,8 +3,8 @@
 They draw what they are given: a run, its data, a comparator and the bound
 curves already computed (:func:`~perceptron_bounds.bounds.bounds_over_time`);
 what is particular to the run's algorithm (its name, its ball, its matrix,
-its margin errors) is read from its registration
-(:class:`~perceptron_bounds.algorithms.Teaching`).
+its margin errors) is read from its registration and its presentation
+(:class:`~perceptron_bounds.plots.presentation.Presentation`).
 :mod:`perceptron_bounds.plots.teaching` puts them together for the public
 functions.
 """
@@ -20,6 +20,7 @@ from .._validation import check_labels, check_X
 from ..algorithms import get
 from ..kernels import Kernel, kernel_of
 from .labels import bound_label, run_label
+from .presentation import presentation
 
 #: Points per side of the grid on which a hypothesis' score is shaded.
 GRID = 100
@@ -112,8 +113,9 @@ class RunPanel:
 
     Notes
     -----
-    What the registration of the run's algorithm declares decorates the panel
-    (``Algorithm.teaching``, ``Algorithm.margin_error``): the ball around the
+    What the presentation of the run's algorithm declares decorates the panel
+    (``Presentation.teaching``, ``Presentation.margin_error``; the ball of
+    ``Algorithm.ball``): the ball around the
     example of the trial, the name of the matrix, the margin errors so far.
     """
 
@@ -122,6 +124,7 @@ class RunPanel:
         labels, _ = check_labels(y, X.shape[0], run.classes)
         self.ax, self.run = ax, run
         self.algorithm = get(run.algorithm)
+        self.presentation = presentation(run.algorithm)
         self.P, self.bias = plane(X)
         self.linear = (kernel_of(run.params) if "kernel" in run.params else Kernel()).is_linear
         ball = self.algorithm.ball
@@ -171,7 +174,7 @@ class RunPanel:
         self.mistakes = ax.scatter(empty[:, 0], empty[:, 1], s=90, facecolors="none",
                                    edgecolors="crimson", linewidths=1.3, zorder=8,
                                    label="mistaken so far")
-        if self.algorithm.margin_error is not None:
+        if self.presentation.margin_error is not None:
             self.margin_errors = ax.scatter(empty[:, 0], empty[:, 1], s=80, marker="D",
                                             facecolors="none", edgecolors="purple",
                                             linewidths=1.0, zorder=4,
@@ -200,7 +203,7 @@ class RunPanel:
             ax.plot([], [], marker="o", markersize=11, markerfacecolor="none", color="purple",
                     linestyle="none", label=f"ball of radius {radius} around it")
         self.supports = self.removed = None
-        if self.algorithm.teaching.supports:
+        if self.presentation.teaching.supports:
             self.supports = ax.scatter(empty[:, 0], empty[:, 1], s=150, marker="o",
                                        facecolors="none", edgecolors="darkgreen",
                                        linewidths=1.6, zorder=7,
@@ -233,7 +236,7 @@ class RunPanel:
 
     def _matrix_name(self) -> str:
         """What ``Snapshot.matrix`` holds for the run (theory §2.4, §2.5), as registered."""
-        name = self.algorithm.teaching.matrix
+        name = self.presentation.teaching.matrix
         return "$A_k$" if name is None else name(self.run.params)
 
     def _draw_comparator(self, comparator, gamma):
@@ -281,7 +284,7 @@ class RunPanel:
                     previous.decision_function(self.grid), "0.45", "--", 1.2))
         mistakes = run.sample_index[run.mistake_trials[run.mistake_trials <= trial]]
         self.mistakes.set_offsets(self.P[np.unique(mistakes)].reshape(-1, 2))
-        if self.algorithm.margin_error is not None:
+        if self.presentation.margin_error is not None:
             errors = run.sample_index[run.margin_error_trials[run.margin_error_trials <= trial]]
             self.margin_errors.set_offsets(self.P[np.unique(errors)].reshape(-1, 2))
         if self.unqueried is not None:
@@ -360,7 +363,7 @@ class RunPanel:
         if run.queried_trials is not None:
             what += ("; label queried" if np.isin(trial, run.queried_trials)
                      else "; label not queried, no update")
-        note = self.algorithm.teaching.update_note
+        note = self.presentation.teaching.update_note
         if note is not None and np.isin(trial, run.update_trials):
             what = f"{what}, {note(run, trial)}"
         return (f"{head}\ntrial {trial + 1} of {run.n_trials}: {what} "

@@ -19,10 +19,11 @@ def _mean(rows, key):
     return float(np.mean(values)) if values else np.nan
 
 
-def plot_tracking(records, *, target_shifts=10, target_algorithm="shifting_perceptron"):
+def plot_tracking(records, *, target_shifts=10, target_algorithm=None):
     """Mistakes (solid), best shifting bound (dashed) and best fixed bound (dotted) per
     algorithm against the number of shifts, on a log scale; the ratio of the two bounds of
-    ``target_algorithm`` at ``target_shifts`` written on the panel.
+    ``target_algorithm`` (a registered name; None: no ratio) at ``target_shifts`` written on
+    the panel.
 
     Parameters
     ----------

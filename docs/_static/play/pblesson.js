@@ -474,6 +474,28 @@
     return [low, high, scale];
   }
 
+  /* Why a bound does not apply to the whole run at comparator u, in the words of evaluate's
+   * report (theory §4.1): the unit-norm condition of PA's Thm 3, a comparator that does not
+   * separate the data for the separable bounds, else the gamma conditions. */
+  function whyNot(name, data, tr, u, p, ball, g) {
+    var prof = profile(data, tr, u), q = prof.at(prof.R || 1.0);
+    var separable = name === "novikoff" || name === "pa_separable";
+    if (name === "pa_general" && !(q.unitError <= UNIT_TOLERANCE)) {
+      return "Thm 3 needs ||x_t|| = 1 on every trial: max | ||x_t|| - 1 | = " +
+        Number(q.unitError.toPrecision(3)) + " (> 1e-12)";
+    }
+    var condition = "u separates every trial with margin gamma: gamma <= min y u.x = " +
+      Number(q.minMargin.toPrecision(6));
+    if (separable && !(q.minMargin > 0)) return "no gamma > 0 meets " + condition;
+    if (separable && g !== undefined && g > q.minMargin) {
+      return "at gamma = " + Number(g.toPrecision(6)) + ": needs " + condition;
+    }
+    if (ball && name !== "second_order") {
+      return "no gamma meets 0 < gamma <= R and r < (sqrt(2) - 1) gamma at this comparator";
+    }
+    return "no gamma > 0 meets its conditions at this comparator";
+  }
+
   /* For each bound, the smallest value over the SVM directions and gamma (theory §4.3). */
   function bestBounds(algorithm, data, p, tr) {
     var names = boundNames(algorithm, p), ball = algorithm === "ballseptron", best = {};
@@ -499,10 +521,12 @@
 
   /* run({algorithm, X, y, params, epochs, u, gamma}): the toolkit's run_online on 2-D data.
    * Returns {mistakeTrials, updateTrials, marginErrorTrials, bounds, curves, u, gamma,
-   * params}: bounds maps each stated bound of the algorithm (evaluate's report names) to its
-   * value at u and gamma, null where it does not apply (a kernel run has none: its
-   * comparator is a function of the feature space); curves are bounds_over_time's. Without
-   * u (or gamma), the best SVM direction and its searched gamma of the smallest bound. */
+   * params, reasons}: bounds maps each stated bound of the algorithm (evaluate's report
+   * names) to its value at u and gamma, null where it does not apply, and reasons says why
+   * in evaluate's words (a kernel run has none: its comparator is a function of the feature
+   * space); curves are bounds_over_time's. Without u and gamma, each bound is at its own
+   * best SVM direction and searched gamma, as evaluate reports it, and the curves at those
+   * of the smallest bound. */
   function run(options) {
     options = options || {};
     var algorithm = options.algorithm || "perceptron";
@@ -520,24 +544,42 @@
     }
     if (algorithm === "voted_perceptron") result.counts = votedCounts(tr, tr.T - 1);
     if (p.kernel && p.kernel !== "linear") return result;
-    var u = options.u, g = options.gamma;
-    if (!u || g === undefined || g === null) {
-      var best = bestBounds(algorithm, data, p, tr), pick = null;
+    var u = options.u ? unit(options.u) : null, g = options.gamma, best = null;
+    var searched = g === undefined || g === null;
+    if (!u || searched) {
+      var pick = null;
+      best = bestBounds(algorithm, data, p, tr);
       Object.keys(best).forEach(function (name) {
         if (!pick || best[name].value < pick.value) pick = best[name];
       });
       result.best = best;
-      if (!pick) return result;
-      u = u || pick.u;
-      g = g === undefined || g === null ? pick.gamma : g;
+      // the SVM direction as the search used it (normalising it again moves its margins by
+      // an ulp, enough to put a gamma at the smallest margin just above it)
+      if (pick) { u = u || pick.u; g = searched ? pick.gamma : g; }
     }
-    u = unit(u);
+    var ball = algorithm === "ballseptron";
+    result.reasons = {};
+    if (!u) {  // no bound applies at any SVM direction
+      var first = svmDirections(data)[0];
+      boundNames(algorithm, p).forEach(function (name) {
+        result.bounds[name] = null;
+        result.reasons[name] = first ? whyNot(name, data, tr, first.u, p, ball)
+          : "no SVM comparator could be fitted";
+      });
+      return result;
+    }
     checkReal("gamma", g, 0.0, false);
     var c = curves(algorithm, data, p, tr, u, g);
     result.u = u; result.gamma = g; result.curves = c.curves; result.mistakesSoFar = c.mistakes;
     Object.keys(c.curves).forEach(function (name) {
       var v = c.curves[name][tr.T - 1];
-      result.bounds[name] = isFinite(v) ? v : null;
+      // without u and gamma, each bound at its own best comparator and gamma, as evaluate
+      var mine = best && !options.u && searched ? best[name] : null;
+      result.bounds[name] = mine ? mine.value : best && !options.u && searched ? null
+        : isFinite(v) ? v : null;
+      if (result.bounds[name] === null || !isFinite(v)) {
+        result.reasons[name] = whyNot(name, data, tr, u, p, ball, g);
+      }
     });
     return result;
   }
@@ -545,8 +587,8 @@
   /* JSON-friendly form of run() for tests and scripts (typed arrays as plain arrays). */
   function runPlain(options) {
     var r = run(options), out = {};
-    ["mistakeTrials", "updateTrials", "marginErrorTrials", "bounds", "u", "gamma", "params",
-     "counts"].forEach(function (k) { if (r[k] !== undefined) out[k] = r[k]; });
+    ["mistakeTrials", "updateTrials", "marginErrorTrials", "bounds", "reasons", "u", "gamma",
+     "params", "counts"].forEach(function (k) { if (r[k] !== undefined) out[k] = r[k]; });
     out.curves = {};
     Object.keys(r.curves).forEach(function (k) {
       out.curves[k] = Array.from(r.curves[k], function (v) { return isFinite(v) ? v : null; });

@@ -763,7 +763,8 @@
       li.firstChild.style.background = BOUND_STYLE[name][0];
       li.appendChild(document.createTextNode(BOUND_STYLE[name][1] + ": " +
         (t < 0 ? "" : isFinite(v) ? fmt(v) + " at trial " + (t + 1) : "does not apply at trial " + (t + 1)) +
-        (isFinite(end) ? " (whole run " + fmt(end) + ")" : " (whole run: does not apply)")));
+        (isFinite(end) ? " (whole run " + fmt(end) + ")" : " (whole run: does not apply" +
+          (r.reasons && r.reasons[name] ? ": " + r.reasons[name] : "") + ")")));
       li.setAttribute("data-bound", name);
       ui.legend.appendChild(li);
     });

@@ -1,0 +1,251 @@
+"""The spectra of the mistakes that the Second-Order family's bounds read (theory §4.1).
+
+* the eigenvalues of X_m X_m^T, X_m the mistaken (or update) instances
+  (:func:`mistake_spectrum`: the Second-Order, AROW and selective bounds);
+* for the pseudoinverse bound, the mistakes as the run used them, in a basis of
+  their span (:func:`span_coordinates`), with lambda* = the smallest positive
+  eigenvalue over every X_k X_k^T of the run (:func:`span_spectrum`).
+
+Kernel runs use the kernel Gram of the mistakes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse as sp
+
+from .._interrupt import interruptible, stop_requested
+from .._jit import jit
+from .._validation import loop_arrays
+from ..kernels import kernel_value, scatter, scattered_kernel_value
+
+# Relative squared distance below which a mistaken instance counts as inside
+# the span of the earlier ones (the rank decision of the lambda* scan).
+SPAN_RTOL = 1e-10
+
+
+def mistake_spectrum(Xm, kernel) -> np.ndarray:
+    """Eigenvalues of X_m X_m^T, ascending, negatives from rounding set to 0.
+
+    One LAPACK eigendecomposition (``scipy.linalg.eigvalsh``) of the smaller
+    of X_m^T X_m (n x n, linear kernel only) and the m x m Gram of the
+    mistakes (kernel Gram for kernel runs); both have the same nonzero
+    eigenvalues (paper 003 sec. 3).
+    """
+    m, n = Xm.shape
+    if m == 0:
+        return np.zeros(0)
+    if kernel.is_linear and n < m:
+        C = Xm.T @ Xm
+        C = C.toarray() if sp.issparse(C) else C
+    else:
+        C = kernel.gram(Xm, Xm)
+    lam = scipy.linalg.eigvalsh(np.asarray(C, dtype=np.float64), check_finite=False)
+    return np.maximum(lam, 0.0)
+
+
+@jit
+def _mistake_kernel(Xm, data, indices, indptr, work, p, k, code, degree, gamma, coef0):
+    """K(x_p, x_k) for rows of dense Xm, or of the CSR arrays with x_k scattered in ``work``."""
+    if indptr.shape[0] > 0:
+        return scattered_kernel_value(data, indices, indptr[k], indptr[k + 1], work, indptr[p],
+                                      indptr[p + 1], code, degree, gamma, coef0)
+    return kernel_value(Xm[p], Xm[k], code, degree, gamma, coef0)
+
+
+@jit
+def _span_loop(Xm, data, indices, indptr, work, code, degree, gamma, coef0, rtol, forced, L,
+               pivots, rises):
+    """Ordered incremental Cholesky of the mistakes' Gram with rank detection.
+
+    Row k of L gets the coordinates of mistake k in an orthonormal basis of the
+    span of the mistakes up to k. Mistake k raises the rank when its squared
+    distance to the span of the earlier ones exceeds rtol K(x_k, x_k), or, when
+    ``forced`` is 1, exactly where rises[k] is already 1 (the run's own
+    decisions). Sets rises[k] = 1 at every rise and returns the final rank.
+    The mistakes are the rows of dense Xm or of the CSR arrays (kept sparse).
+    """
+    m = L.shape[0]
+    csr = indptr.shape[0] > 0
+    r = 0
+    for k in range(m):
+        if stop_requested(k):  # Ctrl-C: the caller raises KeyboardInterrupt
+            break
+        if csr:
+            scatter(data, indices, indptr[k], indptr[k + 1], work, 1.0)
+        kk = _mistake_kernel(Xm, data, indices, indptr, work, k, k, code, degree, gamma, coef0)
+        rest = kk
+        for j in range(r):
+            p = pivots[j]
+            s = _mistake_kernel(Xm, data, indices, indptr, work, p, k, code, degree, gamma,
+                                coef0)
+            for i in range(j):
+                s -= L[k, i] * L[p, i]
+            L[k, j] = s / L[p, j]
+            rest -= L[k, j] * L[k, j]
+        if forced == 1:
+            rise = rises[k] == 1
+        else:
+            rise = kk > 0.0 and rest > rtol * kk
+        if rise and r < L.shape[1]:
+            L[k, r] = np.sqrt(max(rest, 0.0))
+            pivots[r] = k
+            rises[k] = 1
+            r += 1
+        else:
+            rises[k] = 0
+        if csr:
+            scatter(data, indices, indptr[k], indptr[k + 1], work, 0.0)
+    return r
+
+
+@interruptible()
+def span_coordinates(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
+    """Coordinates of the mistakes, as the pseudoinverse run used them, in a basis of their span.
+
+    Parameters
+    ----------
+    Xm : ndarray or sparse matrix of shape (m, n)
+        The mistaken instances in the order of the run.
+    kernel : Kernel
+    rtol : float, default=SPAN_RTOL
+        A mistake whose squared distance to the span of the earlier ones is at
+        most ``rtol`` K(x, x) is inside that span.
+    rank_growth : array of int, optional
+        Indices (0-based, among the mistakes) where the run itself found the
+        instance outside the span (``run.state["rank_growth"]`` of a
+        pseudoinverse run); used instead of ``rtol`` so that the rank follows
+        the run's decisions.
+
+    Returns
+    -------
+    L : ndarray of shape (m, r)
+        Row k holds the coordinates of the projected mistake x~_k (theory §4.1:
+        x_k itself where the rank rises, its projection on the span of the
+        earlier mistakes elsewhere) in an orthonormal basis of the span; r is the rank.
+    pivots : ndarray of int64, shape (r,)
+        The mistakes that raised the rank: ``L[pivots]`` is lower triangular, the
+        Cholesky factor of their Gram matrix.
+    rises : ndarray of int64, shape (m,)
+        1 where mistake k raised the rank, else 0.
+    """
+    # CSR stays CSR (the kernel values come from the sparse rows): m x n dense is GBs when wide.
+    Xm = sp.csr_matrix(Xm, dtype=np.float64) if sp.issparse(Xm) else np.ascontiguousarray(
+        Xm, dtype=np.float64)
+    m, n = Xm.shape
+    width = max(min(m, n) if kernel.is_linear else m, 1)
+    L = np.zeros((m, width))
+    pivots = np.zeros(width, dtype=np.int64)
+    rises = np.zeros(m, dtype=np.int64)
+    forced = 0
+    if rank_growth is not None:
+        rises[np.asarray(rank_growth, dtype=np.int64)] = 1
+        forced = 1
+    work = np.zeros(n if sp.issparse(Xm) else 0)
+    rank = _span_loop(*loop_arrays(Xm), work, *kernel.loop_args(), float(rtol), forced, L,
+                      pivots, rises)
+    return L[:, :rank], pivots[:rank], rises
+
+
+def projected_values(f_basis, L_basis, basis, X, rows, ranks, kernel) -> np.ndarray:
+    """f(x~_t) = <f, P_t x_t> on each trial, P_t the projection on the first ``ranks[t]``
+    basis directions of a pseudoinverse run (theory §4.1).
+
+    Parameters
+    ----------
+    f_basis : ndarray of shape (r,)
+        f at the basis instances (the mistakes that raised the rank, in order).
+    L_basis : ndarray of shape (r, r)
+        Lower Cholesky factor of their Gram matrix (``L[pivots]`` of :func:`span_coordinates`).
+    basis : ndarray or sparse matrix of shape (r, n)
+        The basis instances.
+    X : ndarray or sparse matrix
+        The rows of the run; ``rows[t]`` is shown at trial t.
+    rows, ranks : ndarray of int64
+        Row and number of basis directions in force on each trial.
+    kernel : Kernel
+
+    Returns
+    -------
+    ndarray
+        sum_{j < ranks[t]} c_j p_j(x_t), with c = L^{-1} f(B) the coordinates of f and
+        p(x) = L^{-1} K(B, x) those of x (0 where ranks[t] = 0).
+    """
+    out = np.zeros(rows.shape[0])
+    r = L_basis.shape[0]
+    if r == 0:
+        return out
+    coef = scipy.linalg.solve_triangular(L_basis, f_basis, lower=True, check_finite=False)
+    unique, where = np.unique(rows, return_inverse=True)
+    step = max(1, 2**22 // r)  # at most 32 MiB of coordinates at a time
+    for start in range(0, unique.shape[0], step):
+        chunk = unique[start:start + step]
+        coords = scipy.linalg.solve_triangular(L_basis, kernel.gram(basis, X[chunk]),
+                                               lower=True, check_finite=False)
+        partial = np.concatenate((np.zeros((1, chunk.shape[0])),
+                                  np.cumsum(coef[:, None] * coords, axis=0)))
+        sel = (where >= start) & (where < start + chunk.shape[0])
+        out[sel] = partial[ranks[sel], where[sel] - start]
+    return out
+
+
+@interruptible()
+def span_spectrum(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
+    """Positive eigenvalues of X~_m X~_m^T and lambda* of the pseudoinverse bound.
+
+    X~_m holds the mistakes as the run used them (:func:`span_coordinates`,
+    theory §4.1): an instance found inside the span enters as its projection.
+
+    Parameters
+    ----------
+    Xm, kernel, rtol, rank_growth
+        As for :func:`span_coordinates`.
+
+    Returns
+    -------
+    eigenvalues : ndarray
+        The r positive eigenvalues of X_m X_m^T (r = rank), ascending.
+    lambda_star : float
+        min over k = 1..m of the smallest positive eigenvalue of X_k X_k^T
+        (paper 003, Thm 4); inf when the rank is 0.
+
+    Notes
+    -----
+    The coordinates of the mistakes in an orthonormal basis of their span come
+    from one ordered incremental Cholesky pass (O(m r^2) kernel values, no
+    eigendecomposition per mistake). lambda* needs an eigendecomposition only
+    at the last mistake of each run of consecutive rank increases: while the
+    rank stays, X_k X_k^T grows by a PSD term inside its range, so its positive
+    eigenvalues do not decrease (Weyl); a rank increase is a rank-one update of
+    the embedded matrix, so its smallest positive eigenvalue does not increase
+    (interlacing).
+    """
+    L, _, rises = span_coordinates(Xm, kernel, rtol, rank_growth)
+    return coordinate_spectrum(L, rises)
+
+
+def coordinate_spectrum(L, rises):
+    """(positive eigenvalues, lambda*) of the mistakes whose coordinates are the rows of L, the
+    rank rising where ``rises`` is 1 (:func:`span_coordinates`; see :func:`span_spectrum`)."""
+    m, rank = L.shape
+    if rank == 0:
+        return np.zeros(0), np.inf
+    lambda_star = np.inf
+    M = np.zeros((rank, rank))
+    done = 0
+    r = 0
+    for k in range(m - 1):  # the last mistake's matrix is decomposed in full below
+        r += rises[k]
+        if rises[k] and not rises[k + 1]:
+            block = L[done:k + 1, :r]
+            M[:r, :r] += block.T @ block
+            done = k + 1
+            low = scipy.linalg.eigvalsh(M[:r, :r], subset_by_index=[0, 0], check_finite=False)
+            lambda_star = min(lambda_star, max(float(low[0]), 0.0))
+    block = L[done:]
+    M += block.T @ block
+    eigenvalues = np.maximum(scipy.linalg.eigvalsh(M, check_finite=False), 0.0)
+    # X_m X_m^T is a candidate too; when the run did not end on a rank increase its smallest
+    # eigenvalue is no smaller than the last candidate's, so taking it changes nothing.
+    return eigenvalues, min(lambda_star, float(eigenvalues[0]))

@@ -1,0 +1,182 @@
+"""Runs over data files larger than memory: :func:`run_file`.
+
+A run over a file streamed in chunks (:class:`~perceptron_bounds.datasets.chunks.FileChunks`)
+is the chain of :func:`~perceptron_bounds.run_online` runs on its chunks, each a warm start
+of the one before (the algorithm's state carried whole from chunk to chunk), gathered into
+one :class:`~perceptron_bounds.OnlineRun`: the same mistaken trials, margins and final
+state as the run on the file read whole, trial for trial, and the same data fingerprint.
+
+What streaming supports, and why:
+
+* rows in file order, ``epochs`` passes over the file (each pass reads it again): the
+  presented sequence of ``run_online(..., shuffle=False)``. ``shuffle`` needs every row at
+  hand to draw a permutation, so it needs the data in memory;
+* the linear primal forms (a weight vector, or the Second-Order / AROW / Higher-Order
+  matrices of ``n_features``): their state does not grow with the data. A kernel or dual
+  form keeps support vectors, i.e. the data, so it is refused; ``form`` is set to
+  ``"primal"`` when the algorithm has one;
+* binary data (two labels): the multiclass runs read all labels first, and one-vs-rest
+  keeps one run per class; read such a file whole;
+* deterministic algorithms: a randomized one draws its uniforms for the whole presented
+  sequence at once;
+* the algorithms whose chain of warm starts is bit-identical to one run (:data:`STREAMED`,
+  checked by ``tests/test_streaming.py`` against every registered algorithm). The others'
+  warm starts recompute a running sum from the state (ALMA, the Ballseptron, ROMMA,
+  the Voted Perceptron: ``w @ w`` instead of the sum the loop kept, equal to rounding
+  only) or keep per-trial records of the last run only (AROW's chi, the Higher-Order
+  Perceptron's rho): they are refused until their warm starts carry those exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._fingerprint import SAMPLED_ROWS, x_part, y_part
+from .algorithms._common import check_memory_budget
+from .datasets.chunks import FileChunks
+from .registry import check_params
+from .run import OnlineRun
+
+#: The algorithms a file can be streamed to: a chain of their warm starts is one run, bit
+#: for bit (state, margins, mistakes).
+STREAMED = ("perceptron", "passive_aggressive", "pnorm", "second_order")
+#: The default ``memory_budget`` of :func:`run_file`: 256 MiB.
+DEFAULT_BUDGET = 256 * 1024 ** 2
+
+
+def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epochs: int = 1,
+             shuffle: bool = False, record_margins: bool = False, label_column=None,
+             delimiter=None, zero_based="auto", n_features=None, progress: bool = False,
+             **params) -> OnlineRun:
+    """Run ``algorithm`` over the rows of a data file streamed in chunks, in file order.
+
+    Parameters
+    ----------
+    algorithm : str
+        One of :data:`STREAMED`, in its linear primal form (see the module docstring).
+    path : str or os.PathLike
+        An svmlight/LIBSVM or numeric CSV/TSV file, plain, ``.gz`` or ``.bz2``.
+    memory_budget : float, default=256 MiB
+        Bytes for one chunk's text and arrays (:mod:`perceptron_bounds.datasets.chunks`).
+        Not the algorithm's own ``memory_budget`` (the Second-Order Perceptron's, for its
+        n x n matrices), which keeps its default unless given in ``params``.
+    epochs : int, default=1
+        Passes over the file, each a new read of it.
+    shuffle : bool, default=False
+        Must be False: a permutation of the rows needs them in memory.
+    record_margins : bool, default=False
+        As :func:`~perceptron_bounds.run_online`.
+    label_column, delimiter, zero_based, n_features
+        As :func:`~perceptron_bounds.datasets.load_data` takes them.
+    progress : bool, default=False
+        As :func:`~perceptron_bounds.run_online` (per chunk).
+    **params
+        The algorithm's parameters.
+
+    Returns
+    -------
+    OnlineRun
+        Equal to ``run_online(algorithm, *load_data(path)[:2], epochs=epochs, ...)``: the
+        same mistake trials, margin errors, margins, final state and data fingerprint.
+
+    Raises
+    ------
+    ValueError
+        Before any trial: a bad file (one line naming the line), more than two labels,
+        ``shuffle=True``, a randomized algorithm, a kernel or dual form.
+    """
+    spec = check_params(algorithm, params)
+    if spec.name not in STREAMED:
+        raise ValueError(f"{spec.name!r} cannot be streamed: a chain of its warm starts is not "
+                         "yet bit-identical to one run (see perceptron_bounds.streaming); "
+                         f"streamed: {', '.join(STREAMED)}; or read the file with load_data")
+    if shuffle:
+        raise ValueError("shuffle=True needs the rows in memory (a permutation of them); a "
+                         "streamed file is presented in file order: read it with load_data "
+                         "to shuffle")
+    if spec.randomized:
+        raise ValueError(f"{spec.name!r} is randomized: its draws are made for the whole "
+                         "presented sequence at once; read the file with load_data")
+    if params.get("kernel", "linear") != "linear" or params.get("form") == "dual":
+        raise ValueError(f"streaming runs the linear primal forms (a state of n_features "
+                         f"numbers), got {params}; a kernel or dual form keeps the data")
+    if "form" in spec.defaults:
+        params.setdefault("form", "primal")
+    chunks = FileChunks(path, check_memory_budget(memory_budget), label_column=label_column,
+                        delimiter=delimiter, zero_based=zero_based,
+                        n_features=n_features).scan()
+    if chunks.labels.shape[0] != 2:
+        raise ValueError(f"{os.fspath(path)}: {chunks.labels.shape[0]} label value(s); streaming "
+                         "runs binary data (two labels): read the file with load_data")
+    from . import run_online
+
+    n = chunks.n_rows
+    step = max(1, -(-n // SAMPLED_ROWS))  # the rows the fingerprint samples (_fingerprint)
+    records, sampled, positive = [], [], np.empty(n, dtype=np.int64)
+    previous = None
+    for epoch in range(epochs):
+        for X, y, first in chunks:
+            run = run_online(spec.name, X, y, classes=chunks.labels, warm_start=previous,
+                             record_margins=record_margins, progress=progress,
+                             **(params if previous is None else {}))
+            if previous is None and (run.params.get("kernel", "linear") != "linear"
+                                     or run.params.get("form", "primal") != "primal"):
+                raise ValueError(f"{spec.name!r} has no linear primal form to stream")
+            if epoch == 0:
+                positive[first:first + y.shape[0]] = y == chunks.labels[1]
+                rows = np.arange(-first % step, X.shape[0], step)
+                sampled.append((first + rows, sp.csr_matrix(X[rows])))
+            # what the gathered run needs of each chunk's run; its state only of the last
+            records.append({name: getattr(run, name) for name in _JOINED})
+            records[-1]["offset"] = epoch * n + first
+            if previous is None:
+                resolved = run.params
+            previous = run
+    return _gathered(previous, resolved, records, sampled, positive, n, chunks.n_features,
+                     epochs, record_margins)
+
+
+#: The per-trial records of the chunk runs, joined into the run over the file.
+_JOINED = ("mistake_trials", "margin_error_trials", "margins", "queried_trials")
+
+
+def _gathered(last: OnlineRun, params: dict, records: list, sampled, positive, n: int,
+              n_features: int, epochs: int, record_margins: bool) -> OnlineRun:
+    """The chunk runs' ``records`` as one run, as if made on the file whole."""
+    def joined(name):
+        parts = [record[name] + record["offset"] for record in records
+                 if record[name] is not None]
+        return np.concatenate(parts) if parts else None
+
+    fingerprint = x_part(_sampled_matrix(sampled, n, n_features)) + y_part(positive)
+    return dataclasses.replace(
+        last,
+        params=params,
+        epochs=epochs,
+        sample_index=np.tile(np.arange(n, dtype=np.int64), epochs),
+        warm_started=False,
+        mistake_trials=joined("mistake_trials"),
+        margin_error_trials=joined("margin_error_trials"),
+        margins=(np.concatenate([record["margins"] for record in records]) if record_margins
+                 else None),
+        queried_trials=joined("queried_trials"),
+        data_fingerprint=(fingerprint,),
+    )
+
+
+def _sampled_matrix(sampled, n: int, n_features: int):
+    """An n x n_features CSR matrix holding the sampled rows and no other: its fingerprint
+    (``x_part``) is the file's, since only the sampled rows enter it."""
+    counts = np.zeros(n, dtype=np.int64)
+    data, indices = [], []
+    for rows, X in sampled:
+        counts[rows] = np.diff(X.indptr)
+        data.append(X.data)
+        indices.append(X.indices.astype(np.int64))
+    indptr = np.concatenate(([0], np.cumsum(counts)))
+    return sp.csr_matrix((np.concatenate(data), np.concatenate(indices), indptr),
+                         shape=(n, n_features))

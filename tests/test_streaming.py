@@ -1,0 +1,155 @@
+"""Runs over files streamed in chunks (issue 34): equal to the run on the file read whole.
+
+Small files and a tiny memory_budget, so that a run crosses many chunks (and epochs cross
+the file's end): the chained warm starts must give the in-memory run's mistakes, margins,
+state and data fingerprint, bit for bit.
+"""
+
+import bz2
+import json
+
+import numpy as np
+import pytest
+from sklearn.datasets import dump_svmlight_file
+
+from perceptron_bounds import run_online
+from perceptron_bounds.algorithms import available, get
+from perceptron_bounds.bounds import evaluate
+from perceptron_bounds.cli import main
+from perceptron_bounds.datasets import load_data
+from perceptron_bounds.datasets.chunks import FileChunks
+from perceptron_bounds.streaming import STREAMED, run_file
+
+BUDGET = 8_000  # bytes: blocks of 1 kB of text, about 7 rows of the files below
+
+
+def data(n=400, d=6, seed=0, noise=0.3):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    X[rng.random((n, d)) < 0.3] = 0.0
+    y = np.where(X @ rng.standard_normal(d) + noise * rng.standard_normal(n) > 0, 1, -1)
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("stream")
+    X, y = data()
+    svm = folder / "d.svm"
+    dump_svmlight_file(X, y, str(svm), zero_based=False)
+    csv = folder / "d.csv"
+    np.savetxt(csv, np.column_stack([y, X]), delimiter=";", header="y;a;b;c;d;e;f",
+               comments="")
+    packed = folder / "d.svm.bz2"
+    packed.write_bytes(bz2.compress(svm.read_bytes()))
+    return {"svm": (svm, {"zero_based": False}), "csv": (csv, {"label_column": "first"}),
+            "bz2": (packed, {"zero_based": False})}
+
+
+def test_a_tiny_budget_makes_many_chunks(files):
+    path, options = files["svm"]
+    chunks = FileChunks(path, BUDGET, **options).scan()
+    sizes = [X.shape[0] for X, _, _ in chunks]
+    assert len(sizes) > 20 and sum(sizes) == chunks.n_rows == 400
+    assert chunks.n_features == 6 and chunks.labels.tolist() == [-1, 1]
+
+
+@pytest.mark.parametrize("algorithm", STREAMED)
+@pytest.mark.parametrize("kind", ["svm", "csv", "bz2"])
+@pytest.mark.parametrize("epochs", [1, 3])
+def test_streamed_run_is_the_in_memory_run(files, algorithm, kind, epochs):
+    path, options = files[kind]
+    X, y, _ = load_data(path, **options)
+    form = {"form": "primal"} if "form" in get(algorithm).defaults else {}
+    whole = run_online(algorithm, X, y, epochs=epochs, record_margins=True, **form)
+    streamed = run_file(algorithm, path, memory_budget=BUDGET, epochs=epochs,
+                        record_margins=True, **options)
+    np.testing.assert_array_equal(streamed.mistake_trials, whole.mistake_trials)
+    np.testing.assert_array_equal(streamed.margin_error_trials, whole.margin_error_trials)
+    np.testing.assert_array_equal(streamed.margins, whole.margins)  # bit for bit
+    np.testing.assert_array_equal(streamed.sample_index, whole.sample_index)
+    assert streamed.params == whole.params and streamed.epochs == epochs
+    assert not streamed.warm_started and streamed.n_features == whole.n_features
+    for name, value in whole.state.items():
+        np.testing.assert_array_equal(np.asarray(streamed.state[name]), np.asarray(value))
+    assert streamed.data_fingerprint == whole.data_fingerprint
+    np.testing.assert_array_equal(streamed.decision_function(X), whole.decision_function(X))
+
+
+def test_a_streamed_run_evaluates_on_the_data(files):
+    """Its fingerprint is the in-memory run's: evaluate accepts the file's data."""
+    path, options = files["svm"]
+    X, y, _ = load_data(path, **options)
+    streamed = run_file("perceptron", path, memory_budget=BUDGET, **options)
+    whole = run_online("perceptron", X, y)
+    u = np.ones(6)
+    assert str(evaluate(streamed, X, y, u=u)) == str(evaluate(whole, X, y, u=u))
+
+
+def test_run_file_is_an_entry_point_of_the_package(files):
+    import perceptron_bounds
+
+    path, options = files["csv"]
+    X, y, _ = load_data(path, **options)
+    run = perceptron_bounds.run_file("perceptron", str(path), memory_budget=BUDGET, epochs=2,
+                                     **options)
+    np.testing.assert_array_equal(run.mistake_trials,
+                                  run_online("perceptron", X, y, epochs=2).mistake_trials)
+
+
+def test_every_other_algorithm_is_refused_in_one_line(files):
+    path, options = files["svm"]
+    for name in available():
+        if name in STREAMED:
+            continue
+        with pytest.raises(ValueError) as info:
+            run_file(name, path, memory_budget=BUDGET, **options)
+        assert "cannot be streamed" in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"shuffle": True}, "shuffle=True needs the rows in memory"),
+    ({"kernel": "rbf"}, "linear primal forms"),
+    ({"form": "dual"}, "linear primal forms"),
+    ({"memory_budget": 0}, "memory_budget"),
+])
+def test_what_a_stream_does_not_take(files, options, message):
+    path, reader = files["svm"]
+    with pytest.raises(ValueError, match=message):
+        run_file("perceptron", path, **{"memory_budget": BUDGET, **reader, **options})
+
+
+def test_bad_files_are_named_by_line_before_any_trial(tmp_path):
+    cases = {
+        "a.svm": ("1 1:0.5\n-1 2:1\n1 3:x\n", "line 3 is not valid svmlight"),
+        "b.svm": ("1 1:0.5\n-1 2:inf\n", "inf at data row 2, feature index 2"),
+        "c.csv": ("1,2,1\n3,4,-1\n5,6\n", "line 3 has 2 fields, expected 3"),
+        "d.csv": ("1,2,a\n3,4,b\n", "line 1 is not 3 numbers"),
+        "g.csv": ("1,2,1\n" * 150 + "5,6\n", "line 151 is not 3 numbers separated by ','"),
+        "e.svm": ("1 1:1\n2 1:1\n3 2:1\n", "3 label value(s); streaming runs binary data"),
+        "f.npz": ("", "an .npz file is read whole"),
+    }
+    for name, (content, message) in cases.items():
+        path = tmp_path / name
+        path.write_text(content)
+        with pytest.raises(ValueError) as info:
+            run_file("perceptron", path, memory_budget=BUDGET,
+                     **({"zero_based": False} if name.endswith(".svm") else {}))
+        assert message in str(info.value) and "\n" not in str(info.value), str(info.value)
+
+
+def test_cli_run_memory_budget_streams(files, capsys):
+    path, _ = files["svm"]
+    args = ["run", "--algorithm", "perceptron", "--data", str(path), "--one-based",
+            "--epochs", "2", "--json"]
+    assert main(args) == 0
+    whole = json.loads(capsys.readouterr().out)
+    assert main([*args, "--memory-budget", "8kB"]) == 0
+    streamed = json.loads(capsys.readouterr().out)
+    assert streamed == whole
+    assert main([*args[:-1], "--memory-budget", "8kB", "--shuffle"]) == 2
+    assert "--shuffle need(s) it in memory" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:
+        main([*args[:-1], "--memory-budget", "lots"])
+    assert info.value.code == 2
+    assert "expected a size such as 256MB" in capsys.readouterr().err
