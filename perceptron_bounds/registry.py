@@ -142,6 +142,13 @@ class Algorithm:
         from a stream of the run's seed of its own (theory §1.2). ``run_online``
         draws a seed when none is given and records it, so the run replays exactly;
         every class run of a one-vs-rest run reads the same draws.
+    tracking : tuple of str, default=()
+        Names of its shifting bounds against a comparator sequence, in order
+        (:mod:`perceptron_bounds.bounds.tracking`, theory §4.15): what ``evaluate``
+        reports with a sequence ``u`` or ``pieces``.
+    no_tracking : str, optional
+        Why it has none, when more than "no shifting bound is proved for it"
+        (the Forgetron's proof, theory §4.15).
     former_names : tuple of str, default=()
         Names of earlier releases: still accepted wherever a name is taken,
         with a ``DeprecationWarning`` naming ``name`` (``current_name``),
@@ -164,6 +171,8 @@ class Algorithm:
     ball: str | None = None
     estimator: str | tuple[str, ...] | None = None
     randomized: bool = False
+    tracking: tuple = ()
+    no_tracking: str | None = None
 
 
 _REGISTRY: dict[str, Algorithm] = {}

@@ -1029,3 +1029,69 @@ def randomized_budget_perceptron(X, y, order, budget, draws, kernel_name="rbf",
     support = np.array(support, dtype=np.int64)
     return (np.array(mistakes, dtype=np.int64), support, y[support].astype(float),
             np.array(removed, dtype=np.int64))
+
+
+def shifting_perceptron(X, y, order, decay, kernel_name="linear", **kernel_params):
+    """theory §2.15: w_1 = 0; on y_t w.x_t <= 0 after k updates,
+    w <- (1 - lambda_k) w + y_t x_t with lambda_k = decay / (decay + k).
+
+    The hypothesis is kept as its expansion sum_j alpha_j K(x_{s_j}, .) (every
+    alpha multiplied by 1 - lambda_k on an update, then y_t appended); for the
+    linear kernel w = sum_j alpha_j x_{s_j} is also returned.
+    Returns (mistake_trials, support_rows, alpha, w or None, margins).
+    """
+    support, alpha, mistakes, margins = [], [], [], []
+    for t, i in enumerate(order):
+        margin = sum(a * kernel(kernel_name, X[s], X[i], **kernel_params)
+                     for s, a in zip(support, alpha, strict=True))
+        margins.append(margin)
+        if y[i] * margin <= 0:
+            k = len(mistakes)
+            lambda_k = decay / (decay + k)
+            alpha = [(1.0 - lambda_k) * a for a in alpha] + [float(y[i])]
+            support.append(i)
+            mistakes.append(t)
+    support = np.array(support, dtype=np.int64)
+    alpha = np.array(alpha, dtype=float)
+    w = alpha @ X[support] if kernel_name == "linear" and len(support) else (
+        np.zeros(X.shape[1]) if kernel_name == "linear" else None)
+    return np.array(mistakes, dtype=np.int64), support, alpha, w, np.array(margins)
+
+
+def projected_perceptron(X, y, order, radius, kernel_name="linear", **kernel_params):
+    """theory §2.16: w_1 = 0; on y_t w.x_t <= 0, w <- P(w + y_t x_t), P the projection onto
+    the ball ||w|| <= radius (w scaled by radius / ||w|| when longer).
+
+    The linear kernel keeps w; another keeps the expansion sum_j alpha_j K(x_{s_j}, .), its
+    norm measured by the Gram matrix of the supports. Returns (mistake_trials, support_rows,
+    alpha, w or None, margins, number of projections).
+    """
+    support, alpha, mistakes, margins = [], [], [], []
+    projected = 0
+    linear = kernel_name == "linear"
+    w = np.zeros(X.shape[1])
+    for t, i in enumerate(order):
+        margin = w @ X[i] if linear else sum(
+            a * kernel(kernel_name, X[s], X[i], **kernel_params)
+            for s, a in zip(support, alpha, strict=True))
+        margins.append(margin)
+        if y[i] * margin <= 0:
+            support.append(i)
+            alpha.append(float(y[i]))
+            a = np.array(alpha)
+            if linear:
+                w = w + y[i] * X[i]
+                norm = np.linalg.norm(w)
+                if norm > radius:
+                    w = w * (radius / norm)
+            else:
+                G = np.array([[kernel(kernel_name, X[p], X[q], **kernel_params)
+                               for q in support] for p in support])
+                norm = np.sqrt(max(a @ G @ a, 0.0))
+            if norm > radius:
+                alpha = list(a * (radius / norm))
+                projected += 1
+            mistakes.append(t)
+    support = np.array(support, dtype=np.int64)
+    return (np.array(mistakes, dtype=np.int64), support, np.array(alpha, dtype=float),
+            w if linear else None, np.array(margins), projected)

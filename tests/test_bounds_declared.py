@@ -59,6 +59,10 @@ SPECS = [
     ("projectron", {"eta": 0.2, "plus": True, "kernel": "rbf", "gamma": 1.0}),
     ("forgetron", {"budget": 10, "kernel": "rbf", "gamma": 1.0}),
     ("randomized_budget_perceptron", {"budget": 10, "kernel": "rbf", "gamma": 1.0}),
+    ("shifting_perceptron", {"decay": 0.5}),
+    ("shifting_perceptron", {"decay": 2.0, "kernel": "rbf", "gamma": 1.0}),
+    ("projected_perceptron", {"radius": 3.0}),
+    ("projected_perceptron", {"radius": 3.0, "kernel": "poly", "degree": 2, "gamma": 1.0}),
 ]
 
 

@@ -380,10 +380,8 @@ def test_csv_option_errors(files, argv, message, capsys):
         (["compare", "--seed", "-1"], "perceptron-bounds compare: error: seed must be"),
         (["figure", "sop-tyo"], "perceptron-bounds figure: error: argument NAME: unknown "
          "figure 'sop-tyo'; did you mean 'sop-toy'? (choose from hop-fig2, ballseptron-noise, "
-         "ballseptron-radius, sop-toy, selective-sampling, fs-mnist, bounds-mnist, budget-mnist, "
-         "all) (see "
-         "perceptron-bounds "
-         "figure --help)"),
+         "ballseptron-radius, sop-toy, selective-sampling, tracking, fs-mnist, bounds-mnist, "
+         "budget-mnist, all) (see perceptron-bounds figure --help)"),
         (["run", "--algorithm", "perceptron", "--data", "missing.npz"], "perceptron-bounds run: "
          "error: missing.npz: no such file"),
         (["run", "--algorithm", "perceptron", "--epochs", "0", "--data", "missing.npz"],
@@ -427,6 +425,50 @@ def test_compare_shows_each_note_once(capsys):
     out = capsys.readouterr().out
     notes = out.split("notes:\n", 1)[1].splitlines()
     assert notes == ["  u: the data's target (scaled to unit norm)"]
+
+
+def test_run_on_drifting_data_with_its_options(capsys):
+    from perceptron_bounds.datasets import make_drifting
+
+    assert main(["run", "--algorithm", "perceptron", "--data", "drifting", "--n-shifts", "4",
+                 "--drift", "gradual"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    X, y, _ = make_drifting(2000, 20, n_shifts=4, drift="gradual", margin=0.05, seed=0)
+    run = run_online("perceptron", X, y)
+    assert out[0] == ("data:          make_drifting(margin=0.05, label_noise=0.0, seed=0, "
+                      "n_shifts=4, drift='gradual'): 2000 samples, 20 features")
+    assert f"mistakes:      {run.mistakes} " in "\n".join(out)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--n-shifts", "3"], "--n-shifts shapes --data drifting, not the built-in data"),
+    (["--data", "drifting", "--n-shifts", "2000"], "--data drifting: n_shifts must be in"),
+    (["--data", "drifting", "--drift", "sudden"], "unknown drift 'sudden'"),
+])
+def test_drifting_options_one_line_errors(argv, message, capsys):
+    try:  # argparse's own errors exit; the command's return 2
+        code = main(["run", "--algorithm", "perceptron", *argv])
+    except SystemExit as exit_info:
+        code = exit_info.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_compare_on_drifting_data_reports_shifting_bounds(capsys):
+    assert main(["compare", "--data", "drifting", "--n-shifts", "3", "--algorithms",
+                 "perceptron,shifting_perceptron,romma", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    names = {report["algorithm"]: {row["name"] for row in report["bounds"]}
+             for report in payload["reports"]}
+    assert {"perceptron_shifting", "perceptron_shifting_reached"} <= names["perceptron"]
+    assert "shifting_perceptron_tracking" in names["shifting_perceptron"]
+    assert "tracking" in names["romma"]
+    for report in payload["reports"]:
+        for row in report["bounds"]:
+            assert row["holds"] in (True, None)
+    assert main(["compare", "--algorithms", "perceptron", "--pieces", "2"]) == 0
+    assert "perceptron_shifting" in capsys.readouterr().out
 
 
 def test_every_seed_a_randomized_run_draws_is_printed(capsys):

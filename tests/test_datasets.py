@@ -6,8 +6,10 @@ import scipy.sparse as sp
 
 from perceptron_bounds.datasets import (
     Dataset,
+    DriftingDataset,
     load_data,
     make_dominant_eigen,
+    make_drifting,
     make_hop_artificial,
     make_separable,
     make_unit_circle,
@@ -346,3 +348,53 @@ def test_csv_options_refused_for_other_formats(tmp_path, name):
         load_data(path, label_column="first")
     with pytest.raises(ValueError, match="label_column and delimiter apply"):
         load_data(path, label_column=0, delimiter=",")
+
+
+# --- make_drifting (theory §4.14) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("drift", ["abrupt", "gradual"])
+@pytest.mark.parametrize("n_shifts", [0, 1, 7, 50])
+def test_make_drifting_targets_label_their_own_trials(drift, n_shifts):
+    data = make_drifting(600, 6, n_shifts=n_shifts, drift=drift, margin=0.2, seed=4)
+    X, y, U = data
+    assert isinstance(data, DriftingDataset)
+    assert X.shape == U.shape == (600, 6) and X.flags.c_contiguous and U.flags.c_contiguous
+    np.testing.assert_allclose(np.linalg.norm(X, axis=1), 1.0)
+    np.testing.assert_allclose(np.linalg.norm(U, axis=1), 1.0)
+    assert (y * np.einsum("ij,ij->i", X, U)).min() >= 0.2 - 1e-12
+    steps = np.linalg.norm(np.diff(U, axis=0), axis=1)
+    if drift == "abrupt":
+        assert int((steps > 0).sum()) == n_shifts  # distinct switch times, fresh targets
+        assert data.total_shift == pytest.approx(steps.sum())
+    else:  # a turn of n_shifts quarter turns at constant speed: arc n_shifts * pi / 2
+        np.testing.assert_allclose(steps, steps[0], rtol=1e-9, atol=1e-12)
+        angle = np.arccos(np.clip(U[0] @ U[-1], -1, 1))
+        if n_shifts == 1:
+            assert angle == pytest.approx(np.pi / 2)
+        step = n_shifts * (np.pi / 2) / 599  # chords of equal arcs
+        assert data.total_shift == pytest.approx(599 * 2 * np.sin(step / 2), rel=1e-9, abs=1e-12)
+
+
+def test_make_drifting_is_seeded_and_noisy_at_its_rate():
+    a = make_drifting(4000, 5, n_shifts=3, label_noise=0.2, seed=1)
+    b = make_drifting(4000, 5, n_shifts=3, label_noise=0.2, seed=1)
+    clean = make_drifting(4000, 5, n_shifts=3, seed=1)
+    for left, right in zip(a, b, strict=True):
+        np.testing.assert_array_equal(left, right)
+    np.testing.assert_array_equal(a.X, clean.X)  # noise drawn last: same points, same targets
+    assert abs(np.mean(a.y != clean.y) - 0.2) < 0.03
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"n_shifts": 600}, ValueError, r"n_shifts must be in \[0, 599\], got 600"),
+    ({"n_shifts": -1}, ValueError, "n_shifts"),
+    ({"n_shifts": 2.5}, TypeError, "n_shifts must be an integer"),
+    ({"drift": "sudden"}, ValueError, "drift"),
+    ({"margin": 1.0}, ValueError, "margin"),
+    ({"label_noise": 1.5}, ValueError, "label_noise"),
+    ({"n_features": 1}, ValueError, "n_features"),
+])
+def test_make_drifting_rejects_bad_parameters(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        make_drifting(600, **{"n_features": 4, **kwargs})

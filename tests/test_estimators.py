@@ -25,11 +25,13 @@ from perceptron_bounds import (
     PassiveAggressive,
     Perceptron,
     PNormPerceptron,
+    ProjectedPerceptron,
     Projectron,
     RandomizedBudgetPerceptron,
     SecondOrderPerceptron,
     SelectivePerceptron,
     SelectiveSecondOrderPerceptron,
+    ShiftingPerceptron,
     VotedPerceptron,
     run_online,
 )
@@ -61,6 +63,10 @@ ESTIMATORS = [
     Forgetron(budget=5, kernel="rbf"),
     RandomizedBudgetPerceptron(budget=10),
     RandomizedBudgetPerceptron(budget=10, kernel="linear"),
+    ShiftingPerceptron(),
+    ShiftingPerceptron(decay=0.3, kernel="rbf"),
+    ProjectedPerceptron(),
+    ProjectedPerceptron(radius=2.0, kernel="poly", degree=2),
 ]
 
 # (estimator, the run_online call it makes) for the semantic tests below.
@@ -79,6 +85,9 @@ RUNS = [
     (PassiveAggressive(protocol="paper", variant="pa2", C=0.3),
      ("passive_aggressive", {"variant": "pa2", "C": 0.3})),
     (ROMMA(protocol="paper", aggressive=True), ("romma", {"aggressive": True})),
+    (ShiftingPerceptron(protocol="paper", decay=0.5), ("shifting_perceptron", {"decay": 0.5})),
+    (ProjectedPerceptron(protocol="paper", radius=3.0, kernel="rbf", gamma=0.5),
+     ("projected_perceptron", {"radius": 3.0, "kernel": "rbf", "gamma": 0.5})),
 ]
 
 
@@ -417,7 +426,9 @@ def test_a_multiclass_run_on_two_classes_scores_as_a_binary_one():
     Projectron(protocol="paper", kernel="poly", degree=2, epochs=2),
     Forgetron(protocol="paper", budget=60, degree=2, epochs=2),
     RandomizedBudgetPerceptron(protocol="paper", budget=60, degree=2, epochs=2,
-                               random_state=0)], ids=repr)
+                               random_state=0),
+    ShiftingPerceptron(protocol="paper", decay=0.05, epochs=3),
+    ProjectedPerceptron(protocol="paper", radius=20.0, epochs=3)], ids=repr)
 def test_digits(estimator):
     """scikit-learn's handwritten digits, 10 classes, a held-out quarter."""
     from sklearn.datasets import load_digits

@@ -35,6 +35,8 @@ QUICK_CONFIG = {
     "selective-sampling": {"n_seeds": "2", "n_samples": "600", "n_test": "300",
                            "n_features": "20", "margin": "0.05", "label_noise": "0.05",
                            "data_seed": "0"},
+    "tracking": {"n_seeds": "1", "n_samples": "4000", "n_features": "10", "margin": "0.2",
+                 "label_noise": "0.0"},
 }
 
 

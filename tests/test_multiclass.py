@@ -82,6 +82,10 @@ CASES = {
     "forgetron-csr": ("forgetron", {"kernel": "poly", "degree": 2, "budget": 8}, XS),
     "rbp-rbf": ("randomized_budget_perceptron", {"kernel": "rbf", "budget": 8}, X),
     "rbp-csr": ("randomized_budget_perceptron", {"budget": 8}, XS),
+    "shifting-csr": ("shifting_perceptron", {"decay": 0.5}, XS),
+    "shifting-rbf": ("shifting_perceptron", {"kernel": "rbf"}, X),
+    "projected": ("projected_perceptron", {"radius": 2.0}, X),
+    "projected-csr-poly": ("projected_perceptron", {"kernel": "poly", "degree": 2}, XS),
 }
 
 

@@ -39,7 +39,7 @@ def test_the_commands_read_the_one_registry():
         REPRODUCTIONS)
     assert figure.SYNTHETIC == list(FIGURES) == ["hop-fig2", "ballseptron-noise",
                                                  "ballseptron-radius", "sop-toy",
-                                                 "selective-sampling"]
+                                                 "selective-sampling", "tracking"]
     assert list(table.TABLES) == ["hop-ocr", "hop-rcv1", "hop-dna"]
 
 

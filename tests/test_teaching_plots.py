@@ -58,6 +58,10 @@ PANELS = {
     "forgetron": ({"budget": 4, "kernel": "rbf", "gamma": 2.0}, "contour supports"),
     "randomized_budget_perceptron": ({"budget": 4, "kernel": "rbf", "gamma": 2.0, "seed": 1},
                                      "contour supports"),
+    "shifting_perceptron": ({"decay": 2.0}, "line"),
+    "shifting_perceptron rbf": ({"decay": 2.0, "kernel": "rbf", "gamma": 2.0}, "contour"),
+    "projected_perceptron": ({"radius": 1.5}, "line"),
+    "projected_perceptron rbf": ({"radius": 1.5, "kernel": "rbf", "gamma": 2.0}, "contour"),
 }
 
 

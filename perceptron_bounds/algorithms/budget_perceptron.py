@@ -57,6 +57,7 @@ RANDOMIZED_BUDGET_PERCEPTRON = register(
         fit=_fit,
         summary="Cavallanti, Cesa-Bianchi & Gentile's Randomized Budget Perceptron (budget B)",
         bounds=("rbp_expectation",),
+        tracking=("rbp_tracking",),
         randomized=True,
     )
 )

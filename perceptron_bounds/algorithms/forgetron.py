@@ -70,6 +70,8 @@ FORGETRON = register(
         fit=_fit,
         summary="Dekel, Shalev-Shwartz & Singer's self-tuned Forgetron (kernel, budget B)",
         bounds=("forgetron",),
+        no_tracking="the Forgetron's proof (theory §4.10) pairs each removal with its "
+        "addition under one comparator; no shifting form is proved (theory §4.15)",
     )
 )
 attach(FORGETRON.name, "presentation",

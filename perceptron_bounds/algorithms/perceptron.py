@@ -102,6 +102,7 @@ PERCEPTRON = register(
         summary="Rosenblatt's Perceptron (FO), primal or kernel form",
         bounds=("novikoff", "freund_schapire", "ballseptron_d1"),
         native_bounds=("novikoff", "freund_schapire", "ballseptron_d1"),
+        tracking=("perceptron_shifting", "perceptron_shifting_reached"),
     )
 )
 attach(PERCEPTRON.name, "presentation",

@@ -287,6 +287,8 @@ VOTED_PERCEPTRON = register(
         fit_ovr=_fit_ovr,
         summary="Freund & Schapire's voted/averaged Perceptron, primal or kernel form",
         bounds=("novikoff", "freund_schapire", "ballseptron_d1"),
+        # training is the Perceptron's (theory §2.2): its mistakes, its shifting bounds
+        tracking=("perceptron_shifting", "perceptron_shifting_reached"),
     )
 )
 attach(VOTED_PERCEPTRON.name, "presentation",

@@ -18,9 +18,9 @@ of the mistakes: one run may exceed it; the mean over many seeds may not (beyond
 error). L runs over every trial in both variants: the proof's sum over the
 mistakes is itself random, so a bound on E[M] cannot use the run's own.
 
-A shifting form, against a sequence of comparators g_1, ..., g_T, is not
-declared: ``evaluate`` and ``bounds_over_time`` take one comparator (u,
-gamma) per run, and such a bound needs the whole sequence and its drift.
+The shifting form, against a sequence of comparators g_1, ..., g_T, is
+``rbp_tracking`` of :mod:`.tracking` (theory §4.15), which ``evaluate`` reports
+when given the sequence.
 
 References
 ----------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from numbers import Real
 from types import SimpleNamespace
 
@@ -11,7 +11,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._interrupt import interruptible
-from .._validation import check_choice, check_class_labels, check_real, check_X
+from .._validation import check_choice, check_class_labels, check_int, check_real, check_X
 from ..algorithms._common import MEMORY_BUDGET, check_memory_budget
 from ..run import OnlineRun
 from .declaration import Requirement, bounds_of, by_provider, provider_of
@@ -27,6 +27,7 @@ from .search import (
     unit_comparator,
     unit_prototypes,
 )
+from .tracking import tracking_rows
 
 COMPARATORS = ("auto", "target", "svm")
 VARIANTS = ("stated", "tightened")
@@ -61,7 +62,8 @@ class _Spec:
 
 @interruptible()
 def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
-             target=None, memory_budget=None) -> BoundReport | MulticlassBoundReport:
+             target=None, memory_budget=None,
+             pieces=None) -> BoundReport | MulticlassBoundReport:
     """Evaluate every mistake bound of the papers that applies to ``run``.
 
     Parameters
@@ -93,7 +95,14 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
         shape (K, n_features), one prototype per
         class in the order of ``run.classes``, for a multiclass run: scaled to
         unit Frobenius norm for a native run, row k to unit norm for class k of
-        a one-vs-rest run.
+        a one-vs-rest run. For a binary run also a **comparator sequence**, shape
+        (n_trials, n_features): row t the comparator of presented trial t (as
+        ``datasets.make_drifting`` returns for a run of one epoch in order; pass
+        ``U[run.sample_index]`` for rows given per sample). The report then adds the
+        shifting bounds of theory §4.15 (names with ``shifting`` or ``tracking``),
+        each at the best scale of the sequence, with the sequence's hinge loss,
+        total shift and largest norm among its quantities; the fixed-comparator
+        rows are chosen as without ``u``.
     gamma : float, optional
         The margin; searched per bound when None (theory §4.3). A one-vs-rest
         run uses it for every class.
@@ -117,6 +126,11 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
         bound's kernel values of its factors against the mistakes, ...); over
         it, a ``ValueError`` before any work. Default: the run's
         ``memory_budget``, else 2 GiB. Sparse X stays sparse throughout.
+    pieces : int, optional
+        Without a sequence: add the shifting bounds at the best piecewise-constant
+        comparator sequence of 1..``pieces`` pieces (theory §4.15), searched by
+        greedy splits with a linear SVM direction per piece; ``pieces=1`` is a
+        fixed comparator. Binary runs only.
 
     Returns
     -------
@@ -203,7 +217,35 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
         check_memory_budget(memory_budget))
     for binary in run.class_runs if run.multiclass == "ovr" else runs:
         _check_memory(binary, sp.issparse(X), budget)
-    return MODES[run.multiclass](runs, X, y, u, gamma, comparator, target)
+    U = None
+    if u is not None and run.multiclass is None and np.ndim(u) == 2:
+        U, u = check_sequence(u, run), None
+    if pieces is not None:
+        pieces = check_int("pieces", pieces, low=1)
+        if U is not None:
+            raise ValueError("pieces searches a comparator sequence; a sequence u was given")
+    tracking = U is not None or pieces is not None
+    if tracking and (len(runs) > 1 or run.multiclass is not None):
+        raise ValueError("shifting bounds (a sequence u, or pieces) are evaluated for one "
+                         "binary run")
+    report = MODES[run.multiclass](runs, X, y, u, gamma, comparator, target)
+    if not tracking:
+        return report
+    rows, notes = tracking_rows(RunData(run, X, y), U, pieces)
+    return replace(report, rows=report.rows + tuple(rows), notes=report.notes + tuple(notes))
+
+
+def check_sequence(U, run) -> np.ndarray:
+    """A comparator sequence for ``run``: float64 (n_trials, n_features), finite."""
+    U = np.asarray(U, dtype=np.float64)
+    shape = (run.n_trials, run.n_features)
+    if U.shape != shape:
+        raise ValueError(f"a comparator sequence u must have shape {shape} (one row per "
+                         f"presented trial: pass U[run.sample_index] for rows given per "
+                         f"sample), got {U.shape}")
+    if not np.isfinite(U).all():
+        raise ValueError("the comparator sequence u has NaN or infinite entries")
+    return np.ascontiguousarray(U)
 
 
 def _runs_of(run) -> tuple:

@@ -23,6 +23,7 @@ from .._validation import check_int, check_label_values, did_you_mean
 from ..algorithms import available, get
 from ..datasets import (
     Dataset,
+    DriftingDataset,
     RealData,
     get_data_home,
     load_data,
@@ -30,6 +31,7 @@ from ..datasets import (
     load_mnist,
     load_rcv1_tasks,
     load_usps,
+    make_drifting,
     make_separable,
 )
 from ..datasets.real import DATA_HOME_ENV, RCV1_TASKS
@@ -39,7 +41,12 @@ from ._commands import Parser, UsageError  # noqa: F401  (the commands import th
 #: The seeded synthetic data used when ``--data`` is not given (theory §5 style).
 BUILTIN_DATA = {"n_samples": 2000, "n_features": 20, "margin": 0.05, "label_noise": 0.05, "seed": 0}
 #: The papers' data sets ``--data`` takes by name (:mod:`perceptron_bounds.datasets.real`).
-DATA_NAMES = ("mnist", "fashion-mnist", "usps", "rcv1:TASK")
+DATA_NAMES = ("mnist", "fashion-mnist", "usps", "rcv1:TASK", "drifting")
+#: ``--data drifting``: :func:`~perceptron_bounds.datasets.make_drifting` with these and
+#: ``--n-shifts``, ``--drift`` (theory §4.14).
+DRIFTING_DATA = {"n_samples": 2000, "n_features": 20, "margin": 0.05, "label_noise": 0.0,
+                 "seed": 0}
+DRIFTING_DEFAULTS = {"n_shifts": 10, "drift": "abrupt"}
 #: The data sets ``--data`` takes by a plain name, and their loaders.
 IMAGE_SETS = {"mnist": load_mnist, "fashion-mnist": load_fashion_mnist, "usps": load_usps}
 RCV1_TASKS_TEXT = ", ".join(f"rcv1:{number}" for number in RCV1_TASKS)
@@ -129,7 +136,18 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
         "usps, "
         "rcv1:TASK (TASK 70, 101, 4, 59 or the category's name), the training part, read "
         f"from the data home (${DATA_HOME_ENV}), fetched when missing only with --download "
-        "(default: built-in synthetic data)",
+        "(default: built-in synthetic data); or drifting: seeded data whose target moves "
+        "(theory §4.14), shaped by --n-shifts and --drift",
+    )
+    parser.add_argument(
+        "--n-shifts", type=int, default=None, metavar="N",
+        help="--data drifting: number of switches of the target (abrupt) or of its quarter "
+        f"turns (gradual), default {DRIFTING_DEFAULTS['n_shifts']}",
+    )
+    parser.add_argument(
+        "--drift", type=choice(("abrupt", "gradual"), "drift"), default=None,
+        help="--data drifting: abrupt switches at random times or a slow turn (default "
+        f"{DRIFTING_DEFAULTS['drift']})",
     )
     parser.add_argument(
         "--download", action="store_true",
@@ -262,8 +280,20 @@ def check_label_column(y, path: str, label_column) -> None:
             raise UsageError(f"{error} (--label-column names the label column)") from None
 
 
-def load_dataset(args: argparse.Namespace) -> Dataset:
-    """The ``--data`` file or data set, or the built-in seeded data :data:`BUILTIN_DATA`."""
+def load_dataset(args: argparse.Namespace) -> Dataset | DriftingDataset:
+    """The ``--data`` file or data set, the drifting data (:data:`DRIFTING_DATA`), or the
+    built-in seeded data :data:`BUILTIN_DATA`."""
+    drifting = {key: getattr(args, key) for key in DRIFTING_DEFAULTS
+                if getattr(args, key, None) is not None}
+    if args.data == "drifting":
+        try:
+            data = make_drifting(**DRIFTING_DATA, **drifting_params(args))
+        except ValueError as error:
+            raise UsageError(f"--data drifting: {error}") from None
+        return positive_class(data, args.positive_class)
+    if drifting:
+        raise UsageError(f"--{next(iter(drifting)).replace('_', '-')} shapes --data drifting, "
+                         f"not {args.data or 'the built-in data'}")
     if args.data is not None:
         return read_file(args.data, args)
     if args.label_column is not None or args.delimiter is not None:
@@ -272,6 +302,12 @@ def load_dataset(args: argparse.Namespace) -> Dataset:
         raise UsageError("--zero-based and --one-based describe an svmlight file: give --data "
                          "FILE")
     return positive_class(make_separable(**BUILTIN_DATA), args.positive_class)
+
+
+def drifting_params(args: argparse.Namespace) -> dict:
+    """``n_shifts`` and ``drift`` of ``--data drifting``: the options, else their defaults."""
+    return {key: getattr(args, key, None) if getattr(args, key, None) is not None else default
+            for key, default in DRIFTING_DEFAULTS.items()}
 
 
 def named_data(name: str, *, download: bool = False) -> RealData | None:
@@ -349,8 +385,13 @@ def _labels_text(classes) -> str:
     return shown + (f", ... ({classes.size} labels)" if classes.size > 10 else "")
 
 
-def describe_data(path: str | None, X) -> str:
-    """One line naming the data and its shape."""
+def describe_data(path: str | None, X, args: argparse.Namespace | None = None) -> str:
+    """One line naming the data and its shape (``args`` shapes ``--data drifting``)."""
+    if path == "drifting":
+        shape = {**DRIFTING_DATA, **drifting_params(args or argparse.Namespace())}
+        return ("make_drifting(" + ", ".join(f"{k}={v!r}" for k, v in shape.items()
+                                             if k not in ("n_samples", "n_features"))
+                + f"): {X.shape[0]} samples, {X.shape[1]} features")
     source = path if path is not None else (
         "built-in make_separable(" + ", ".join(f"{k}={v}" for k, v in BUILTIN_DATA.items()) + ")"
     )

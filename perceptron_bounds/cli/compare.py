@@ -2,7 +2,12 @@
 
 ``compare [--data FILE] [--algorithms A,B,...] [--epochs E] [--shuffle] [--seed S]
 [--param NAME=VALUE ...] [--multiclass ovr|native] [--gamma G] [--comparator auto|target|svm]
-[--json]``
+[--pieces K] [--json]``
+
+On ``--data drifting`` (theory §4.14) the rows also hold the shifting bounds of
+theory §4.15 against the data's target sequence (names with ``shifting`` or
+``tracking``), beside the fixed-comparator ones; ``--pieces K`` adds them at the
+best piecewise-constant sequence of 1..K pieces instead, on any data.
 
 Multiclass data (theory §2.6) makes one-vs-rest runs by default: their rows
 sum each bound over the classes and bound the corrections (the binary
@@ -16,6 +21,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+
+import numpy as np
 
 from .. import run_online
 from .._validation import did_you_mean
@@ -79,6 +86,10 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                         metavar="{" + ",".join(COMPARATORS) + "}",
                         help="u: the data's target, a linear/kernel SVM, or auto (target when "
                         "the data carry one, default)")
+    parser.add_argument("--pieces", type=int, default=None, metavar="K",
+                        help="shifting bounds (theory §4.15) at the best comparator sequence of "
+                        "1..K constant pieces, searched (default: at the target sequence on "
+                        "--data drifting, else none)")
     parser.add_argument("--json", action="store_true",
                         help="print the reports as JSON (the bounds' margin is margin_gamma; "
                         "gamma among an algorithm's params is its kernel's)")
@@ -117,6 +128,11 @@ def compare_command(args) -> int:
     if args.gamma is not None and not 0 < args.gamma < math.inf:
         raise UsageError(f"--gamma must be a finite number > 0, got {args.gamma}")
     X, y, target = load_dataset(args)
+    sequence = None
+    if target is not None and np.ndim(target) == 2:  # --data drifting: a target per sample
+        sequence, target = target, None
+    if args.pieces is not None and args.pieces < 1:
+        raise UsageError(f"--pieces must be >= 1, got {args.pieces}")
     if args.comparator == "target" and target is None:
         raise UsageError(f"--comparator target needs data with a known target (the built-in "
                          f"data, or an .npz file with an array u); {args.data} has none")
@@ -127,9 +143,14 @@ def compare_command(args) -> int:
             run = run_online(name, X, y, epochs=args.epochs, shuffle=args.shuffle, seed=seed,
                              multiclass=args.multiclass, progress=True, **shares[name])
             seed = run.seed  # drawn by the first run when not given: the others see its sequence
+            shifting = {}
+            if run.multiclass is None and args.pieces is not None:
+                shifting = {"pieces": args.pieces}
+            elif run.multiclass is None and sequence is not None:
+                shifting = {"u": sequence[run.sample_index]}
             reports.append(evaluate(run, X, y, gamma=args.gamma, comparator=args.comparator,
-                                    target=target))
-    source = describe_data(args.data, X)
+                                    target=target, **shifting))
+    source = describe_data(args.data, X, args)
     if args.json:
         payload = {"data": source, "epochs": args.epochs, "shuffle": args.shuffle, "seed": seed,
                    "params": params, "margin_gamma": args.gamma, "multiclass": args.multiclass,

@@ -208,7 +208,7 @@ def print_multiclass_counts(counts: dict) -> None:
 def streamed_run(args, params: dict):
     """``run --memory-budget``: the ``--data`` file streamed; ``(run, description, None)``,
     the options a stream does not take refused first."""
-    if args.data is None or named_data(args.data) is not None:
+    if args.data in (None, "drifting") or named_data(args.data) is not None:
         raise UsageError("--memory-budget streams a data file: give --data FILE")
     refused = [option for option, value in (
         ("--shuffle", args.shuffle), ("--test-fraction", args.test_fraction),
@@ -237,7 +237,7 @@ def run_command(args) -> int:
             test_source = f"{args.test}: {X_test.shape[0]} samples"
     else:
         X, y, _ = load_dataset(args)
-        description = describe_data(args.data, X)
+        description = describe_data(args.data, X, args)
         X, y, X_test, y_test, test_source = split_data(args, X, y)
         if X_test is not None:
             check_test_labels(y, y_test, args.test or args.data or "built-in data")

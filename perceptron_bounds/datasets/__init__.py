@@ -14,8 +14,10 @@ from .real import (
 )
 from .synthetic import (
     Dataset,
+    DriftingDataset,
     TrainTest,
     make_dominant_eigen,
+    make_drifting,
     make_hop_artificial,
     make_separable,
     make_unit_circle,
@@ -24,6 +26,7 @@ from .synthetic import (
 __all__ = [
     "CenterScale",
     "Dataset",
+    "DriftingDataset",
     "RealData",
     "TrainTest",
     "add_bias",
@@ -35,6 +38,7 @@ __all__ = [
     "load_rcv1_tasks",
     "load_usps",
     "make_dominant_eigen",
+    "make_drifting",
     "make_hop_artificial",
     "make_separable",
     "make_unit_circle",

@@ -74,6 +74,21 @@ def _signs(s: np.ndarray) -> np.ndarray:
     return np.where(s >= 0.0, 1.0, -1.0)
 
 
+def _push_from_hyperplane(Z, s, u, margin):
+    """Unit rows ``Z`` moved away from the hyperplane(s) ``u`` (one unit vector, or one per
+    row) to margin gamma: the component ``s = u . z`` becomes
+    ``s' = sign(s) (gamma + (1 - gamma)|s|)`` and the orthogonal part keeps unit norm.
+    Returns (rows, s')."""
+    orth = Z - s[:, None] * u
+    orth_norm = np.linalg.norm(orth, axis=1, keepdims=True)
+    s_new = _signs(s) * (margin + (1.0 - margin) * np.abs(s))
+    scale = np.sqrt(np.maximum(1.0 - s_new**2, 0.0))[:, None]
+    X = s_new[:, None] * u + np.divide(
+        orth * scale, orth_norm, out=np.zeros_like(orth), where=orth_norm > 0
+    )
+    return X, s_new
+
+
 def make_separable(
     n_samples: int = 1000,
     n_features: int = 20,
@@ -130,14 +145,7 @@ def make_separable(
     u /= np.linalg.norm(u)
     Z = rng.standard_normal((n_samples, n_features))
     Z /= np.linalg.norm(Z, axis=1, keepdims=True)
-    s = Z @ u
-    orth = Z - np.outer(s, u)
-    orth_norm = np.linalg.norm(orth, axis=1, keepdims=True)
-    s_new = _signs(s) * (margin + (1.0 - margin) * np.abs(s))
-    scale = np.sqrt(np.maximum(1.0 - s_new**2, 0.0))[:, None]
-    X = np.outer(s_new, u) + np.divide(
-        orth * scale, orth_norm, out=np.zeros_like(orth), where=orth_norm > 0
-    )
+    X, s_new = _push_from_hyperplane(Z, Z @ u, u, margin)
     y = _flip(_signs(s_new), label_noise, rng)
     return Dataset(np.ascontiguousarray(X), y, u)
 
@@ -346,3 +354,115 @@ def make_dominant_eigen(
     u = np.zeros(n_features)
     u[axis] = 1.0
     return Dataset(np.ascontiguousarray(X), _signs(X[:, axis]), u)
+
+
+class DriftingDataset(NamedTuple):
+    """Instances, labels and the target of every trial, for data that drift.
+
+    Unpacks as ``X, y, U = dataset``.
+
+    Attributes
+    ----------
+    X : ndarray of shape (n_samples, n_features), float64
+    y : ndarray of shape (n_samples,), float64 in {-1.0, +1.0}
+    U : ndarray of shape (n_samples, n_features), float64
+        Row t is the unit target that labelled row t of X (before noise): the
+        comparator sequence of the shifting bounds (theory §4.14).
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    U: np.ndarray
+
+    @property
+    def total_shift(self) -> float:
+        """The sequence's total shift ``sum_t ||u_{t+1} - u_t||`` (theory §4.14)."""
+        return float(np.linalg.norm(np.diff(self.U, axis=0), axis=1).sum())
+
+
+def _unit_rows(rng: np.random.Generator, n_rows: int, n_features: int) -> np.ndarray:
+    rows = rng.standard_normal((n_rows, n_features))
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def make_drifting(
+    n_samples: int = 2000,
+    n_features: int = 20,
+    *,
+    n_shifts: int = 10,
+    drift: str = "abrupt",
+    margin: float = 0.05,
+    label_noise: float = 0.0,
+    seed: int | None = None,
+) -> DriftingDataset:
+    """Unit-norm instances labelled by a target that moves: abrupt switches or a slow turn.
+
+    Parameters
+    ----------
+    n_samples : int, default=2000
+        Number of instances T, >= 1.
+    n_features : int, default=20
+        Dimension n, >= 2.
+    n_shifts : int, default=10
+        ``"abrupt"``: the number of switches, in [0, n_samples - 1];
+        ``"gradual"``: the number of quarter turns of the target over the run, >= 0.
+    drift : {"abrupt", "gradual"}, default="abrupt"
+        How the target moves.
+    margin : float, default=0.05
+        gamma in [0, 1): every instance has ``|u_t . x_t| >= margin`` before noise.
+    label_noise : float, default=0.0
+        eta in [0, 1]: each label is flipped independently with probability eta.
+    seed : int or None, default=None
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    DriftingDataset
+        ``(X, y, U)``, ``||x_t|| = 1`` (R = 1) and ``||u_t|| = 1`` for every t.
+
+    Notes
+    -----
+    Theory §4.14. *Abrupt*: the switch times are ``n_shifts`` distinct trials
+    drawn uniformly from 2..T (0-based rows 1..T-1), and each of the
+    ``n_shifts + 1`` segments has its own uniform unit target. *Gradual*:
+    ``u_t = cos(theta_t) a + sin(theta_t) b`` with (a, b) a random orthonormal
+    pair and ``theta_t`` growing linearly from 0 to ``n_shifts * pi / 2``.
+    Each instance is drawn as in :func:`make_separable`, against its own
+    trial's target: uniform on the sphere, its component along ``u_t`` pushed
+    to ``sign(s) (gamma + (1 - gamma)|s|)``, the orthogonal part rescaled to
+    keep unit norm; ``y_t = sign(u_t . x_t)`` (+1 at 0), then flipped with
+    probability eta. With eta = 0 the sequence U has zero hinge loss at margin
+    gamma, and its total shift is about 1.4 (abrupt) or 1.57 (gradual) per shift.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_bounds.datasets import make_drifting
+    >>> X, y, U = make_drifting(500, 5, n_shifts=3, margin=0.1, seed=0)
+    >>> U.shape, int((np.abs(np.diff(U, axis=0)).sum(axis=1) > 0).sum())
+    ((500, 5), 3)
+    >>> bool((y * np.einsum("ij,ij->i", X, U) >= 0.1 - 1e-12).all())
+    True
+    """
+    n_samples = check_int("n_samples", n_samples, low=1)
+    n_features = check_int("n_features", n_features, low=2)
+    check_choice("drift", drift, ("abrupt", "gradual"))
+    n_shifts = check_int("n_shifts", n_shifts, low=0,
+                         high=n_samples - 1 if drift == "abrupt" else None)
+    margin = check_real("margin", margin, low=0.0, high=1.0, include_high=False)
+    label_noise = check_real("label_noise", label_noise, low=0.0, high=1.0)
+    rng = np.random.default_rng(check_seed(seed))
+    if drift == "abrupt":
+        targets = _unit_rows(rng, n_shifts + 1, n_features)
+        switches = np.sort(rng.choice(np.arange(1, n_samples), size=n_shifts, replace=False))
+        segment = np.searchsorted(switches, np.arange(n_samples), side="right")
+        U = targets[segment]
+    else:
+        basis = np.linalg.qr(rng.standard_normal((n_features, 2)))[0].T
+        theta = n_shifts * (np.pi / 2) * np.arange(n_samples) / max(n_samples - 1, 1)
+        U = np.cos(theta)[:, None] * basis[0] + np.sin(theta)[:, None] * basis[1]
+        U /= np.linalg.norm(U, axis=1, keepdims=True)
+    Z = _unit_rows(rng, n_samples, n_features)
+    X, s_new = _push_from_hyperplane(Z, np.einsum("ij,ij->i", Z, U), U, margin)
+    y = _flip(_signs(s_new), label_noise, rng)
+    return DriftingDataset(np.ascontiguousarray(X), y, np.ascontiguousarray(U))

@@ -12,7 +12,9 @@
 - :mod:`.selective`: selective sampling (CGZ06), labels queried against mistakes
   (``selective-sampling``, on synthetic data, a data file or a real binary task);
 - :mod:`.budget_mnist`: the budget Perceptrons' test error, mistakes and bounds
-  against the budget B, on MNIST (``budget-mnist``).
+  against the budget B, on MNIST (``budget-mnist``);
+- :mod:`.tracking`: drifting data, mistakes and fixed and shifting bounds against the
+  number of shifts (``tracking``).
 
 Each reproduction is a :class:`~.common.Reproduction`: its experiment returns the
 tidy records (``perceptron_bounds.experiments`` does the runs), its drawing the
@@ -31,6 +33,7 @@ from . import (
     hop_dna,
     second_order,
     selective,
+    tracking,
 )
 from .common import Reproduction, provenance, provenance_line
 from .writer import save_figure
@@ -43,6 +46,7 @@ REPRODUCTIONS = {
     "ballseptron-radius": ballseptron.ballseptron_radius,
     "sop-toy": second_order.sop_toy_figure,
     "selective-sampling": selective.selective_sampling,
+    "tracking": tracking.tracking,
     "fs-mnist": freund_schapire.fs_mnist,
     "bounds-mnist": bounds_mnist.bounds_mnist,
     "budget-mnist": budget_mnist.budget_mnist,

@@ -1,0 +1,245 @@
+"""The Perceptron projected onto a ball of radius D (theory §2.16), primal and kernel.
+
+From w_1 = 0, on a mistake (y_t w.x_t <= 0, theory §1.1)
+
+    w <- P_D(w + y_t x_t),   P_D(v) = v min(1, D / ||v||),
+
+the Euclidean projection onto the ball ||v|| <= D, after the projection idea
+of Herbster & Warmuth: the weights never grow past D, so the run cannot
+drift far from a moving target. With D at least sqrt(m) R no projection
+happens and it is the Perceptron.
+
+The dense loop measures ||w + y_t x_t|| directly; the CSR and kernel loops
+keep ||w||^2 from the score, ``||w + y x||^2 = ||w||^2 + 2 y s + ||x||^2``
+(one K(x_t, x_t) per update in the kernel form), set it to D^2 after a
+projection, and hold w as one scale factor times a vector (the coefficients),
+so that an update costs one pass over x_t.
+
+Registered as ``"projected_perceptron"`` with ``radius`` (D > 0, default
+10.0), the kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0``
+(theory §1.7) and ``form``. ``OnlineRun.state["norm_sq"]`` is the final
+||w||^2 and ``OnlineRun.state["projected"]`` the number of updates the
+projection shortened.
+
+Herbster and Warmuth's paper could not be read here (its abstract only); the
+rule is the issue's, and the shifting bound is proved on the theory page
+(§4.15) by the potential argument the abstract names.
+
+References
+----------
+M. Herbster and M. K. Warmuth, "Tracking the best linear predictor", JMLR 1
+(2001) 281-309.
+
+Examples
+--------
+>>> import numpy as np
+>>> from perceptron_bounds import run_online
+>>> X = np.array([[3.0, 0.0], [0.0, -4.0]])
+>>> run = run_online("projected_perceptron", X, [1, -1], radius=2.0)
+>>> run.weights.round(4).tolist(), run.state["projected"]  # (3, 0) -> (2, 0); (2, 4) -> 2/||.||
+([0.8944, 1.7889], 2)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._interrupt import EVERY, stop_requested
+from .._jit import jit
+from .._linalg import dot, grow_vector
+from .._validation import check_real
+from ..hypothesis import KernelHypothesis, LinearHypothesis
+from ..kernel_engine import (
+    engine_append,
+    engine_diag,
+    engine_order,
+    engine_row,
+    engine_supports,
+    kernel_engine,
+)
+from ..kernels import KERNEL_DEFAULTS, kernel_of
+from ..registry import Algorithm, LoopResult, attach, register
+from ._cases import rescaled
+from ._common import dual_buffer, resolve_kernel_form, support_set
+
+
+@jit
+def projection_factor(norm_sq, radius):
+    """min(1, D / ||v||) for ||v||^2 = ``norm_sq``."""
+    if norm_sq <= radius * radius:
+        return 1.0
+    return radius / np.sqrt(norm_sq)
+
+
+@jit
+def _projected_primal_loop(X, y, order, radius, w, margins):
+    """Projected Perceptron over dense rows; updates w in place.
+
+    Returns (mistake trials, ||w||^2, number of projections).
+    """
+    n_trials = order.shape[0]
+    n = X.shape[1]
+    record = margins.shape[0] > 0
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    m = 0
+    projected = 0
+    norm_sq = 0.0
+    for j in range(n):
+        norm_sq += w[j] * w[j]
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        s = 0.0
+        for j in range(n):
+            s += w[j] * X[i, j]
+        if record:
+            margins[t] = s
+        if y[i] * s <= 0.0:
+            yi = y[i]
+            norm_sq = 0.0
+            for j in range(n):
+                w[j] += yi * X[i, j]
+                norm_sq += w[j] * w[j]
+            a = projection_factor(norm_sq, radius)
+            if a < 1.0:
+                for j in range(n):
+                    w[j] *= a
+                norm_sq = radius * radius
+                projected += 1
+            mistakes[m] = t
+            m += 1
+    return mistakes[:m].copy(), norm_sq, projected
+
+
+@jit
+def _projected_primal_csr_loop(data, indices, indptr, y, order, radius, v, norm_sq, margins):
+    """Projected Perceptron over CSR rows with w = scale * v; ends with v = w.
+
+    Returns (mistake trials, ||w||^2, number of projections).
+    """
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    m = 0
+    projected = 0
+    scale = 1.0
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        start, end = indptr[i], indptr[i + 1]
+        s = 0.0
+        xx = 0.0
+        for p in range(start, end):
+            s += v[indices[p]] * data[p]
+        s *= scale
+        if record:
+            margins[t] = s
+        if y[i] * s <= 0.0:
+            e = y[i] / scale
+            for p in range(start, end):
+                v[indices[p]] += e * data[p]
+                xx += data[p] * data[p]
+            norm_sq = max(norm_sq + 2.0 * y[i] * s + xx, 0.0)
+            a = projection_factor(norm_sq, radius)
+            if a < 1.0:
+                scale = rescaled(scale, a, v, v.shape[0])
+                norm_sq = radius * radius
+                projected += 1
+            mistakes[m] = t
+            m += 1
+    v *= scale
+    return mistakes[:m].copy(), norm_sq, projected
+
+
+@jit
+def _projected_dual_loop(src, st, k, y, radius, coef, norm_sq, margins):
+    """Kernel projected Perceptron: f = scale * sum_{j<k} coef[j] K(s_j, .).
+
+    A mistake appends (x_t, y_t) and shrinks f onto the ball. Kernel values come
+    from the kernel-row engine (``src``, ``st``). Returns (mistake trials, engine
+    state, coef, k, ||f||^2, number of projections) with coef holding the
+    effective coefficients.
+    """
+    order = engine_order(src)
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    row = np.empty(coef.shape[0])
+    m = 0
+    projected = 0
+    scale = 1.0
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        st = engine_row(src, st, t, k, row)
+        s = dot(coef, row, k) * scale
+        if record:
+            margins[t] = s
+        if y[i] * s <= 0.0:
+            norm_sq = max(norm_sq + 2.0 * y[i] * s + engine_diag(src, i), 0.0)
+            st = engine_append(src, st, t, k)
+            coef = grow_vector(coef, k)
+            row = grow_vector(row, k)
+            coef[k] = y[i] / scale
+            k += 1
+            a = projection_factor(norm_sq, radius)
+            if a < 1.0:
+                scale = rescaled(scale, a, coef, k)
+                norm_sq = radius * radius
+                projected += 1
+            mistakes[m] = t
+            m += 1
+    coef[:k] *= scale
+    return mistakes[:m].copy(), st, coef, k, norm_sq, projected
+
+
+def _resolve(params: dict, data) -> dict:
+    radius = check_real("radius", params["radius"], low=0.0, include_low=False)
+    if not np.isfinite(radius):
+        raise ValueError(f"radius must be finite, got {radius}")
+    return {**resolve_kernel_form(params, data), "radius": radius}
+
+
+def _fit(data, order, params, margins, previous) -> LoopResult:
+    radius = params["radius"]
+    norm_sq = 0.0 if previous is None else previous.state["norm_sq"]
+    if params["form"] == "primal":
+        w = np.zeros(data.n_features) if previous is None else np.array(previous.weights)
+        if data.sparse:
+            X = data.X
+            trials, norm_sq, projected = _projected_primal_csr_loop(
+                X.data, X.indices, X.indptr, data.y, order, radius, w, norm_sq, margins)
+        else:
+            trials, norm_sq, projected = _projected_primal_loop(data.X, data.y, order, radius,
+                                                                w, margins)
+        hypothesis = LinearHypothesis(w)
+    else:
+        kernel = kernel_of(params)
+        src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
+        trials, st, coef, k, norm_sq, projected = _projected_dual_loop(
+            src, st, k, data.y, radius, dual_buffer(previous), norm_sq, margins)
+        hypothesis = KernelHypothesis(engine_supports(st, k), coef[:k].copy(), kernel)
+    if previous is not None:
+        projected += previous.state["projected"]
+    return LoopResult(trials, hypothesis, state={"norm_sq": norm_sq, "projected": projected})
+
+
+PROJECTED_PERCEPTRON = register(
+    Algorithm(
+        name="projected_perceptron",
+        estimator="ProjectedPerceptron",
+        defaults={**KERNEL_DEFAULTS, "form": "auto", "radius": 10.0},
+        resolve=_resolve,
+        fit=_fit,
+        summary="the Perceptron projected onto the ball ||w|| <= radius after each update "
+        "(Herbster & Warmuth's projection)",
+        bounds=("ball_fixed_comparator",),
+        tracking=("projected_perceptron_tracking",),
+    )
+)
+attach(PROJECTED_PERCEPTRON.name, "presentation",
+       display_name="Projected Perceptron",
+       label_params=("radius",))

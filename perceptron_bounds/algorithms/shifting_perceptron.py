@@ -1,0 +1,205 @@
+"""The shifting Perceptron of Cavallanti, Cesa-Bianchi & Gentile (theory §2.15), primal and kernel.
+
+From w_1 = 0, on a mistake (y_t w.x_t <= 0, theory §1.1) after k earlier
+updates,
+
+    w <- (1 - lambda_k) w + y_t x_t,   lambda_k = lambda / (lambda + k),
+
+so the old weights are multiplied by c = k / (lambda + k) (0 at the first
+update) before x_t is added: the Perceptron that forgets on purpose, the
+more the larger the decay lambda (``decay``). The kernel form multiplies every
+dual coefficient by c and appends y_t. The CSR and kernel loops keep w as one
+scale factor times a vector (the coefficients), so that an update costs one
+pass over x_t (:func:`~perceptron_bounds.algorithms._cases.rescaled` folds the
+scale in when it leaves [1e-100, 1e100], as at the first update, c = 0).
+
+Registered as ``"shifting_perceptron"`` with ``decay`` (lambda > 0, default
+1.0), the kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0``
+(theory §1.7) and ``form``. ``OnlineRun.state["updates"]`` is k, the number
+of updates made (a warm start continues the schedule lambda_k from it).
+
+The paper could not be read here (its abstract only); the rule follows
+Cognitive Foundry's ``OnlineShiftingPerceptron.java`` (BSD, read to
+cross-check), which cites the paper, and the issue's statement of it. Its
+shifting bound is proved on the theory page (§4.15).
+
+References
+----------
+G. Cavallanti, N. Cesa-Bianchi and C. Gentile, "Tracking the best hyperplane
+with a simple budget Perceptron", Machine Learning 69 (2007) 143-167.
+
+Examples
+--------
+>>> import numpy as np
+>>> from perceptron_bounds import run_online
+>>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.5]])
+>>> run = run_online("shifting_perceptron", X, [1, -1, 1], decay=1.0)
+>>> run.mistake_trials.tolist()  # w: (1, 0), then (1/2) (1, 0) - (0, 1), then (2/3) w + x_3
+[0, 1, 2]
+>>> run.weights.round(4).tolist(), run.state["updates"]
+([-0.6667, -0.1667], 3)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._interrupt import EVERY, stop_requested
+from .._jit import jit
+from .._linalg import dot, grow_vector
+from .._validation import check_real
+from ..hypothesis import KernelHypothesis, LinearHypothesis
+from ..kernel_engine import engine_append, engine_order, engine_row, engine_supports, kernel_engine
+from ..kernels import KERNEL_DEFAULTS, kernel_of
+from ..registry import Algorithm, LoopResult, attach, register
+from ._cases import rescaled
+from ._common import dual_buffer, resolve_kernel_form, support_set
+
+
+@jit
+def decay_factor(decay, k):
+    """c = 1 - lambda_k = k / (lambda + k), the factor of the old weights after k updates."""
+    return k / (decay + k)
+
+
+@jit
+def _shifting_primal_loop(X, y, order, decay, k, w, margins):
+    """Shifting Perceptron over dense rows; updates w in place. Returns (mistake trials, k)."""
+    n_trials = order.shape[0]
+    n = X.shape[1]
+    record = margins.shape[0] > 0
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    m = 0
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        s = 0.0
+        for j in range(n):
+            s += w[j] * X[i, j]
+        if record:
+            margins[t] = s
+        if y[i] * s <= 0.0:
+            c = decay_factor(decay, k)
+            yi = y[i]
+            for j in range(n):
+                w[j] = c * w[j] + yi * X[i, j]
+            k += 1
+            mistakes[m] = t
+            m += 1
+    return mistakes[:m].copy(), k
+
+
+@jit
+def _shifting_primal_csr_loop(data, indices, indptr, y, order, decay, k, v, margins):
+    """Shifting Perceptron over CSR rows with w = scale * v; ends with v = w.
+
+    Returns (mistake trials, k).
+    """
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    m = 0
+    scale = 1.0
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        start, end = indptr[i], indptr[i + 1]
+        s = 0.0
+        for p in range(start, end):
+            s += v[indices[p]] * data[p]
+        s *= scale
+        if record:
+            margins[t] = s
+        if y[i] * s <= 0.0:
+            scale = rescaled(scale, decay_factor(decay, k), v, v.shape[0])
+            e = y[i] / scale
+            for p in range(start, end):
+                v[indices[p]] += e * data[p]
+            k += 1
+            mistakes[m] = t
+            m += 1
+    v *= scale
+    return mistakes[:m].copy(), k
+
+
+@jit
+def _shifting_dual_loop(src, st, k_sup, y, decay, k, coef, margins):
+    """Kernel shifting Perceptron: f = scale * sum_{j<k_sup} coef[j] K(s_j, .).
+
+    A mistake multiplies f by c and appends (x_t, y_t). Kernel values come from
+    the kernel-row engine (``src``, ``st``). Returns (mistake trials, engine state,
+    coef, k_sup, k) with coef holding the effective coefficients.
+    """
+    order = engine_order(src)
+    n_trials = order.shape[0]
+    record = margins.shape[0] > 0
+    mistakes = np.empty(n_trials, dtype=np.int64)
+    row = np.empty(coef.shape[0])
+    m = 0
+    scale = 1.0
+    for t in range(n_trials):
+        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
+            break
+        i = order[t]
+        st = engine_row(src, st, t, k_sup, row)
+        s = dot(coef, row, k_sup) * scale
+        if record:
+            margins[t] = s
+        if y[i] * s <= 0.0:
+            scale = rescaled(scale, decay_factor(decay, k), coef, k_sup)
+            st = engine_append(src, st, t, k_sup)
+            coef = grow_vector(coef, k_sup)
+            row = grow_vector(row, k_sup)
+            coef[k_sup] = y[i] / scale
+            k_sup += 1
+            k += 1
+            mistakes[m] = t
+            m += 1
+    coef[:k_sup] *= scale
+    return mistakes[:m].copy(), st, coef, k_sup, k
+
+
+def _resolve(params: dict, data) -> dict:
+    decay = check_real("decay", params["decay"], low=0.0, include_low=False)
+    return {**resolve_kernel_form(params, data), "decay": decay}
+
+
+def _fit(data, order, params, margins, previous) -> LoopResult:
+    decay = params["decay"]
+    k = 0 if previous is None else int(previous.state["updates"])
+    if params["form"] == "primal":
+        w = np.zeros(data.n_features) if previous is None else np.array(previous.weights)
+        if data.sparse:
+            X = data.X
+            trials, k = _shifting_primal_csr_loop(X.data, X.indices, X.indptr, data.y, order,
+                                                  decay, k, w, margins)
+        else:
+            trials, k = _shifting_primal_loop(data.X, data.y, order, decay, k, w, margins)
+        hypothesis = LinearHypothesis(w)
+    else:
+        kernel = kernel_of(params)
+        src, st, k_sup = kernel_engine(data.X, order, kernel, support_set(previous))
+        trials, st, coef, k_sup, k = _shifting_dual_loop(src, st, k_sup, data.y, decay, k,
+                                                         dual_buffer(previous), margins)
+        hypothesis = KernelHypothesis(engine_supports(st, k_sup), coef[:k_sup].copy(), kernel)
+    return LoopResult(trials, hypothesis, state={"updates": k})
+
+
+SHIFTING_PERCEPTRON = register(
+    Algorithm(
+        name="shifting_perceptron",
+        estimator="ShiftingPerceptron",
+        defaults={**KERNEL_DEFAULTS, "form": "auto", "decay": 1.0},
+        resolve=_resolve,
+        fit=_fit,
+        summary="Cavallanti, Cesa-Bianchi & Gentile's shifting Perceptron (weights decay by "
+        "lambda/(lambda+k))",
+        bounds=("decay_fixed_comparator",),
+        tracking=("shifting_perceptron_tracking",),
+    )
+)
+attach(SHIFTING_PERCEPTRON.name, "presentation",
+       display_name="Shifting Perceptron",
+       label_params=("decay",))
