@@ -115,7 +115,7 @@ def test_mistakes_vs_bounds_smoke():
     assert ax.get_yscale() == "log"
     assert [t.get_text() for t in ax.get_xticklabels()] == [r.algorithm for r in reports]
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert "mistakes" in legend and "freund_schapire (stated)" in legend
+    assert "mistakes" in legend and "freund_schapire" in legend and "stated (filled)" in legend
     n_points = sum(r.applies for rep in reports for r in rep.rows)
     assert len(ax.lines) == n_points
     from matplotlib.figure import Figure

@@ -172,7 +172,9 @@ def binary_case(seed):
 def native_case(seed):
     rng = np.random.default_rng(seed)
     K, n, d = int(rng.integers(2, 6)), int(rng.integers(3, 30)), int(rng.integers(1, 5))
-    X = rng.standard_normal((n, d)) * 10.0 ** float(rng.choice([0, 0, -150, 150]))
+    X = rng.standard_normal((n, d))
+    X[np.linalg.norm(X, axis=1) < 1e-3, 0] = 1.0  # scaled by 1e-150, a norm the runs accept
+    X *= 10.0 ** float(rng.choice([0, 0, -150, 150]))
     U0 = rng.standard_normal((K, d))
     y = np.argmax(X @ U0.T + rng.choice([0.0, 0.3]) * rng.standard_normal((n, K)), axis=1)
     if rng.random() < 0.2:

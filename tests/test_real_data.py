@@ -646,7 +646,7 @@ def test_cli_data_names_and_positive_class_errors(tmp_path, monkeypatch, small_m
     monkeypatch.setattr(sklearn.datasets, "fetch_openml", offline)
     for argv, message in [
         (["--data", "minst"], "minst: no such file, nor a data set name; did you mean 'mnist'? "
-         "(mnist, fashion-mnist, usps, rcv1:TASK)"),
+         "(mnist, fashion-mnist, usps, rcv1:TASK, drifting)"),
         (["--data", "mnist", "--positive-class", "11"],
          "--positive-class 11: not among the labels (0, 1, 2,"),
         (["--data", "mnist", "--positive-class", "nine"],

@@ -39,6 +39,7 @@ def plot_tracking(records, *, target_shifts=10, target_algorithm=None):
     ax = axes[0][0]
     shifts = sorted({row["n_shifts"] for row in records})
     x = np.array([max(s, 0.5) for s in shifts], dtype=float)  # 0 shifts drawn at 0.5
+    comparison = ""
     for i, algorithm in enumerate(distinct(records, "algorithm")):
         rows = [row for row in records if row["algorithm"] == algorithm]
         color, marker = f"C{i}", MARKERS[i % len(MARKERS)]
@@ -53,17 +54,17 @@ def plot_tracking(records, *, target_shifts=10, target_algorithm=None):
             at = [r for r in rows if r["n_shifts"] == target_shifts]
             shifting, fixed = _mean(at, "best_shifting"), _mean(at, "best_fixed")
             if np.isfinite(shifting) and np.isfinite(fixed):
-                ax.annotate(f"{label}, {target_shifts} shifts:\nshifting {shifting:.4g} vs fixed "
-                            f"{fixed:.4g}\n(fixed / shifting = {fixed / shifting:.2f})",
-                            xy=(target_shifts, shifting), xytext=(0.03, 0.97),
-                            textcoords="axes fraction", va="top", fontsize=9,
-                            arrowprops={"arrowstyle": "->", "color": color})
+                ax.plot([target_shifts], [shifting], "*", color=color, markersize=13)
+                comparison = (f"\n{label}, {target_shifts} shifts (star): best shifting "
+                              f"{shifting:.4g},\nbest fixed {fixed:.4g} "
+                              f"(fixed / shifting = {fixed / shifting:.2f})")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xticks(x)
     ax.set_xticklabels([str(s) for s in shifts])
     ax.set_xlabel("number of shifts of the target (abrupt)")
     ax.set_ylabel("mistakes / bound on the mistakes")
-    ax.set_title("Tracking a moving target: mistakes and bounds against the number of shifts")
+    ax.set_title("Tracking a moving target: mistakes and bounds against the number of shifts"
+                 + comparison, fontsize=10)
     ax.legend(fontsize=7, loc="lower right", ncols=1)
     return fig
