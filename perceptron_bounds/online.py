@@ -117,7 +117,7 @@ def run_online(
         X not 2-D, empty, NaN, infinite or overflowing values, length mismatch,
         a single label value, labels that are non-integer numbers (a continuous
         target, not classes), a nonzero row whose norm (in the kernel's feature
-        space) is outside about [1.5e-154, 1.3e154] (:func:`check_rows_in_range`),
+        space) is outside about [1.5e-154, 1.3e154] (``check_rows_in_range``),
         epochs < 1, a parameter out of its range (or, for
         a ``poly`` kernel, kernel values beyond 1e300 on X), a warm start of
         another algorithm, with other parameters, classes or ``multiclass``,

@@ -39,7 +39,7 @@ kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0`` (theory §1.7) an
 ``form``. ``OnlineRun.state`` holds, one entry per update trial, ``"loss"`` (l_t)
 and ``"tau"`` (tau_t; 0 for a zero instance), those of the runs a warm start
 continues first. The native multiclass form is in
-:mod:`.passive_aggressive_native`, the step sizes in :mod:`.passive_aggressive_rules`.
+:mod:`.passive_aggressive_native`, the step sizes in ``passive_aggressive_rules``.
 
 References
 ----------

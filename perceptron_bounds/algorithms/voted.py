@@ -5,7 +5,7 @@ prediction vectors v_1 = 0, v_2, ..., v_{k+1} with their survival counts
 c_1, ..., c_{k+1} follow from the mistake trials. A correct trial adds one to
 the count of the current vector; a mistake at trial t creates
 v_{j+1} = v_j + y_t x_t with count 1 (paper 001, Fig. 1). The final hypothesis
-is a :class:`VotedHypothesis` (at the end of this module), whose
+is a ``VotedHypothesis`` (at the end of this module), whose
 ``decision_function(X, method=...)`` offers the prediction methods of paper
 001 sec. 5: ``vote``, ``average``, ``last``, ``random`` (and ``normalize``).
 

@@ -7,7 +7,7 @@ from a comparator to the weights. With x_hat_t the instances of unit p-norm
 (in feature space for a kernel), u with ||u||_q = 1, gamma > 0,
 d_t = max(0, gamma - y_t u.x_hat_t) and D2 = sqrt(sum d_t^2) over the update
 trials (tightened) or all trials (stated), the number m of updates meets, for
-every j <= m,
+every j <= m::
 
     Theorem 1:  Phi(j) = a S_j - b H_j - c sqrt(H_j) <= 1/2,
     Theorem 2:  Psi(j) = j gamma - sqrt(j) D2

@@ -55,7 +55,7 @@ def estimator_of(algorithm: str) -> type:
         the Perceptron, :class:`Perceptron`; :class:`KernelPerceptron` is its
         kernel-default twin); for an algorithm registered without one (e.g. from
         outside the package), a generic estimator whose parameters are its registered
-        defaults (:func:`~.generic.generic_estimator`).
+        defaults (``generic.generic_estimator``).
 
     Raises
     ------

@@ -117,7 +117,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
        ``tests/test_estimators.py`` does.
 
     An algorithm registered without one gets a generic estimator from
-    :func:`estimator_of` (:mod:`.generic`), whose parameters are its registered defaults.
+    :func:`estimator_of` (module ``estimators.generic``), whose parameters are its registered defaults.
 
     Every estimator takes sparse X (as CSR, scikit-learn's ``accept_sparse=self._accept_sparse``) in
     ``fit``, ``partial_fit``, ``predict`` and ``decision_function``: every form of every

@@ -47,7 +47,7 @@ def add_caption(fig, *lines: str):
     return caption
 
 
-#: The colour of a bound family (the module of :mod:`perceptron_bounds.bounds` that declares
+#: The colour of a bound family (the module of ``perceptron_bounds.bounds`` that declares
 #: it, one per paper or derivation); black stays the mistakes' colour in every figure.
 FAMILY_COLOURS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
                   "tab:pink", "tab:olive", "tab:cyan", "navy", "goldenrod", "teal", "maroon",
