@@ -35,7 +35,7 @@ def plot_tracking(records, *, target_shifts=10, target_algorithm=None):
     matplotlib.figure.Figure
     """
     records = check_records(records, "tracking_records", KEYS)
-    fig, axes = new_figure(1, 1, (8.0, 5.2))
+    fig, axes = new_figure(1, 1, (11.5, 5.2))
     ax = axes[0][0]
     shifts = sorted({row["n_shifts"] for row in records})
     x = np.array([max(s, 0.5) for s in shifts], dtype=float)  # 0 shifts drawn at 0.5
@@ -66,5 +66,5 @@ def plot_tracking(records, *, target_shifts=10, target_algorithm=None):
     ax.set_ylabel("mistakes / bound on the mistakes")
     ax.set_title("Tracking a moving target: mistakes and bounds against the number of shifts"
                  + comparison, fontsize=10)
-    ax.legend(fontsize=7, loc="lower right", ncols=1)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=1)
     return fig
