@@ -9,8 +9,8 @@ of Herbster & Warmuth: the weights never grow past D, so the run cannot
 drift far from a moving target. With D at least sqrt(m) R no projection
 happens and it is the Perceptron.
 
-The dense loop measures ||w + y_t x_t|| directly; the CSR and kernel loops
-keep ||w||^2 from the score, ``||w + y x||^2 = ||w||^2 + 2 y s + ||x||^2``
+The primal rule (dense or CSR rows) and the kernel rule keep ||w||^2 from
+the score, ``||w + y x||^2 = ||w||^2 + 2 y s + ||x||^2``
 (one K(x_t, x_t) per update in the kernel form), set it to D^2 after a
 projection, and hold w as one scale factor times a vector (the coefficients),
 so that an update costs one pass over x_t.
@@ -44,9 +44,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._interrupt import EVERY, stop_requested
-from .._jit import jit
-from .._linalg import dot, grow_vector
+from .._jit import jit, rule
+from .._linalg import dot, grow_vector, row_axpy_norm, row_dot, rows
 from .._validation import check_real
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (
@@ -59,8 +58,9 @@ from ..kernel_engine import (
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, attach, register
-from ._cases import rescaled
+from ._cases import MISTAKE, NO_UPDATE, rescaled
 from ._common import dual_buffer, resolve_kernel_form, support_set
+from ._frame import online_loop
 
 
 @jit
@@ -71,129 +71,61 @@ def projection_factor(norm_sq, radius):
     return radius / np.sqrt(norm_sq)
 
 
-@jit
-def _projected_primal_loop(X, y, order, radius, w, margins):
-    """Projected Perceptron over dense rows; updates w in place.
+@rule
+def _projected_step(X, y, i, t, u, arrays, state):
+    """The projected Perceptron on trial t (row i of dense or CSR X), w = scale * v.
 
-    Returns (mistake trials, ||w||^2, number of projections).
+    ``arrays`` is (v,), ``state`` (D, ||w||^2, scale, projections): a mistake
+    adds y_i x_i / scale to v, takes ||w + y x||^2 = ||w||^2 + 2 y s + ||x||^2
+    and, past D^2, multiplies the scale by D / ||w + y x||.
     """
-    n_trials = order.shape[0]
-    n = X.shape[1]
-    record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    projected = 0
-    norm_sq = 0.0
-    for j in range(n):
-        norm_sq += w[j] * w[j]
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        s = 0.0
-        for j in range(n):
-            s += w[j] * X[i, j]
-        if record:
-            margins[t] = s
-        if y[i] * s <= 0.0:
-            yi = y[i]
-            norm_sq = 0.0
-            for j in range(n):
-                w[j] += yi * X[i, j]
-                norm_sq += w[j] * w[j]
-            a = projection_factor(norm_sq, radius)
-            if a < 1.0:
-                for j in range(n):
-                    w[j] *= a
-                norm_sq = radius * radius
-                projected += 1
-            mistakes[m] = t
-            m += 1
-    return mistakes[:m].copy(), norm_sq, projected
+    (v,) = arrays
+    radius, norm_sq, scale, projected = state
+    s = row_dot(X, i, v) * scale
+    if y[i] * s <= 0.0:
+        xx = row_axpy_norm(X, i, y[i] / scale, v)
+        norm_sq = max(norm_sq + 2.0 * y[i] * s + xx, 0.0)
+        a = projection_factor(norm_sq, radius)
+        if a < 1.0:
+            scale = rescaled(scale, a, v, v.shape[0])
+            norm_sq = radius * radius
+            projected += 1
+        return s, MISTAKE, (radius, norm_sq, scale, projected)
+    return s, NO_UPDATE, state
 
 
-@jit
-def _projected_primal_csr_loop(data, indices, indptr, y, order, radius, v, norm_sq, margins):
-    """Projected Perceptron over CSR rows with w = scale * v; ends with v = w.
-
-    Returns (mistake trials, ||w||^2, number of projections).
-    """
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    projected = 0
-    scale = 1.0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        start, end = indptr[i], indptr[i + 1]
-        s = 0.0
-        xx = 0.0
-        for p in range(start, end):
-            s += v[indices[p]] * data[p]
-        s *= scale
-        if record:
-            margins[t] = s
-        if y[i] * s <= 0.0:
-            e = y[i] / scale
-            for p in range(start, end):
-                v[indices[p]] += e * data[p]
-                xx += data[p] * data[p]
-            norm_sq = max(norm_sq + 2.0 * y[i] * s + xx, 0.0)
-            a = projection_factor(norm_sq, radius)
-            if a < 1.0:
-                scale = rescaled(scale, a, v, v.shape[0])
-                norm_sq = radius * radius
-                projected += 1
-            mistakes[m] = t
-            m += 1
-    v *= scale
-    return mistakes[:m].copy(), norm_sq, projected
+_projected_primal_loop = online_loop(_projected_step)
 
 
-@jit
-def _projected_dual_loop(src, st, k, y, radius, coef, norm_sq, margins):
+@rule(returns_arrays=True)
+def _projected_dual_step(src, y, i, t, u, arrays, state):
     """Kernel projected Perceptron: f = scale * sum_{j<k} coef[j] K(s_j, .).
 
-    A mistake appends (x_t, y_t) and shrinks f onto the ball. Kernel values come
-    from the kernel-row engine (``src``, ``st``). Returns (mistake trials, engine
-    state, coef, k, ||f||^2, number of projections) with coef holding the
-    effective coefficients.
+    ``state`` is (D, ||f||^2, engine state, coef, kernel-row buffer, k, scale,
+    projections); a mistake appends (x_t, y_t) and shrinks f onto the ball,
+    ||f||^2 kept with K(x_t, x_t) alone. Kernel values come from the
+    kernel-row engine (``src``).
     """
-    order = engine_order(src)
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    row = np.empty(coef.shape[0])
-    m = 0
-    projected = 0
-    scale = 1.0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        st = engine_row(src, st, t, k, row)
-        s = dot(coef, row, k) * scale
-        if record:
-            margins[t] = s
-        if y[i] * s <= 0.0:
-            norm_sq = max(norm_sq + 2.0 * y[i] * s + engine_diag(src, i), 0.0)
-            st = engine_append(src, st, t, k)
-            coef = grow_vector(coef, k)
-            row = grow_vector(row, k)
-            coef[k] = y[i] / scale
-            k += 1
-            a = projection_factor(norm_sq, radius)
-            if a < 1.0:
-                scale = rescaled(scale, a, coef, k)
-                norm_sq = radius * radius
-                projected += 1
-            mistakes[m] = t
-            m += 1
-    coef[:k] *= scale
-    return mistakes[:m].copy(), st, coef, k, norm_sq, projected
+    radius, norm_sq, st, coef, row, k, scale, projected = state
+    st = engine_row(src, st, t, k, row)
+    s = dot(coef, row, k) * scale
+    if y[i] * s <= 0.0:
+        norm_sq = max(norm_sq + 2.0 * y[i] * s + engine_diag(src, i), 0.0)
+        st = engine_append(src, st, t, k)
+        coef = grow_vector(coef, k)
+        row = grow_vector(row, k)
+        coef[k] = y[i] / scale
+        k += 1
+        a = projection_factor(norm_sq, radius)
+        if a < 1.0:
+            scale = rescaled(scale, a, coef, k)
+            norm_sq = radius * radius
+            projected += 1
+        return s, MISTAKE, (radius, norm_sq, st, coef, row, k, scale, projected)
+    return s, NO_UPDATE, (radius, norm_sq, st, coef, row, k, scale, projected)
+
+
+_projected_dual_loop = online_loop(_projected_dual_step)
 
 
 def _resolve(params: dict, data) -> dict:
@@ -208,20 +140,18 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     norm_sq = 0.0 if previous is None else previous.state["norm_sq"]
     if params["form"] == "primal":
         w = np.zeros(data.n_features) if previous is None else np.array(previous.weights)
-        if data.sparse:
-            X = data.X
-            trials, norm_sq, projected = _projected_primal_csr_loop(
-                X.data, X.indices, X.indptr, data.y, order, radius, w, norm_sq, margins)
-        else:
-            trials, norm_sq, projected = _projected_primal_loop(data.X, data.y, order, radius,
-                                                                w, margins)
+        trials, _, (_, norm_sq, scale, projected), _ = _projected_primal_loop(
+            rows(data.X), data.y, order, (w,), (radius, norm_sq, 1.0, 0), margins)
+        w *= scale
         hypothesis = LinearHypothesis(w)
     else:
         kernel = kernel_of(params)
         src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
-        trials, st, coef, k, norm_sq, projected = _projected_dual_loop(
-            src, st, k, data.y, radius, dual_buffer(previous), norm_sq, margins)
-        hypothesis = KernelHypothesis(engine_supports(st, k), coef[:k].copy(), kernel)
+        coef = dual_buffer(previous)
+        trials, _, (_, norm_sq, st, coef, _, k, scale, projected), _ = _projected_dual_loop(
+            src, data.y, engine_order(src), (),
+            (radius, norm_sq, st, coef, np.empty(coef.shape[0]), k, 1.0, 0), margins)
+        hypothesis = KernelHypothesis(engine_supports(st, k), coef[:k] * scale, kernel)
     if previous is not None:
         projected += previous.state["projected"]
     return LoopResult(trials, hypothesis, state={"norm_sq": norm_sq, "projected": projected})

@@ -8,9 +8,9 @@ updates,
 so the old weights are multiplied by c = k / (lambda + k) (0 at the first
 update) before x_t is added: the Perceptron that forgets on purpose, the
 more the larger the decay lambda (``decay``). The kernel form multiplies every
-dual coefficient by c and appends y_t. The CSR and kernel loops keep w as one
-scale factor times a vector (the coefficients), so that an update costs one
-pass over x_t (:func:`~perceptron_bounds.algorithms._cases.rescaled` folds the
+dual coefficient by c and appends y_t. The primal rule (dense or CSR rows)
+and the kernel rule keep w as one scale factor times a vector (the
+coefficients), so that an update costs one pass over x_t (:func:`~perceptron_bounds.algorithms._cases.rescaled` folds the
 scale in when it leaves [1e-100, 1e100], as at the first update, c = 0).
 
 Registered as ``"shifting_perceptron"`` with ``decay`` (lambda > 0, default
@@ -44,16 +44,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._interrupt import EVERY, stop_requested
-from .._jit import jit
-from .._linalg import dot, grow_vector
+from .._jit import jit, rule
+from .._linalg import dot, grow_vector, row_axpy, row_dot, rows
 from .._validation import check_real
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import engine_append, engine_order, engine_row, engine_supports, kernel_engine
 from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, attach, register
-from ._cases import rescaled
+from ._cases import MISTAKE, NO_UPDATE, rescaled
 from ._common import dual_buffer, resolve_kernel_form, support_set
+from ._frame import online_loop
 
 
 @jit
@@ -62,103 +62,49 @@ def decay_factor(decay, k):
     return k / (decay + k)
 
 
-@jit
-def _shifting_primal_loop(X, y, order, decay, k, w, margins):
-    """Shifting Perceptron over dense rows; updates w in place. Returns (mistake trials, k)."""
-    n_trials = order.shape[0]
-    n = X.shape[1]
-    record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        s = 0.0
-        for j in range(n):
-            s += w[j] * X[i, j]
-        if record:
-            margins[t] = s
-        if y[i] * s <= 0.0:
-            c = decay_factor(decay, k)
-            yi = y[i]
-            for j in range(n):
-                w[j] = c * w[j] + yi * X[i, j]
-            k += 1
-            mistakes[m] = t
-            m += 1
-    return mistakes[:m].copy(), k
+@rule
+def _shifting_step(X, y, i, t, u, arrays, state):
+    """The shifting Perceptron on trial t (row i of dense or CSR X), w = scale * v.
 
-
-@jit
-def _shifting_primal_csr_loop(data, indices, indptr, y, order, decay, k, v, margins):
-    """Shifting Perceptron over CSR rows with w = scale * v; ends with v = w.
-
-    Returns (mistake trials, k).
+    ``arrays`` is (v,), ``state`` (lambda, k, scale): a mistake multiplies the
+    scale by c = k / (lambda + k) (:func:`rescaled` folds it into v when it
+    leaves range) and adds y_i x_i / scale to v, one pass over x_i.
     """
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    scale = 1.0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        start, end = indptr[i], indptr[i + 1]
-        s = 0.0
-        for p in range(start, end):
-            s += v[indices[p]] * data[p]
-        s *= scale
-        if record:
-            margins[t] = s
-        if y[i] * s <= 0.0:
-            scale = rescaled(scale, decay_factor(decay, k), v, v.shape[0])
-            e = y[i] / scale
-            for p in range(start, end):
-                v[indices[p]] += e * data[p]
-            k += 1
-            mistakes[m] = t
-            m += 1
-    v *= scale
-    return mistakes[:m].copy(), k
+    (v,) = arrays
+    decay, k, scale = state
+    s = row_dot(X, i, v) * scale
+    if y[i] * s <= 0.0:
+        scale = rescaled(scale, decay_factor(decay, k), v, v.shape[0])
+        row_axpy(X, i, y[i] / scale, v)
+        return s, MISTAKE, (decay, k + 1, scale)
+    return s, NO_UPDATE, state
 
 
-@jit
-def _shifting_dual_loop(src, st, k_sup, y, decay, k, coef, margins):
+_shifting_primal_loop = online_loop(_shifting_step)
+
+
+@rule(returns_arrays=True)
+def _shifting_dual_step(src, y, i, t, u, arrays, state):
     """Kernel shifting Perceptron: f = scale * sum_{j<k_sup} coef[j] K(s_j, .).
 
-    A mistake multiplies f by c and appends (x_t, y_t). Kernel values come from
-    the kernel-row engine (``src``, ``st``). Returns (mistake trials, engine state,
-    coef, k_sup, k) with coef holding the effective coefficients.
+    ``state`` is (lambda, k, engine state, coef, kernel-row buffer, k_sup,
+    scale); a mistake multiplies f by c and appends (x_t, y_t). Kernel values
+    come from the kernel-row engine (``src``).
     """
-    order = engine_order(src)
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    row = np.empty(coef.shape[0])
-    m = 0
-    scale = 1.0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        st = engine_row(src, st, t, k_sup, row)
-        s = dot(coef, row, k_sup) * scale
-        if record:
-            margins[t] = s
-        if y[i] * s <= 0.0:
-            scale = rescaled(scale, decay_factor(decay, k), coef, k_sup)
-            st = engine_append(src, st, t, k_sup)
-            coef = grow_vector(coef, k_sup)
-            row = grow_vector(row, k_sup)
-            coef[k_sup] = y[i] / scale
-            k_sup += 1
-            k += 1
-            mistakes[m] = t
-            m += 1
-    coef[:k_sup] *= scale
-    return mistakes[:m].copy(), st, coef, k_sup, k
+    decay, k, st, coef, row, k_sup, scale = state
+    st = engine_row(src, st, t, k_sup, row)
+    s = dot(coef, row, k_sup) * scale
+    if y[i] * s <= 0.0:
+        scale = rescaled(scale, decay_factor(decay, k), coef, k_sup)
+        st = engine_append(src, st, t, k_sup)
+        coef = grow_vector(coef, k_sup)
+        row = grow_vector(row, k_sup)
+        coef[k_sup] = y[i] / scale
+        return s, MISTAKE, (decay, k + 1, st, coef, row, k_sup + 1, scale)
+    return s, NO_UPDATE, (decay, k, st, coef, row, k_sup, scale)
+
+
+_shifting_dual_loop = online_loop(_shifting_dual_step)
 
 
 def _resolve(params: dict, data) -> dict:
@@ -171,19 +117,18 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     k = 0 if previous is None else int(previous.state["updates"])
     if params["form"] == "primal":
         w = np.zeros(data.n_features) if previous is None else np.array(previous.weights)
-        if data.sparse:
-            X = data.X
-            trials, k = _shifting_primal_csr_loop(X.data, X.indices, X.indptr, data.y, order,
-                                                  decay, k, w, margins)
-        else:
-            trials, k = _shifting_primal_loop(data.X, data.y, order, decay, k, w, margins)
+        trials, _, (_, k, scale), _ = _shifting_primal_loop(rows(data.X), data.y, order, (w,),
+                                                            (decay, k, 1.0), margins)
+        w *= scale
         hypothesis = LinearHypothesis(w)
     else:
         kernel = kernel_of(params)
         src, st, k_sup = kernel_engine(data.X, order, kernel, support_set(previous))
-        trials, st, coef, k_sup, k = _shifting_dual_loop(src, st, k_sup, data.y, decay, k,
-                                                         dual_buffer(previous), margins)
-        hypothesis = KernelHypothesis(engine_supports(st, k_sup), coef[:k_sup].copy(), kernel)
+        coef = dual_buffer(previous)
+        trials, _, (_, k, st, coef, _, k_sup, scale), _ = _shifting_dual_loop(
+            src, data.y, engine_order(src), (),
+            (decay, k, st, coef, np.empty(coef.shape[0]), k_sup, 1.0), margins)
+        hypothesis = KernelHypothesis(engine_supports(st, k_sup), coef[:k_sup] * scale, kernel)
     return LoopResult(trials, hypothesis, state={"updates": k})
 
 
