@@ -161,14 +161,16 @@ def rule(func=None, *, returns_arrays=False):
     return stub
 
 
-def row_kind(stub, dense, csr, *, csr_fastmath=GATHER):
+def row_kind(stub, dense, csr, *, csr_fastmath=GATHER, dense_fastmath=CONTIGUOUS):
     """Make ``stub(X, ...)`` run ``dense`` for a 2-D array X and ``csr`` for a CSR tuple X.
 
     The choice is made when a loop compiles (``numba.extending.overload``, one
     overload per kind), so a loop calling ``stub`` compiles once per input kind
-    with no run-time test. ``dense`` is compiled with :data:`CONTIGUOUS` fast
-    math, ``csr`` with ``csr_fastmath``: :data:`GATHER` when it sums through the
-    row's indices, :data:`CONTIGUOUS` when it sums the row's values alone.
+    with no run-time test. ``dense`` is compiled with ``dense_fastmath``
+    (:data:`CONTIGUOUS`, or :data:`GATHER` for a sum that must add its terms in
+    column order, as a CSR row's sum does), ``csr`` with ``csr_fastmath``:
+    :data:`GATHER` when it sums through the row's indices, :data:`CONTIGUOUS`
+    when it sums the row's values alone.
     ``stub`` itself is what runs with the JIT off: it must call ``csr`` for a
     tuple and ``dense`` otherwise. The three take the same arguments, X first.
 
@@ -179,7 +181,7 @@ def row_kind(stub, dense, csr, *, csr_fastmath=GATHER):
     """
     if numba.config.DISABLE_JIT:
         return stub
-    for kind, body, fastmath in ((numba.types.Array, dense, CONTIGUOUS),
+    for kind, body, fastmath in ((numba.types.Array, dense, dense_fastmath),
                                  (numba.types.BaseTuple, csr, csr_fastmath)):
         options = {**JIT_OPTIONS, "fastmath": set(fastmath)}
         del options["cache"]  # compiled into, and cached with, the loop that calls it

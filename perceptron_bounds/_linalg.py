@@ -78,6 +78,22 @@ def _csr_dot(X, i, w):
     return s
 
 
+def row_dot_ordered(X, i, w):
+    """w . x_i summed in column order for dense and CSR X alike: the same bits for a row
+    and its CSR form (sorted indices), whose zeros a sum in order adds exactly.
+
+    For a rule whose scores are ill-conditioned (ROMMA's, theory §2.8), where
+    the vectorised (reassociated) dense order and the CSR order differ by more
+    than a test of the two kinds allows; a dense sum in order is not vectorised.
+    """
+    return (_csr_dot if isinstance(X, tuple) else _dense_dot)(X, i, w)
+
+
+def row_sq_norm_ordered(X, i):
+    """x_i . x_i summed in column order (see :func:`row_dot_ordered`)."""
+    return (_csr_sq_norm if isinstance(X, tuple) else _dense_sq_norm)(X, i)
+
+
 def row_dot_norm(X, i, w):
     """(w . x_i, x_i . x_i) in one read of row i."""
     return (_csr_dot_norm if isinstance(X, tuple) else _dense_dot_norm)(X, i, w)
@@ -688,6 +704,11 @@ def normalize_rows(X, p: float):
         return out
     return np.ascontiguousarray(X * inv[:, None])
 
+
+# Sums in column order for both kinds (no reassociation): the same bits from a row and its CSR.
+row_kind(row_dot_ordered, _dense_dot, _csr_dot, dense_fastmath=GATHER)
+row_kind(row_sq_norm_ordered, _dense_sq_norm, _csr_sq_norm, dense_fastmath=GATHER,
+         csr_fastmath=GATHER)
 
 # The CSR bodies that read a row's values alone, contiguously, are vectorised too.
 for _name in ("dot", "dot_norm", "axpy", "axpy_norm", "axpy_over", "sq_norm", "stable_norm",
