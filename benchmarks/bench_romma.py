@@ -41,8 +41,8 @@ def primal_rows(small, repeats):
     contenders = {"floor": lambda: _floor(X, y, w0)}
     for aggressive in (False, True):
         contenders[f"aggressive={aggressive}"] = (
-            lambda a=aggressive: _romma_primal_loop(X, y, order, a, np.zeros(X.shape[1]), 0.0,
-                                                    empty))
+            lambda a=aggressive: _romma_primal_loop(X, y, order, (np.zeros(X.shape[1]),),
+                                                    (a, 0.0, 1.0), empty))
     best = race(contenders, repeats, CLOCKS["cpu"])
     print(f"primal, 1 epoch on {X.shape[0]} x {X.shape[1]} (CPU s, best of {repeats})")
     print(f"{'loop':22s} {'seconds':>9s} {'/ floor':>8s} {'mistakes':>9s} {'m.errors':>9s}")

@@ -66,8 +66,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._interrupt import stop_requested
-from .._jit import jit
+from .._jit import jit, rule
 from .._linalg import dot, grow_square_within, grow_vector, square_buffer
 from .._validation import check_bool, check_real
 from ..hypothesis import KernelHypothesis
@@ -81,6 +80,7 @@ from ..kernel_engine import (
 )
 from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, attach, register
+from ._cases import NO_UPDATE
 from ._common import (
     MEMORY_BUDGET,
     check_dual_stop,
@@ -91,13 +91,14 @@ from ._common import (
     resolve_kernel,
     support_set,
 )
+from ._frame import STOP, online_loop
 
 #: An instance with delta_t^2 <= DEPENDENT K(x_t, x_t), or with delta_t^2 at most twice the bound
 #: on its rounding error (``project``), is in the span of the supports up to rounding: it is
 #: projected, never added (theory §2.13).
 DEPENDENT = 1e-12
 
-# What the loop did on an update trial.
+# What the loop did on an update trial: the rule's cases (NO_UPDATE is 0).
 ADDED, PROJECTED, MARGIN_UPDATE = 1, 2, 3
 
 # The dense k x k matrices the loop keeps: the Cholesky factor L of K_S.
@@ -157,80 +158,61 @@ def project(L, g, k, kxx, units, z, c):
     return projected_sq, delta_sq, error, delta_sq <= max(DEPENDENT * kxx, 2.0 * error)
 
 
-@jit
-def _projectron_loop(src, st, k, y, eta, plus, beta, chol, max_k, units, margins):
-    """Projectron (++ with ``plus``) over the engine's k supports; K_S = L L^T kept in ``chol``.
+@rule(returns_arrays=True)
+def _projectron_step(src, y, i, t, u, arrays, state):
+    """Projectron (++ with ``plus``) on trial t over the engine's k supports, K_S = L L^T.
 
-    Kernel values come from the kernel-row engine (``src``, ``st``). Stops at an
-    added support that would make more than ``max_k``. Returns (update trials,
-    their kinds ADDED / PROJECTED / MARGIN_UPDATE, delta_t and tau_t on each,
-    engine state, beta, chol, k, the trial it stopped at or -1), the buffers
-    possibly regrown.
+    ``arrays`` is (delta_t, tau_t), written at the update's index u; ``state``
+    (eta, plus, units, max_k, engine state, beta, L, g, c, z, k), the buffers
+    regrown as needed. The case is ADDED, PROJECTED or MARGIN_UPDATE, or
+    :data:`~._frame.STOP` at an added support that would make more than ``max_k``.
     """
-    order = engine_order(src)
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    g = grow_vector(np.empty(0), k)
-    c = grow_vector(np.empty(0), k)
-    z = grow_vector(np.empty(0), k)
-    updates = np.empty(n_trials, dtype=np.int64)
-    kinds = np.empty(n_trials, dtype=np.int64)
-    deltas = np.empty(n_trials)
-    taus = np.empty(n_trials)
-    u = 0
-    stop = -1
-    for t in range(n_trials):
-        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        g = grow_vector(g, k)
-        c = grow_vector(c, k)
-        z = grow_vector(z, k)
-        st = engine_row(src, st, t, k, g)
-        s = dot(beta, g, k)
-        if record:
-            margins[t] = s
-        yi = y[i]
-        ys = yi * s
-        if ys >= 1.0 or (ys > 0.0 and not plus):
-            continue
-        kxx = engine_diag(src, i)
-        projected_sq, delta_sq, _, in_span = project(chol, g, k, kxx, units, z, c)
-        delta = np.sqrt(delta_sq)
-        if ys <= 0.0:
-            tau = 1.0
-            if delta > eta and not in_span:
-                if k >= max_k:
-                    stop = t
-                    break
-                # The bordered Gram's factor: row k of L is (z, delta).
-                chol = grow_square_within(chol, k, max_k)
-                for p in range(k):
-                    chol[k, p] = z[p]
-                chol[k, k] = delta
-                st = engine_append(src, st, t, k)
-                beta = grow_vector(beta, k)
-                beta[k] = yi
-                k += 1
-                kind = ADDED
-            else:
-                for p in range(k):
-                    beta[p] += yi * c[p]
-                kind = PROJECTED
-        else:
-            tau = margin_step(1.0 - ys, delta, in_span, max(projected_sq, 0.0), eta)
-            if tau <= 0.0:
-                continue
+    deltas, taus = arrays
+    eta, plus, units, max_k, st, beta, chol, g, c, z, k = state
+    g = grow_vector(g, k)
+    c = grow_vector(c, k)
+    z = grow_vector(z, k)
+    st = engine_row(src, st, t, k, g)
+    s = dot(beta, g, k)
+    yi = y[i]
+    ys = yi * s
+    if ys >= 1.0 or (ys > 0.0 and not plus):
+        return s, NO_UPDATE, (eta, plus, units, max_k, st, beta, chol, g, c, z, k)
+    projected_sq, delta_sq, _, in_span = project(chol, g, k, engine_diag(src, i), units, z, c)
+    delta = np.sqrt(delta_sq)
+    if ys <= 0.0:
+        tau = 1.0
+        if delta > eta and not in_span:
+            if k >= max_k:
+                return s, STOP, (eta, plus, units, max_k, st, beta, chol, g, c, z, k)
+            # The bordered Gram's factor: row k of L is (z, delta).
+            chol = grow_square_within(chol, k, max_k)
             for p in range(k):
-                beta[p] += tau * yi * c[p]
-            kind = MARGIN_UPDATE
-        updates[u] = t
-        kinds[u] = kind
-        deltas[u] = delta
-        taus[u] = tau
-        u += 1
-    return (updates[:u].copy(), kinds[:u].copy(), deltas[:u].copy(), taus[:u].copy(), st, beta,
-            chol, k, stop)
+                chol[k, p] = z[p]
+            chol[k, k] = delta
+            st = engine_append(src, st, t, k)
+            beta = grow_vector(beta, k)
+            beta[k] = yi
+            k += 1
+            case = ADDED
+        else:
+            for p in range(k):
+                beta[p] += yi * c[p]
+            case = PROJECTED
+    else:
+        tau = margin_step(1.0 - ys, delta, in_span, max(projected_sq, 0.0), eta)
+        if tau <= 0.0:
+            return s, NO_UPDATE, (eta, plus, units, max_k, st, beta, chol, g, c, z, k)
+        for p in range(k):
+            beta[p] += tau * yi * c[p]
+        case = MARGIN_UPDATE
+    deltas[u] = delta
+    taus[u] = tau
+    return s, case, (eta, plus, units, max_k, st, beta, chol, g, c, z, k)
+
+
+# A trial costs O(k^2): the Ctrl-C check runs on every trial.
+_projectron_loop = online_loop(_projectron_step, every=1)
 
 
 def _fit(data, order, params, margins, previous) -> LoopResult:
@@ -238,9 +220,15 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
     chol = np.zeros((16, 16)) if previous is None else square_buffer(_factor_of(previous))
     budget = params["memory_budget"]
-    updates, kinds, deltas, taus, st, beta, chol, k, stop = _projectron_loop(
-        src, st, k, data.y, params["eta"], params["plus"], dual_buffer(previous), chol,
-        max_supports(_MATRICES, budget), kernel.rounding_units(data.X), margins)
+    n_trials = order.shape[0]
+    deltas, taus = np.empty(n_trials), np.empty(n_trials)
+    beta, empty = dual_buffer(previous), np.empty(0)
+    updates, kinds, state, stop = _projectron_loop(
+        src, data.y, engine_order(src), (deltas, taus),
+        (params["eta"], params["plus"], kernel.rounding_units(data.X),
+         max_supports(_MATRICES, budget), st, beta, chol, empty, empty, empty, k), margins)
+    st, beta, chol, k = state[4], state[5], state[6], state[10]
+    deltas, taus = deltas[:updates.shape[0]].copy(), taus[:updates.shape[0]].copy()
     check_dual_stop(stop, k, _MATRICES, budget)
     hypothesis = KernelHypothesis(engine_supports(st, k), beta[:k].copy(), kernel)
     margin = kinds == MARGIN_UPDATE
