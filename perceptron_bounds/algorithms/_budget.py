@@ -34,8 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._interrupt import EVERY, stop_requested
-from .._jit import jit
+from .._jit import jit, rule
 from .._linalg import dot
 from .._validation import check_int
 from ..hypothesis import KernelHypothesis
@@ -50,7 +49,9 @@ from ..kernel_engine import (
 )
 from ..kernels import kernel_of
 from ..registry import LoopResult
+from ._cases import MISTAKE, NO_UPDATE
 from ._common import check_form, resolve_kernel
+from ._frame import online_loop
 
 #: ``state["removed_trials"]`` of a mistake that removed no support.
 NONE = -1
@@ -88,67 +89,57 @@ def _place(gram, row, k, j, kxx):
     gram[j, j] = kxx
 
 
-@jit
-def _budget_dual_loop(src, st, k, y, budget, forgetron, draws, coef, born, gram, Q, M, margins):
+@rule(returns_arrays=True)
+def _budget_step(src, y, i, t, u, arrays, state):
     """Kernel Perceptron on a budget: f(x) = sum_{j<k} coef[j] K(s_j, x), k <= budget.
 
     A mistake appends x_t while k < budget, else replaces the oldest support
     after the self-tuned shrink (``forgetron``) or the support of slot
-    floor(budget u_t) (theory §2.11, §2.12). ``born[j]`` is the trial that
-    added slot j's support; ``gram`` (Forgetron only, budget x budget) its
-    Gram matrix. Returns (mistake trials, removed trials, shrink factors,
-    engine state, k, Q, M).
+    floor(budget u_t) (theory §2.11, §2.12). ``arrays`` is (draws, coef, born,
+    gram, removed, shrink, kernel-row buffer): ``born[j]`` is the trial that
+    added slot j's support, ``gram`` (Forgetron only, budget x budget) its
+    Gram matrix, ``removed[u]`` and ``shrink[u]`` update u's removed trial and
+    factor. ``state`` is (budget, forgetron, engine state, k, Q, M).
     """
-    order = engine_order(src)
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    removed = np.empty(n_trials, dtype=np.int64)
-    shrink = np.empty(n_trials)
-    row = np.empty(budget + 1)
-    m = 0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        st = engine_row(src, st, t, k, row)
-        s = dot(coef, row, k)
-        if record:
-            margins[t] = s
-        yi = y[i]
-        if yi * s > 0.0:
-            continue
-        mistakes[m] = t
-        M += 1.0
-        phi = 1.0
-        if k < budget:
-            j = k
-            removed[m] = NONE
-            st = engine_append(src, st, t, k)
-            k += 1
-        elif forgetron:
-            j = np.argmin(born[:k])  # the oldest support
-            sigma = abs(coef[j])
-            y_r = 1.0 if coef[j] > 0.0 else -1.0
-            f_r = dot(coef, gram[j], k) + yi * row[j]  # f'(x_r): x_t added, nothing shrunk
-            phi = forgetron_phi(sigma, y_r * f_r, Q, M)
-            lam = sigma * phi
-            Q += lam * lam + 2.0 * lam - 2.0 * lam * y_r * (phi * f_r)
-            for q in range(k):
-                coef[q] *= phi
-            removed[m] = born[j]
-            st = engine_replace(src, st, t, j)
-        else:
-            j = min(int(draws[t] * budget), budget - 1)
-            removed[m] = born[j]
-            st = engine_replace(src, st, t, j)
-        if forgetron:
-            _place(gram, row, k, j, engine_diag(src, i))
-        coef[j] = yi * phi
-        born[j] = t
-        shrink[m] = phi
-        m += 1
-    return mistakes[:m].copy(), removed[:m].copy(), shrink[:m].copy(), st, k, Q, M
+    draws, coef, born, gram, removed, shrink, row = arrays
+    budget, forgetron, st, k, Q, M = state
+    st = engine_row(src, st, t, k, row)
+    s = dot(coef, row, k)
+    yi = y[i]
+    if yi * s > 0.0:
+        return s, NO_UPDATE, (budget, forgetron, st, k, Q, M)
+    M += 1.0
+    phi = 1.0
+    if k < budget:
+        j = k
+        removed[u] = NONE
+        st = engine_append(src, st, t, k)
+        k += 1
+    elif forgetron:
+        j = np.argmin(born[:k])  # the oldest support
+        sigma = abs(coef[j])
+        y_r = 1.0 if coef[j] > 0.0 else -1.0
+        f_r = dot(coef, gram[j], k) + yi * row[j]  # f'(x_r): x_t added, nothing shrunk
+        phi = forgetron_phi(sigma, y_r * f_r, Q, M)
+        lam = sigma * phi
+        Q += lam * lam + 2.0 * lam - 2.0 * lam * y_r * (phi * f_r)
+        for q in range(k):
+            coef[q] *= phi
+        removed[u] = born[j]
+        st = engine_replace(src, st, t, j)
+    else:
+        j = min(int(draws[t] * budget), budget - 1)
+        removed[u] = born[j]
+        st = engine_replace(src, st, t, j)
+    if forgetron:
+        _place(gram, row, k, j, engine_diag(src, i))
+    coef[j] = yi * phi
+    born[j] = t
+    shrink[u] = phi
+    return s, MISTAKE, (budget, forgetron, st, k, Q, M)
+
+
+_budget_loop = online_loop(_budget_step)
 
 
 def resolve_budget(params: dict, data) -> dict:
@@ -182,8 +173,12 @@ def fit_budget(data, order, params, margins, previous, *, forgetron: bool) -> Lo
         if forgetron and k:
             gram[:k, :k] = kernel.gram(held, held)
     draws = data.draws if data.draws is not None else np.empty(0)
-    mistakes, removed, shrink, st, k, Q, M = _budget_dual_loop(
-        src, st, k, data.y, budget, forgetron, draws, coef, born, gram, Q, M, margins)
+    removed, shrink = np.empty(order.shape[0], dtype=np.int64), np.empty(order.shape[0])
+    mistakes, _, (_, _, st, k, Q, M), _ = _budget_loop(
+        src, data.y, engine_order(src), (draws, coef, born, gram, removed, shrink,
+                                         np.empty(budget + 1)),
+        (budget, forgetron, st, k, float(Q), float(M)), margins)
+    removed, shrink = removed[:mistakes.shape[0]].copy(), shrink[:mistakes.shape[0]].copy()
     hypothesis = KernelHypothesis(engine_supports(st, k), coef[:k].copy(), kernel)
     return LoopResult(mistakes, hypothesis,
                       state={"removed_trials": removed, "shrink": shrink,
