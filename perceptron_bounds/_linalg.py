@@ -413,6 +413,26 @@ def _rank_one_matvec_short(M, pending, sign, x, n, out):
 
 
 @jit
+def border_inverse(m_inv, u, schur, pending, k, limit):
+    """The inverse of the bordered [[M, g], [g^T, d]] from m_inv = M^{-1}, u = M^{-1} g and the
+    Schur complement schur = d - g . u, all but the leading block's change.
+
+    Row and column k become -u / schur and 1 / schur (m_inv grown as by
+    :func:`grow_square_within`, within ``limit``); the leading block still lacks
+    + u u^T / schur, left in ``pending`` = u / sqrt(schur) for the next
+    :func:`rank_one_matvec` (sign -1) to add with its product. Returns m_inv.
+    """
+    m_inv = grow_square_within(m_inv, k, limit)
+    root = 1.0 / np.sqrt(schur)
+    for p in range(k):
+        m_inv[p, k] = -u[p] / schur
+        m_inv[k, p] = -u[p] / schur
+        pending[p] = u[p] * root
+    m_inv[k, k] = 1.0 / schur
+    return m_inv
+
+
+@jit
 def rank_one_downdate(M, z, d, k):
     """M[:k, :k] -= z z^T / d, as (z_i / sqrt d)(z_j / sqrt d) so that M stays exactly symmetric."""
     r = 1.0 / np.sqrt(d)

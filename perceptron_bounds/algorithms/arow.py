@@ -78,12 +78,12 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse
 
-from .._interrupt import stop_requested
-from .._jit import jit, row_kind, rule
+from .._jit import row_kind, rule
 from .._linalg import (
+    border_inverse,
+    capacity,
     cholesky_update,
     dot,
-    grow_square_within,
     grow_vector,
     rank_one_matvec,
     row_dense,
@@ -117,7 +117,7 @@ from ._common import (
     resolve_kernel_form,
     support_set,
 )
-from ._frame import online_loop
+from ._frame import STOP, online_loop
 
 # The frame's case of an update trial (algorithms/_frame.py); mistakes among them are told apart
 # by y_t mu_t . x_t <= 0 (the wrapper).
@@ -128,50 +128,40 @@ UPDATE = MISTAKE
 _MATRICES = 1
 
 
-@jit
-def _arow_full_loop(X, y, order, r, factor, mu, margins):
-    """Primal AROW with a full covariance; updates ``factor`` and ``mu`` in place.
+@rule(returns_arrays=True)  # the row it reads is a view of X, or scratch
+def _arow_full_step(X, y, i, t, u, arrays, state):
+    """Primal AROW with a full covariance on trial t; updates ``factor`` and ``mu`` in place.
 
     ``factor`` is the upper Cholesky factor R of the precision Sigma^{-1} = R^T R. An
     update computes w = R^{-T} x (chi = w . w >= 0) and z = R^{-1} w = Sigma x, then
-    adds x x^T / r to R^T R by rotations. Returns (update trials, y_t mu_t . x_t and
-    chi_t = x_t^T Sigma_t x_t on each).
+    adds x x^T / r to R^T R by rotations. ``arrays`` is (factor, mu, per update
+    y_t mu_t . x_t and chi_t = x_t^T Sigma_t x_t, then the buffers x, w, z, v of
+    n entries); ``state`` is (r,).
     """
-    n_trials = order.shape[0]
+    factor, mu, ms, chis, scratch, w, z, v = arrays
+    (r,) = state
     n = mu.shape[0]
-    record = margins.shape[0] > 0
-    scratch = np.zeros(n)
-    w = np.empty(n)
-    z = np.empty(n)
-    v = np.empty(n)
+    x = row_dense(X, i, scratch)
+    s = dot(mu, x, n)
+    ys = y[i] * s
+    if ys >= 1.0:
+        return s, NO_UPDATE, state
+    upper_solve_t(factor, x, n, w)
+    chi = dot(w, w, n)
+    upper_solve(factor, w, n, z)
+    c = (y[i] - s) / (chi + r)  # alpha y = l beta y, and l y = y - s
     root_r = np.sqrt(r)
-    updates = np.empty(n_trials, dtype=np.int64)
-    ms = np.empty(n_trials)
-    chis = np.empty(n_trials)
-    u = 0
-    for t in range(n_trials):
-        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        x = row_dense(X, i, scratch)
-        s = dot(mu, x, n)
-        if record:
-            margins[t] = s
-        ys = y[i] * s
-        if ys < 1.0:
-            upper_solve_t(factor, x, n, w)
-            chi = dot(w, w, n)
-            upper_solve(factor, w, n, z)
-            c = (y[i] - s) / (chi + r)  # alpha y = l beta y, and l y = y - s
-            for j in range(n):
-                mu[j] += c * z[j]
-                v[j] = x[j] / root_r
-            cholesky_update(factor, v, n)
-            updates[u] = t
-            ms[u] = ys
-            chis[u] = chi
-            u += 1
-    return updates[:u].copy(), ms[:u].copy(), chis[:u].copy()
+    for j in range(n):
+        mu[j] += c * z[j]
+        v[j] = x[j] / root_r
+    cholesky_update(factor, v, n)
+    ms[u] = ys
+    chis[u] = chi
+    return s, UPDATE, state
+
+
+# A trial costs O(n^2): the Ctrl-C check runs on every trial.
+_arow_full_loop = online_loop(_arow_full_step, every=1)
 
 
 def _row_score_chi(X, i, mu, variance):
@@ -252,70 +242,51 @@ def _arow_diagonal_step(X, y, i, t, u, arrays, state):
 _arow_diagonal_loop = online_loop(_arow_diagonal_step)
 
 
-@jit
-def _arow_dual_loop(src, st, k, y, r, alpha, m_inv, max_k, margins):
-    """Dual AROW over the engine's k supports s_j (the update instances, with multiplicity).
+@rule(returns_arrays=True)
+def _arow_dual_step(src, y, i, t, u, arrays, state):
+    """Dual AROW on trial t over the engine's k supports s_j (the update instances, with
+    multiplicity).
 
     Keeps m_inv = (r I_k + K_A)^{-1} and alpha = m_inv y_A, so that the score is
     alpha . g with g = (K(s_j, x_t))_j; kernel values come from the kernel-row
-    engine (``src``, ``st``). Stops at an update that would make more than
-    ``max_k`` supports. Returns (update trials, y_t s_t and chi_t on each, engine
-    state, alpha, m_inv, k, the trial it stopped at or -1), the buffers possibly regrown.
+    engine (``src``). ``arrays`` is (per update y_t s_t and chi_t); ``state``
+    (r, max_k, engine state, alpha, m_inv, g, u, pending, k), the buffers
+    regrown as needed: m_inv[:k, :k] still lacks + pending pending^T, which the
+    next product adds. The case is :data:`~._frame.STOP` at an update that would
+    make more than ``max_k`` supports.
     """
-    order = engine_order(src)
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    g = grow_vector(np.empty(0), k)
-    u = grow_vector(np.empty(0), k)
-    pending = grow_vector(np.empty(0), k)  # m_inv[:k, :k] still lacks + pending pending^T
-    updates = np.empty(n_trials, dtype=np.int64)
-    ms = np.empty(n_trials)
-    chis = np.empty(n_trials)
-    n_up = 0
-    stop = -1
-    for t in range(n_trials):
-        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        g = grow_vector(g, k)
-        u = grow_vector(u, k)
-        pending = grow_vector(pending, k)
-        st = engine_row(src, st, t, k, g)
-        s = dot(alpha, g, k)
-        if record:
-            margins[t] = s
-        ys = y[i] * s
-        if ys < 1.0:
-            if k >= max_k:
-                stop = t
-                break
-            rank_one_matvec(m_inv, pending, -1.0, g, k, u)
-            # x^T Sigma x >= 0; the difference of kernel values may round below it
-            chi = max(engine_diag(src, i) - dot(g, u, k), 0.0)
-            schur = r + chi
-            # Partitioned inverse of [[r I + K_A, g], [g^T, r + K(x, x)]]: border now, the
-            # leading block's + u u^T / schur with the next product.
-            m_inv = grow_square_within(m_inv, k, max_k)
-            root = 1.0 / np.sqrt(schur)
-            for p in range(k):
-                m_inv[p, k] = -u[p] / schur
-                m_inv[k, p] = -u[p] / schur
-                pending[p] = u[p] * root
-            m_inv[k, k] = 1.0 / schur
-            c = (y[i] - s) / schur
-            for p in range(k):
-                alpha[p] -= c * u[p]
-            st = engine_append(src, st, t, k)
-            alpha = grow_vector(alpha, k)
-            alpha[k] = c
-            k += 1
-            updates[n_up] = t
-            ms[n_up] = ys
-            chis[n_up] = chi
-            n_up += 1
-    rank_one_matvec(m_inv, pending, -1.0, g, k, u)
-    return (updates[:n_up].copy(), ms[:n_up].copy(), chis[:n_up].copy(), st, alpha, m_inv, k,
-            stop)
+    ms, chis = arrays
+    r, max_k, st, alpha, m_inv, g, v, pending, k = state
+    g = grow_vector(g, k)
+    v = grow_vector(v, k)
+    pending = grow_vector(pending, k)
+    st = engine_row(src, st, t, k, g)
+    s = dot(alpha, g, k)
+    ys = y[i] * s
+    if ys >= 1.0:
+        return s, NO_UPDATE, (r, max_k, st, alpha, m_inv, g, v, pending, k)
+    if k >= max_k:
+        return s, STOP, (r, max_k, st, alpha, m_inv, g, v, pending, k)
+    rank_one_matvec(m_inv, pending, -1.0, g, k, v)
+    # x^T Sigma x >= 0; the difference of kernel values may round below it
+    chi = max(engine_diag(src, i) - dot(g, v, k), 0.0)
+    schur = r + chi
+    # Partitioned inverse of [[r I + K_A, g], [g^T, r + K(x, x)]]: border now, the
+    # leading block's + u u^T / schur with the next product.
+    m_inv = border_inverse(m_inv, v, schur, pending, k, max_k)
+    c = (y[i] - s) / schur
+    for p in range(k):
+        alpha[p] -= c * v[p]
+    st = engine_append(src, st, t, k)
+    alpha = grow_vector(alpha, k)
+    alpha[k] = c
+    ms[u] = ys
+    chis[u] = chi
+    return s, UPDATE, (r, max_k, st, alpha, m_inv, g, v, pending, k + 1)
+
+
+# A trial costs O(k^2): the Ctrl-C check runs on every trial.
+_arow_dual_loop = online_loop(_arow_dual_step, every=1)
 
 
 def _fit_primal(data, params, order, margins, previous):
@@ -331,8 +302,13 @@ def _fit_primal(data, params, order, margins, previous):
         return (updates, ms[:u].copy(), chis[:u].copy(), LinearHypothesis(mu),
                 {"precision": precision})
     factor = np.eye(n) if previous is None else np.array(previous.state["precision_factor"])
-    found = _arow_full_loop(rows(data.X), data.y, order, r, factor, mu, margins)
-    return (*found, LinearHypothesis(mu), {"precision_factor": factor})
+    ms, chis = np.empty(order.shape[0]), np.empty(order.shape[0])
+    updates = _arow_full_loop(rows(data.X), data.y, order,
+                              (factor, mu, ms, chis, np.zeros(n), *np.empty((3, n))), (r,),
+                              margins)[0]
+    u = updates.shape[0]
+    return (updates, ms[:u].copy(), chis[:u].copy(), LinearHypothesis(mu),
+            {"precision_factor": factor})
 
 
 def _fit_dual(data, params, order, margins, previous):
@@ -341,9 +317,15 @@ def _fit_dual(data, params, order, margins, previous):
     src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
     m_inv = np.zeros((16, 16)) if previous is None else square_buffer(previous.state["m_inv"])
     budget = params["memory_budget"]
-    updates, ms, chis, st, alpha, m_inv, k, stop = _arow_dual_loop(
-        src, st, k, data.y, params["r"], dual_buffer(previous), m_inv,
-        max_supports(_MATRICES, budget), margins)
+    ms, chis = np.empty(order.shape[0]), np.empty(order.shape[0])
+    g, v, pending = np.zeros((3, capacity(k + 1)))  # nothing pending
+    updates, _, state, stop = _arow_dual_loop(
+        src, data.y, engine_order(src), (ms, chis),
+        (params["r"], max_supports(_MATRICES, budget), st, dual_buffer(previous), m_inv,
+         g, v, pending, k), margins)
+    _, _, st, alpha, m_inv, g, v, pending, k = state
+    rank_one_matvec(m_inv, pending, -1.0, g, k, v)  # the last update's pending change
+    ms, chis = ms[:updates.shape[0]].copy(), chis[:updates.shape[0]].copy()
     check_dual_stop(stop, k, _MATRICES, budget)
     hypothesis = KernelHypothesis(engine_supports(st, k), alpha[:k].copy(), kernel)
     return updates, ms, chis, hypothesis, {"m_inv": m_inv[:k, :k].copy()}
