@@ -92,8 +92,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._interrupt import EVERY, stop_requested
-from .._jit import jit
+from .._jit import jit, rule
 from .._linalg import capacity, dot, grow_vector, row_axpy, row_dot, row_sq_norm, rows
 from ..hypothesis import PrototypeHypothesis, PrototypeKernelHypothesis
 from ..kernel_engine import (
@@ -108,6 +107,7 @@ from ..kernels import kernel_of
 from ..registry import LoopResult
 from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE
 from ._common import support_set
+from ._frame import online_loop
 
 
 @jit
@@ -151,104 +151,83 @@ def _update_gram(G, s, a, b, c, vv, p):
             G[b, q] = G[q, b]
 
 
-@jit
-def _native_primal_loop(X, y, order, r, W, G, margins):
-    """Native Ballseptron (r = 0: Perceptron) over dense or CSR rows; W and G updated in place.
+@rule(returns_arrays=True)
+def _native_primal_step(X, y, i, t, u, arrays, state):
+    """Native Ballseptron (r = 0: Perceptron) on trial t over a dense or CSR row.
 
-    Returns the update log, rows (trial, case, true class, runner-up), and the gap norms d.
+    ``arrays`` is (W, G, the scores s, scratch p, and per update the gap norm d,
+    the true class and the runner-up), W and G updated in place; ``state`` is
+    (r,). The trial's score is the vector s.
     """
-    n_trials = order.shape[0]
-    n_classes = W.shape[0]
-    record = margins.shape[0] > 0
-    log = np.empty((n_trials, 4), dtype=np.int64)
-    gaps = np.empty(n_trials)
-    s = np.empty(n_classes)
-    p = np.empty(n_classes)
-    u = 0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        for q in range(n_classes):
-            s[q] = row_dot(X, i, W[q])
-        if record:
-            margins[t] = s
-        a = y[i]
-        case, b, d, c = _case(s, a, G, r)
-        if case == NO_UPDATE:
-            continue
-        log[u, 0], log[u, 1], log[u, 2], log[u, 3] = t, case, a, b
-        gaps[u] = d
-        u += 1
-        vv = row_sq_norm(X, i)
-        if case == MARGIN_ERROR:
-            vv += 2.0 * c * (s[b] - s[a]) + r * r
-            for j in range(W.shape[1]):
-                delta = c * (W[b, j] - W[a, j])
-                W[a, j] += delta
-                W[b, j] -= delta
-        _update_gram(G, s, a, b, c, vv, p)
-        row_axpy(X, i, 1.0, W[a])
-        row_axpy(X, i, -1.0, W[b])
-    return log[:u].copy(), gaps[:u].copy()
+    W, G, s, p, gaps, true_class, runner_up = arrays
+    (r,) = state
+    for q in range(s.shape[0]):
+        s[q] = row_dot(X, i, W[q])
+    a = y[i]
+    case, b, d, c = _case(s, a, G, r)
+    if case == NO_UPDATE:
+        return s, case, state
+    true_class[u], runner_up[u], gaps[u] = a, b, d
+    vv = row_sq_norm(X, i)
+    if case == MARGIN_ERROR:
+        vv += 2.0 * c * (s[b] - s[a]) + r * r
+        for j in range(W.shape[1]):
+            delta = c * (W[b, j] - W[a, j])
+            W[a, j] += delta
+            W[b, j] -= delta
+    _update_gram(G, s, a, b, c, vv, p)
+    row_axpy(X, i, 1.0, W[a])
+    row_axpy(X, i, -1.0, W[b])
+    return s, case, state
 
 
-@jit
-def _native_dual_loop(src, st, k, y, r, A, G, margins):
+_native_primal_loop = online_loop(_native_primal_step)
+
+
+@rule(returns_arrays=True)
+def _native_dual_step(src, y, i, t, u, arrays, state):
     """Kernel native Ballseptron (r = 0: Perceptron): w^q = sum_{j<k} A[q, j] K(s_j, .).
 
-    The supports s_j are the engine's (``src``, ``st``:
+    The supports s_j are the engine's (``src``:
     :mod:`perceptron_bounds.kernel_engine`). Every update appends x_t to them
-    with the column e_y - e_{y~} of A; G is updated in place. Returns the
-    update log (rows: trial, case, true class, runner-up), the gap norms d,
-    the engine state, A (possibly regrown) and k.
+    with the column e_y - e_{y~} of A. ``arrays`` is (G, the scores s, scratch
+    p, and per update the gap norm d, the true class and the runner-up), G
+    updated in place; ``state`` is (r, engine state, A, kernel-row buffer, k),
+    A and the buffer regrown as needed.
     """
-    order = engine_order(src)
-    n_trials = order.shape[0]
+    G, s, p, gaps, true_class, runner_up = arrays
+    r, st, A, row, k = state
     n_classes = G.shape[0]
-    record = margins.shape[0] > 0
-    log = np.empty((n_trials, 4), dtype=np.int64)
-    gaps = np.empty(n_trials)
-    s = np.empty(n_classes)
-    p = np.empty(n_classes)
-    row = np.empty(A.shape[1])
-    u = 0
-    for t in range(n_trials):
-        if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        st = engine_row(src, st, t, k, row)
-        for q in range(n_classes):
-            s[q] = dot(A[q], row, k)
-        if record:
-            margins[t] = s
-        a = y[i]
-        case, b, d, c = _case(s, a, G, r)
-        if case == NO_UPDATE:
-            continue
-        log[u, 0], log[u, 1], log[u, 2], log[u, 3] = t, case, a, b
-        gaps[u] = d
-        u += 1
-        vv = engine_diag(src, i)
-        if case == MARGIN_ERROR:
-            vv += 2.0 * c * (s[b] - s[a]) + r * r
-            A_a, A_b = A[a], A[b]
-            for j in range(k):
-                delta = c * (A_b[j] - A_a[j])
-                A_a[j] += delta
-                A_b[j] -= delta
-        _update_gram(G, s, a, b, c, vv, p)
-        st = engine_append(src, st, t, k)
-        if k == A.shape[1]:
-            grown = np.empty((n_classes, capacity(k + 1)))
-            grown[:, :k] = A[:, :k]
-            A = grown
-        row = grow_vector(row, k)
-        A[:, k] = 0.0
-        A[a, k] = 1.0
-        A[b, k] = -1.0
-        k += 1
-    return log[:u].copy(), gaps[:u].copy(), st, A, k
+    st = engine_row(src, st, t, k, row)
+    for q in range(n_classes):
+        s[q] = dot(A[q], row, k)
+    a = y[i]
+    case, b, d, c = _case(s, a, G, r)
+    if case == NO_UPDATE:
+        return s, case, (r, st, A, row, k)
+    true_class[u], runner_up[u], gaps[u] = a, b, d
+    vv = engine_diag(src, i)
+    if case == MARGIN_ERROR:
+        vv += 2.0 * c * (s[b] - s[a]) + r * r
+        A_a, A_b = A[a], A[b]
+        for j in range(k):
+            delta = c * (A_b[j] - A_a[j])
+            A_a[j] += delta
+            A_b[j] -= delta
+    _update_gram(G, s, a, b, c, vv, p)
+    st = engine_append(src, st, t, k)
+    if k == A.shape[1]:
+        grown = np.empty((n_classes, capacity(k + 1)))
+        grown[:, :k] = A[:, :k]
+        A = grown
+    row = grow_vector(row, k)
+    A[:, k] = 0.0
+    A[a, k] = 1.0
+    A[b, k] = -1.0
+    return s, case, (r, st, A, row, k + 1)
+
+
+_native_dual_loop = online_loop(_native_dual_step)
 
 
 def _fit(data, order, params, r, margins, previous) -> LoopResult:
@@ -257,12 +236,14 @@ def _fit(data, order, params, r, margins, previous) -> LoopResult:
     if margins.size == 0:
         margins = np.empty((0, n_classes))
     G = np.zeros((n_classes, n_classes)) if previous is None else np.array(previous.state["gram"])
+    n_trials = order.shape[0]
+    records = (np.empty(n_classes), np.empty(n_classes), np.empty(n_trials),
+               np.empty(n_trials, dtype=np.int64), np.empty(n_trials, dtype=np.int64))
     if params["form"] == "primal":
         W = (np.zeros((n_classes, data.n_features)) if previous is None
              else np.array(previous.weights))
-        log, gaps = _native_primal_loop(
-            rows(data.X), data.y, order, r, W, G, margins
-        )
+        updates, cases, _, _ = _native_primal_loop(rows(data.X), data.y, order,
+                                                   (W, G, *records), (r,), margins)
         hypothesis = PrototypeHypothesis(W)
     else:
         kernel = kernel_of(params)
@@ -270,9 +251,11 @@ def _fit(data, order, params, r, margins, previous) -> LoopResult:
         A = np.empty((n_classes, capacity(k)))
         if previous is not None:
             A[:, :k] = previous.dual_coef
-        log, gaps, st, A, k = _native_dual_loop(src, st, k, data.y, r, A, G, margins)
+        updates, cases, (_, st, A, _, k), _ = _native_dual_loop(
+            src, data.y, engine_order(src), (G, *records), (r, st, A, np.empty(A.shape[1]), k),
+            margins)
         hypothesis = PrototypeKernelHypothesis(engine_supports(st, k), A[:, :k].copy(), kernel)
-    updates, cases, true_class, runner_up = (np.ascontiguousarray(col) for col in log.T)
+    gaps, true_class, runner_up = (a[:updates.shape[0]].copy() for a in records[2:])
     margin_error = cases == MARGIN_ERROR
     return LoopResult(
         updates[~margin_error],
