@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ._jit import jit
+from ._jit import jit, row_kind
 from ._linalg import dot, row_norms
 from ._validation import check_choice, check_int, check_real
 
@@ -84,6 +84,24 @@ def scatter(data, indices, start, end, work, value_scale):
     """work[indices[p]] = value_scale * data[p]: a CSR row spread into a dense vector."""
     for p in range(start, end):
         work[indices[p]] = value_scale * data[p]
+
+
+def row_scatter(X, i, work, value):
+    """work[j] = ``value`` x_ij on the entries of row i of CSR X (with 0: cleared again), for
+    the helpers that read a CSR row against a dense one; nothing for dense X, read directly."""
+    (_csr_row_scatter if isinstance(X, tuple) else _dense_row_scatter)(X, i, work, value)
+
+
+def _dense_row_scatter(X, i, work, value):
+    pass
+
+
+def _csr_row_scatter(X, i, work, value):
+    data, indices, indptr = X
+    scatter(data, indices, indptr[i], indptr[i + 1], work, value)
+
+
+row_kind(row_scatter, _dense_row_scatter, _csr_row_scatter)
 
 
 @jit

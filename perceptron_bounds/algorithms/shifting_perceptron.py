@@ -10,8 +10,9 @@ update) before x_t is added: the Perceptron that forgets on purpose, the
 more the larger the decay lambda (``decay``). The kernel form multiplies every
 dual coefficient by c and appends y_t. The primal rule (dense or CSR rows)
 and the kernel rule keep w as one scale factor times a vector (the
-coefficients), so that an update costs one pass over x_t (:func:`~perceptron_bounds.algorithms._cases.rescaled` folds the
-scale in when it leaves [1e-100, 1e100], as at the first update, c = 0).
+coefficients), so that an update costs one pass over x_t
+(:func:`~perceptron_bounds.algorithms._cases.rescaled` folds the scale in
+when it leaves [1e-100, 1e100], as at the first update, c = 0).
 
 Registered as ``"shifting_perceptron"`` with ``decay`` (lambda > 0, default
 1.0), the kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0``

@@ -16,9 +16,9 @@ import scipy.linalg
 import scipy.sparse as sp
 
 from .._interrupt import interruptible, stop_requested
-from .._jit import jit
-from .._validation import loop_arrays
-from ..kernels import kernel_value, scatter, scattered_kernel_value
+from .._jit import CONTIGUOUS, jit, row_kind
+from .._linalg import rows
+from ..kernels import kernel_value, row_scatter, scattered_kernel_value
 
 # Relative squared distance below which a mistaken instance counts as inside
 # the span of the earlier ones (the rank decision of the lambda* scan).
@@ -45,18 +45,28 @@ def mistake_spectrum(Xm, kernel) -> np.ndarray:
     return np.maximum(lam, 0.0)
 
 
-@jit
-def _mistake_kernel(Xm, data, indices, indptr, work, p, k, code, degree, gamma, coef0):
-    """K(x_p, x_k) for rows of dense Xm, or of the CSR arrays with x_k scattered in ``work``."""
-    if indptr.shape[0] > 0:
-        return scattered_kernel_value(data, indices, indptr[k], indptr[k + 1], work, indptr[p],
-                                      indptr[p + 1], code, degree, gamma, coef0)
+def _mistake_kernel(Xm, work, p, k, code, degree, gamma, coef0):
+    """K(x_p, x_k) for rows of dense Xm, or of CSR Xm with x_k scattered in ``work``."""
+    return (_csr_mistake_kernel if isinstance(Xm, tuple) else _dense_mistake_kernel)(
+        Xm, work, p, k, code, degree, gamma, coef0)
+
+
+def _dense_mistake_kernel(Xm, work, p, k, code, degree, gamma, coef0):
     return kernel_value(Xm[p], Xm[k], code, degree, gamma, coef0)
 
 
+def _csr_mistake_kernel(Xm, work, p, k, code, degree, gamma, coef0):
+    data, indices, indptr = Xm
+    return scattered_kernel_value(data, indices, indptr[k], indptr[k + 1], work, indptr[p],
+                                  indptr[p + 1], code, degree, gamma, coef0)
+
+
+# The CSR body sums nothing itself (scattered_kernel_value does).
+row_kind(_mistake_kernel, _dense_mistake_kernel, _csr_mistake_kernel, csr_fastmath=CONTIGUOUS)
+
+
 @jit
-def _span_loop(Xm, data, indices, indptr, work, code, degree, gamma, coef0, rtol, forced, L,
-               pivots, rises):
+def _span_loop(Xm, work, code, degree, gamma, coef0, rtol, forced, L, pivots, rises):
     """Ordered incremental Cholesky of the mistakes' Gram with rank detection.
 
     Row k of L gets the coordinates of mistake k in an orthonormal basis of the
@@ -64,22 +74,20 @@ def _span_loop(Xm, data, indices, indptr, work, code, degree, gamma, coef0, rtol
     distance to the span of the earlier ones exceeds rtol K(x_k, x_k), or, when
     ``forced`` is 1, exactly where rises[k] is already 1 (the run's own
     decisions). Sets rises[k] = 1 at every rise and returns the final rank.
-    The mistakes are the rows of dense Xm or of the CSR arrays (kept sparse).
+    The mistakes are the rows of dense Xm or of CSR Xm (kept sparse,
+    :func:`perceptron_bounds._linalg.rows`).
     """
     m = L.shape[0]
-    csr = indptr.shape[0] > 0
     r = 0
     for k in range(m):
         if stop_requested(k):  # Ctrl-C: the caller raises KeyboardInterrupt
             break
-        if csr:
-            scatter(data, indices, indptr[k], indptr[k + 1], work, 1.0)
-        kk = _mistake_kernel(Xm, data, indices, indptr, work, k, k, code, degree, gamma, coef0)
+        row_scatter(Xm, k, work, 1.0)
+        kk = _mistake_kernel(Xm, work, k, k, code, degree, gamma, coef0)
         rest = kk
         for j in range(r):
             p = pivots[j]
-            s = _mistake_kernel(Xm, data, indices, indptr, work, p, k, code, degree, gamma,
-                                coef0)
+            s = _mistake_kernel(Xm, work, p, k, code, degree, gamma, coef0)
             for i in range(j):
                 s -= L[k, i] * L[p, i]
             L[k, j] = s / L[p, j]
@@ -95,8 +103,7 @@ def _span_loop(Xm, data, indices, indptr, work, code, degree, gamma, coef0, rtol
             r += 1
         else:
             rises[k] = 0
-        if csr:
-            scatter(data, indices, indptr[k], indptr[k + 1], work, 0.0)
+        row_scatter(Xm, k, work, 0.0)
     return r
 
 
@@ -143,7 +150,7 @@ def span_coordinates(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None):
         rises[np.asarray(rank_growth, dtype=np.int64)] = 1
         forced = 1
     work = np.zeros(n if sp.issparse(Xm) else 0)
-    rank = _span_loop(*loop_arrays(Xm), work, *kernel.loop_args(), float(rtol), forced, L,
+    rank = _span_loop(rows(Xm), work, *kernel.loop_args(), float(rtol), forced, L,
                       pivots, rises)
     return L[:, :rank], pivots[:rank], rises
 
