@@ -15,8 +15,11 @@ number of updates so far (where a rule writes its per-update records),
 tuple of what it returns anew: scalars, and a dual rule's buffers that it
 regrows (a primal loop carries no array from trial to trial, which would cost
 reference counts on every trial). ``case`` is :data:`~._cases.NO_UPDATE`,
-:data:`~._cases.MISTAKE`, :data:`~._cases.MARGIN_ERROR`, or :data:`STOP` to end
-the run at this trial (a score that overflowed: the wrapper raises).
+:data:`~._cases.MISTAKE`, :data:`~._cases.MARGIN_ERROR` (or another positive
+code of the rule's own, logged alike: the Projectron's added and projected
+updates), or :data:`STOP` to end the run at this trial (a score that
+overflowed, or a dual form's matrices that would pass its memory budget: the
+wrapper raises).
 """
 
 from __future__ import annotations
