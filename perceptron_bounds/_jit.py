@@ -144,18 +144,29 @@ def rule(func=None, *, returns_arrays=False):
     writes the arrays it is given and may take views of them, but makes no new
     array and returns none.
 
+    A rule that ``returns_arrays`` counts references anyway, so it is inlined
+    instead at Numba's level (``inline="always"``): typed and compiled once, as
+    part of its loop. As an overload it was compiled twice, on its own and again
+    in its loop, each time with every function it calls (the kernel engine):
+    on the first run of ``compare`` the Projectron's and the budget rules took
+    as long as their loops (measured with ``benchmarks/bench_first_run.py``).
+
     Use as ``@rule`` or ``@rule(returns_arrays=True)``.
     """
     if func is None:
         return functools.partial(rule, returns_arrays=returns_arrays)
     if numba.config.DISABLE_JIT:
         return func
+    if returns_arrays:
+        options = dict(JIT_OPTIONS)
+        del options["cache"]  # inlined into, and cached with, the loop that calls it
+        return numba.njit(inline="always", **options)(func)
 
     @functools.wraps(func)
     def stub(*args):
         return func(*args)
 
-    options = {**JIT_OPTIONS, "_nrt": returns_arrays}
+    options = {**JIT_OPTIONS, "_nrt": False}
     del options["cache"]  # compiled into, and cached with, the loop that calls it
     numba.extending.overload(stub, jit_options=options)(functools.wraps(func)(lambda *args: func))
     return stub
