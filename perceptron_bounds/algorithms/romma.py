@@ -61,7 +61,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit, rule
-from .._linalg import dot, grow_vector, row_axpy, row_dot_ordered, row_sq_norm_ordered, rows
+from .._linalg import dot, grow_vector, row_axpy, row_dot_lanes, rows
 from .._validation import check_bool
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (
@@ -127,19 +127,19 @@ def _romma_primal_step(X, y, i, t, u, arrays, state):
 
     ``arrays`` is (v,), ``state`` (aggressive, ||w||, scale): an update
     multiplies the scale by c and adds d x_i / scale to v, one pass over x_i.
-    Its sums run in column order for both kinds (:func:`row_dot_ordered`): its
-    scores reach |w.x| << ||w|| ||x||, where a vectorised dense sum and a CSR sum
-    differed by 2e-9 relative, and in that order a row and its CSR form give
-    the same bits.
+    Its sums run in four lanes in column order for both kinds
+    (:func:`row_dot_lanes`): its scores reach |w.x| << ||w|| ||x||, where a
+    vectorised dense sum and a CSR sum differed by 2e-9 relative, and in that
+    order a row and its CSR form give the same bits.
     """
     (v,) = arrays
     aggressive, norm, scale = state
-    s = row_dot_ordered(X, i, v) * scale
+    s = row_dot_lanes(X, i, v, False) * scale
     yi = y[i]
     case = romma_case(yi * s, aggressive)
     if case == NO_UPDATE:
         return s, case, state
-    changed, c, d, norm = romma_step(yi * s, yi, row_sq_norm_ordered(X, i), norm)
+    changed, c, d, norm = romma_step(yi * s, yi, row_dot_lanes(X, i, v, True), norm)
     if changed:
         scale = rescaled(scale, c, v, v.shape[0])
         row_axpy(X, i, d / scale, v)
