@@ -153,3 +153,14 @@ def test_cli_run_memory_budget_streams(files, capsys):
         main([*args[:-1], "--memory-budget", "lots"])
     assert info.value.code == 2
     assert "expected a size such as 256MB" in capsys.readouterr().err
+
+
+def test_a_line_longer_than_the_buffer_after_the_first_block(tmp_path):
+    """The buffer grows while the reader still holds a view of the block before it."""
+    path = tmp_path / "long.svm"
+    rows = ["1 1:1", "-1 2:1"] * 200 + ["1 " + " ".join(f"{j}:1" for j in range(1, 400))]
+    path.write_text("\n".join(rows) + "\n")
+    X, y, _ = load_data(path, zero_based=False)
+    streamed = run_file("perceptron", path, memory_budget=BUDGET, zero_based=False)
+    np.testing.assert_array_equal(streamed.mistake_trials,
+                                  run_online("perceptron", X, y).mistake_trials)

@@ -90,8 +90,8 @@ class FileChunks:
         filled = 0
         with self.opener(self.path, "rb") as handle:
             while True:
-                if filled == len(buffer):  # one line fills the buffer: make room
-                    buffer.extend(bytes(len(buffer)))
+                if filled == len(buffer):  # one line fills the buffer: a larger one (the
+                    buffer = buffer + bytes(len(buffer))  # reader may still view the old)
                 read = handle.readinto(memoryview(buffer)[filled:])
                 end = filled + read
                 if end == 0:
