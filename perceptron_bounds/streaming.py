@@ -36,6 +36,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._fingerprint import SAMPLED_ROWS, x_part, y_part
+from ._interrupt import interruptible
+from ._validation import check_real
 from .algorithms._common import check_memory_budget
 from .datasets.chunks import FileChunks
 from .registry import check_params
@@ -115,9 +117,8 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
     from . import run_online
 
     n = chunks.n_rows
-    step = max(1, -(-n // SAMPLED_ROWS))  # the rows the fingerprint samples (_fingerprint)
-    records, sampled, positive = [], [], np.empty(n, dtype=np.int64)
-    previous = None
+    fingerprint = FileFingerprint(chunks)
+    records, previous = [], None
     for epoch in range(epochs):
         for X, y, first in chunks:
             run = run_online(spec.name, X, y, classes=chunks.labels, warm_start=previous,
@@ -127,32 +128,119 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
                                      or run.params.get("form", "primal") != "primal"):
                 raise ValueError(f"{spec.name!r} has no linear primal form to stream")
             if epoch == 0:
-                positive[first:first + y.shape[0]] = y == chunks.labels[1]
-                rows = np.arange(-first % step, X.shape[0], step)
-                sampled.append((first + rows, sp.csr_matrix(X[rows])))
+                fingerprint.add(X, y, first)
             # what the gathered run needs of each chunk's run; its state only of the last
             records.append({name: getattr(run, name) for name in _JOINED})
             records[-1]["offset"] = epoch * n + first
             if previous is None:
                 resolved = run.params
             previous = run
-    return _gathered(previous, resolved, records, sampled, positive, n, chunks.n_features,
-                     epochs, record_margins)
+    return _gathered(previous, resolved, records, fingerprint.text(), n, epochs,
+                     record_margins)
+
+
+@interruptible()
+def evaluate_file(run: OnlineRun, path, *, u, gamma=None, memory_budget: float = DEFAULT_BUDGET,
+                  label_column=None, delimiter=None, zero_based="auto", n_features=None):
+    """:func:`~perceptron_bounds.bounds.evaluate` of ``run`` at a given comparator ``u``, over
+    its data file streamed in chunks (the file a :func:`run_file` run, or any run, was made on).
+
+    R, D1, D2, the margins, the p-norms and the spectra of the Second-Order family
+    accumulate chunk by chunk (:mod:`perceptron_bounds.bounds.streamed`): the report is the
+    in-memory report, its per-row quantities bit for bit, a spectrum summed over chunks
+    (more update rows than features) to rounding.
+
+    Parameters
+    ----------
+    run : OnlineRun
+        A binary linear-kernel run made on the file's rows (checked by its data fingerprint).
+    path : str or os.PathLike
+        The data file, as :func:`run_file` reads it.
+    u : ndarray of shape (n_features,)
+        The comparator, scaled as ``evaluate`` scales it. Required: the SVM comparator
+        search fits on all rows at once.
+    gamma : float, optional
+        As ``evaluate``: searched per bound when None.
+    memory_budget : float, default=256 MiB
+        Bytes for one chunk (:mod:`perceptron_bounds.datasets.chunks`), and the most the
+        bounds' dense matrices may take (as ``evaluate``'s ``memory_budget``).
+    label_column, delimiter, zero_based, n_features
+        As :func:`~perceptron_bounds.datasets.load_data` takes them.
+
+    Returns
+    -------
+    BoundReport
+
+    Raises
+    ------
+    ValueError
+        One line, before the bounds are computed: no ``u`` (or a sequence of them), a
+        multiclass or kernel run, a file other than the run's data, dense matrices over the
+        budget, a bound that needs the rows at once (the pseudoinverse Second-Order bound,
+        which projects every row on the mistakes' span).
+    """
+    from .bounds.declaration import bounds_of
+    from .bounds.evaluate import binary_report, check_memory
+    from .bounds.streamed import NEEDS_ROWS, streamed_run_data
+
+    if not isinstance(run, OnlineRun):
+        raise TypeError(f"run must be an OnlineRun, got {type(run).__name__}")
+    if u is None:
+        raise ValueError("evaluating over a streamed file needs a given comparator u: the SVM "
+                         "comparator search fits on all rows at once; pass u (e.g. a known "
+                         "target, or an SVM fitted on a sample), or read the file with "
+                         "load_data and call evaluate")
+    if np.ndim(u) != 1:
+        raise ValueError(f"u must be one comparator, shape ({run.n_features},), got shape "
+                         f"{np.shape(u)}: a comparator sequence (the tracking bounds) has a row "
+                         "per trial, as large as the data; evaluate it in memory")
+    if run.multiclass is not None or run.params.get("kernel", "linear") != "linear":
+        raise ValueError("a streamed file is evaluated for a binary linear-kernel run; read the "
+                         "file with load_data and call evaluate")
+    if gamma is not None:
+        gamma = check_real("gamma", gamma, low=0.0, include_low=False)
+    budget = check_memory_budget(memory_budget)
+    chunks = FileChunks(path, budget, label_column=label_column, delimiter=delimiter,
+                        zero_based=zero_based, n_features=n_features).scan()
+    name = os.fspath(path)
+    n = run.n_trials // run.epochs
+    if chunks.n_rows != n or chunks.n_features != run.n_features:
+        raise ValueError(f"{name}: {chunks.n_rows} rows x {chunks.n_features} features, but "
+                         f"the run was made on {n} x {run.n_features}: pass the run's own file")
+    check_memory(run, not chunks.csv, budget)
+    fingerprint = FileFingerprint(chunks)
+
+    def read():
+        for X, y, first in chunks:
+            fingerprint.add(X, y, first)
+            yield X, y, first
+
+    data = streamed_run_data(run, read(), n, u)
+    if run.data_fingerprint is not None and fingerprint.text() != run.data_fingerprint[-1]:
+        raise ValueError(f"{name} is not the data of this run (its rows or labels differ from "
+                         "the run's): pass the run's own file")
+    try:
+        return binary_report(data, u=u, gamma=gamma)
+    except ValueError as exc:
+        if NEEDS_ROWS not in str(exc):
+            raise
+        names = ", ".join(bound.name for bound in bounds_of(run))
+        raise ValueError(f"{name}: the bounds of this {run.algorithm} run ({names}) read rows "
+                         f"beyond those of its update trials: {NEEDS_ROWS}") from None
 
 
 #: The per-trial records of the chunk runs, joined into the run over the file.
 _JOINED = ("mistake_trials", "margin_error_trials", "margins", "queried_trials")
 
 
-def _gathered(last: OnlineRun, params: dict, records: list, sampled, positive, n: int,
-              n_features: int, epochs: int, record_margins: bool) -> OnlineRun:
+def _gathered(last: OnlineRun, params: dict, records: list, fingerprint: str, n: int,
+              epochs: int, record_margins: bool) -> OnlineRun:
     """The chunk runs' ``records`` as one run, as if made on the file whole."""
     def joined(name):
         parts = [record[name] + record["offset"] for record in records
                  if record[name] is not None]
         return np.concatenate(parts) if parts else None
 
-    fingerprint = x_part(_sampled_matrix(sampled, n, n_features)) + y_part(positive)
     return dataclasses.replace(
         last,
         params=params,
@@ -168,15 +256,32 @@ def _gathered(last: OnlineRun, params: dict, records: list, sampled, positive, n
     )
 
 
-def _sampled_matrix(sampled, n: int, n_features: int):
-    """An n x n_features CSR matrix holding the sampled rows and no other: its fingerprint
-    (``x_part``) is the file's, since only the sampled rows enter it."""
-    counts = np.zeros(n, dtype=np.int64)
-    data, indices = [], []
-    for rows, X in sampled:
-        counts[rows] = np.diff(X.indptr)
-        data.append(X.data)
-        indices.append(X.indices.astype(np.int64))
-    indptr = np.concatenate(([0], np.cumsum(counts)))
-    return sp.csr_matrix((np.concatenate(data), np.concatenate(indices), indptr),
-                         shape=(n, n_features))
+class FileFingerprint:
+    """The data fingerprint of a streamed file (:mod:`perceptron_bounds._fingerprint`), from
+    its chunks: the rows it samples are kept (at most ``SAMPLED_ROWS``), and every label."""
+
+    def __init__(self, chunks: FileChunks):
+        self.n, self.n_features, self.labels = chunks.n_rows, chunks.n_features, chunks.labels
+        self.step = max(1, -(-self.n // SAMPLED_ROWS))
+        self.sampled, self.positive = [], np.empty(self.n, dtype=np.int64)
+
+    def add(self, X, y, first: int) -> None:
+        """The chunk of rows ``first, first + 1, ...``."""
+        self.positive[first:first + y.shape[0]] = y == self.labels[1]
+        rows = np.arange(-first % self.step, X.shape[0], self.step)
+        self.sampled.append((first + rows, sp.csr_matrix(X[rows])))
+
+    def text(self) -> str:
+        """The fingerprint, once every chunk was added: that of the file read whole (an
+        n x n_features CSR matrix holding the sampled rows and no other has the file's
+        ``x_part``, since only the sampled rows enter it)."""
+        counts = np.zeros(self.n, dtype=np.int64)
+        data, indices = [], []
+        for rows, X in self.sampled:
+            counts[rows] = np.diff(X.indptr)
+            data.append(X.data)
+            indices.append(X.indices.astype(np.int64))
+        indptr = np.concatenate(([0], np.cumsum(counts)))
+        sampled = sp.csr_matrix((np.concatenate(data), np.concatenate(indices), indptr),
+                                shape=(self.n, self.n_features))
+        return x_part(sampled) + y_part(self.positive)
