@@ -155,6 +155,9 @@ def compare_command(args) -> int:
         sequence, target = target, None
     if args.pieces is not None and args.pieces < 1:
         raise UsageError(f"--pieces must be >= 1, got {args.pieces}")
+    if u is not None and sequence is not None:
+        raise UsageError("--u is one comparator for every trial; --data drifting's bounds are "
+                         "at its target sequence: drop --u")
     if args.comparator == "target" and target is None:
         raise UsageError(f"--comparator target needs data with a known target (the built-in "
                          f"data, or an .npz file with an array u); {args.data} has none")
@@ -170,8 +173,8 @@ def compare_command(args) -> int:
                 shifting = {"pieces": args.pieces}
             elif run.multiclass is None and sequence is not None:
                 shifting = {"u": sequence[run.sample_index]}
-            reports.append(evaluate(run, X, y, u=u, gamma=args.gamma,
-                                    comparator=args.comparator, target=target, **shifting))
+            reports.append(evaluate(run, X, y, gamma=args.gamma, comparator=args.comparator,
+                                    target=target, **{"u": u, **shifting}))
     return print_reports(args, describe_data(args.data, X, args), seed, params, shares,
                          algorithms, reports)
 
