@@ -19,12 +19,20 @@ What streaming supports, and why:
   keeps one run per class; read such a file whole;
 * deterministic algorithms: a randomized one draws its uniforms for the whole presented
   sequence at once;
-* the algorithms whose chain of warm starts is bit-identical to one run (:data:`STREAMED`,
-  checked by ``tests/test_streaming.py`` against every registered algorithm). The others'
-  warm starts recompute a running sum from the state (ALMA, the Ballseptron, ROMMA,
-  the Voted Perceptron: ``w @ w`` instead of the sum the loop kept, equal to rounding
-  only) or keep per-trial records of the last run only (AROW's chi, the Higher-Order
-  Perceptron's rho): they are refused until their warm starts carry those exactly.
+* the algorithms whose chain of warm starts is bit-identical to one run (:data:`STREAMED`;
+  :data:`DENSE_STREAMED` from CSV files only; checked by ``tests/test_streaming.py`` against
+  every registered algorithm). AROW's per-update records (``state["m"]``, ``state["chi"]``)
+  are kept by each chunk's run for its own updates: the run over the file joins them
+  (:data:`JOINED_STATE`). ROMMA, the shifting and the projected Perceptron keep w as a
+  scale times a vector in their CSR loops, which a warm start multiplies out (one rounding
+  the run on the file read whole does not make): streamed from CSV files (dense chunks),
+  refused for svmlight ones. Refused, each for a reason in its warm start: ALMA (its
+  threshold's running sum recomputed), the Ballseptron (``norm_sq`` = w @ w recomputed
+  instead of the sum its loop kept), the Higher-Order Perceptron and the pseudoinverse
+  Second-Order Perceptron (their margins differ after a warm start), the adaptive
+  Second-Order Perceptron (its R is a maximum over all rows), the Voted Perceptron
+  (its ``norms_sq`` summed from the last norm, not in one running sum, and its vectors are
+  the mistaken rows: the data); each needs its warm start to carry that state exactly.
 """
 
 from __future__ import annotations
@@ -45,7 +53,20 @@ from .run import OnlineRun
 
 #: The algorithms a file can be streamed to: a chain of their warm starts is one run, bit
 #: for bit (state, margins, mistakes).
-STREAMED = ("perceptron", "passive_aggressive", "pnorm", "second_order")
+STREAMED = ("perceptron", "passive_aggressive", "pnorm", "second_order", "arow")
+#: Those streamed from CSV files only (dense chunks): their CSR loops keep w = scale * v, and
+#: a warm start multiplies it out.
+DENSE_STREAMED = ("romma", "shifting_perceptron", "projected_perceptron")
+#: Parameter values whose warm starts are not one run, and why: (algorithm, name, value).
+NOT_STREAMED = {
+    ("second_order", "variant", "adaptive"): "its a_k = c R^2 k takes R = max ||x|| over all "
+    "the rows before the first trial, a chunk's run over the rows so far",
+    ("second_order", "variant", "pinv"): "a warm start does not carry the span of the earlier "
+    "mistakes as the run keeps it (its margins differ)",
+}
+#: Per-update records of the state that each chunk's run keeps for its own updates, joined
+#: over the chunks.
+JOINED_STATE = {"arow": ("m", "chi")}
 #: The default ``memory_budget`` of :func:`run_file`: 256 MiB.
 DEFAULT_BUDGET = 256 * 1024 ** 2
 
@@ -92,10 +113,15 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
         ``shuffle=True``, a randomized algorithm, a kernel or dual form.
     """
     spec = check_params(algorithm, params)
-    if spec.name not in STREAMED:
+    if spec.name not in STREAMED + DENSE_STREAMED:
         raise ValueError(f"{spec.name!r} cannot be streamed: a chain of its warm starts is not "
                          "yet bit-identical to one run (see perceptron_bounds.streaming); "
-                         f"streamed: {', '.join(STREAMED)}; or read the file with load_data")
+                         f"streamed: {', '.join(STREAMED)}, and from CSV files "
+                         f"{', '.join(DENSE_STREAMED)}; or read the file with load_data")
+    for (name, key, value), reason in NOT_STREAMED.items():
+        if spec.name == name and params.get(key, spec.defaults.get(key)) == value:
+            raise ValueError(f"{name!r} with {key}={value!r} cannot be streamed: {reason}; "
+                             "read the file with load_data")
     if shuffle:
         raise ValueError("shuffle=True needs the rows in memory (a permutation of them); a "
                          "streamed file is presented in file order: read it with load_data "
@@ -109,8 +135,13 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
     if "form" in spec.defaults:
         params.setdefault("form", "primal")
     chunks = FileChunks(path, check_memory_budget(memory_budget), label_column=label_column,
-                        delimiter=delimiter, zero_based=zero_based,
-                        n_features=n_features).scan()
+                        delimiter=delimiter, zero_based=zero_based, n_features=n_features)
+    if spec.name in DENSE_STREAMED and not chunks.csv:
+        raise ValueError(f"{spec.name!r} cannot be streamed from an svmlight file: its CSR loop "
+                         "keeps w as a scale times a vector, which a warm start multiplies out "
+                         "(one rounding more than one run); stream a CSV file, or read this one "
+                         "with load_data")
+    chunks.scan()
     if chunks.labels.shape[0] != 2:
         raise ValueError(f"{os.fspath(path)}: {chunks.labels.shape[0]} label value(s); streaming "
                          "runs binary data (two labels): read the file with load_data")
@@ -131,6 +162,8 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
                 fingerprint.add(X, y, first)
             # what the gathered run needs of each chunk's run; its state only of the last
             records.append({name: getattr(run, name) for name in _JOINED})
+            records[-1]["state"] = {name: run.state[name]
+                                    for name in JOINED_STATE.get(spec.name, ())}
             records[-1]["offset"] = epoch * n + first
             if previous is None:
                 resolved = run.params
@@ -207,7 +240,7 @@ def evaluate_file(run: OnlineRun, path, *, u, gamma=None, memory_budget: float =
     if chunks.n_rows != n or chunks.n_features != run.n_features:
         raise ValueError(f"{name}: {chunks.n_rows} rows x {chunks.n_features} features, but "
                          f"the run was made on {n} x {run.n_features}: pass the run's own file")
-    check_memory(run, not chunks.csv, budget)
+    check_memory(run, True, budget)  # the mistaken rows are not held dense: summed or kept
     fingerprint = FileFingerprint(chunks)
 
     def read():
@@ -241,8 +274,12 @@ def _gathered(last: OnlineRun, params: dict, records: list, fingerprint: str, n:
                  if record[name] is not None]
         return np.concatenate(parts) if parts else None
 
+    state = dict(last.state)
+    for name in records[-1]["state"]:
+        state[name] = np.concatenate([record["state"][name] for record in records])
     return dataclasses.replace(
         last,
+        state=state,
         params=params,
         epochs=epochs,
         sample_index=np.tile(np.arange(n, dtype=np.int64), epochs),

@@ -7,6 +7,7 @@ state and data fingerprint, bit for bit.
 
 import bz2
 import json
+import re
 
 import numpy as np
 import pytest
@@ -18,7 +19,7 @@ from perceptron_bounds.bounds import evaluate
 from perceptron_bounds.cli import main
 from perceptron_bounds.datasets import load_data
 from perceptron_bounds.datasets.chunks import FileChunks
-from perceptron_bounds.streaming import STREAMED, run_file
+from perceptron_bounds.streaming import DENSE_STREAMED, STREAMED, run_file
 
 BUDGET = 8_000  # bytes: blocks of 1 kB of text, about 7 rows of the files below
 
@@ -54,16 +55,25 @@ def test_a_tiny_budget_makes_many_chunks(files):
     assert chunks.n_features == 6 and chunks.labels.tolist() == [-1, 1]
 
 
-@pytest.mark.parametrize("algorithm", STREAMED)
-@pytest.mark.parametrize("kind", ["svm", "csv", "bz2"])
+# Parameters beside the defaults that change what the loops keep.
+VARIANTS = {"arow": {"diagonal": True, "r": 0.5}, "romma": {"aggressive": True},
+            "shifting_perceptron": {"decay": 0.9}, "projected_perceptron": {"radius": 1.0},
+            "second_order": {"a": 0.25}}
+CASES = [(algorithm, kind, {}) for algorithm in STREAMED for kind in ("svm", "csv", "bz2")] + [
+    (algorithm, "csv", {}) for algorithm in DENSE_STREAMED] + [
+    (algorithm, "svm" if algorithm in STREAMED else "csv", params)
+    for algorithm, params in VARIANTS.items()]
+
+
+@pytest.mark.parametrize(("algorithm", "kind", "params"), CASES)
 @pytest.mark.parametrize("epochs", [1, 3])
-def test_streamed_run_is_the_in_memory_run(files, algorithm, kind, epochs):
+def test_streamed_run_is_the_in_memory_run(files, algorithm, kind, params, epochs):
     path, options = files[kind]
     X, y, _ = load_data(path, **options)
     form = {"form": "primal"} if "form" in get(algorithm).defaults else {}
-    whole = run_online(algorithm, X, y, epochs=epochs, record_margins=True, **form)
+    whole = run_online(algorithm, X, y, epochs=epochs, record_margins=True, **form, **params)
     streamed = run_file(algorithm, path, memory_budget=BUDGET, epochs=epochs,
-                        record_margins=True, **options)
+                        record_margins=True, **options, **params)
     np.testing.assert_array_equal(streamed.mistake_trials, whole.mistake_trials)
     np.testing.assert_array_equal(streamed.margin_error_trials, whole.margin_error_trials)
     np.testing.assert_array_equal(streamed.margins, whole.margins)  # bit for bit
@@ -105,6 +115,8 @@ def test_every_other_algorithm_is_refused_in_one_line(files):
         with pytest.raises(ValueError) as info:
             run_file(name, path, memory_budget=BUDGET, **options)
         assert "cannot be streamed" in str(info.value) and "\n" not in str(info.value)
+        if name in DENSE_STREAMED:
+            assert "from an svmlight file" in str(info.value) and "CSV" in str(info.value)
 
 
 @pytest.mark.parametrize(("options", "message"), [
@@ -112,11 +124,14 @@ def test_every_other_algorithm_is_refused_in_one_line(files):
     ({"kernel": "rbf"}, "linear primal forms"),
     ({"form": "dual"}, "linear primal forms"),
     ({"memory_budget": 0}, "memory_budget"),
+    ({"variant": "adaptive"}, "R = max ||x|| over all the rows"),
+    ({"variant": "pinv"}, "span of the earlier mistakes"),
 ])
 def test_what_a_stream_does_not_take(files, options, message):
     path, reader = files["svm"]
-    with pytest.raises(ValueError, match=message):
-        run_file("perceptron", path, **{"memory_budget": BUDGET, **reader, **options})
+    algorithm = "second_order" if "variant" in options else "perceptron"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        run_file(algorithm, path, **{"memory_budget": BUDGET, **reader, **options})
 
 
 def test_bad_files_are_named_by_line_before_any_trial(tmp_path):

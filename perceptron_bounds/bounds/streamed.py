@@ -101,9 +101,9 @@ def streamed_run_data(run, chunks, n_rows: int, u) -> RunData:
     kept = np.unique(data.rows_updates) if spectra else np.zeros(0, dtype=np.int64)
     counts = np.bincount(data.rows_updates, minlength=n_rows) if spectra else None
     summed = spectra and kept.shape[0] > run.n_features  # X_A^T X_A, else the rows themselves
-    grams = {key: np.zeros((run.n_features, run.n_features)) for key in spectra} if summed else {}
     weights = {key: np.bincount(getattr(data, _SPECTRA[key]), minlength=n_rows)
-               for key in grams}
+               for key in spectra} if summed else {}
+    grams = {key: np.zeros((run.n_features, run.n_features)) for key in weights}
     y_pm, norms, values = np.empty(n_rows), np.empty(n_rows), np.empty(n_rows)
     p_norms = np.empty(n_rows) if p != 2.0 else None
     parts = []
