@@ -25,6 +25,9 @@ With ``--stream-gb G`` (default 2): a G GB svmlight file (copies of the dense fi
 streamed by ``run --memory-budget 256MB``, its peak resident memory read by
 ``/usr/bin/time -v``, and its mistakes checked against the in-memory run on the same rows
 (the dense rows with ``epochs`` = the number of copies). Target: peak < 400 MB, equal runs.
+Then ``compare --memory-budget 256MB --u FILE`` on it (the run and its bounds at u, the
+in-memory run's final weights, streamed): peak memory, and its bounds against ``evaluate``
+of the in-memory run on the same rows.
 
 Needs ``pip install vowpalwabbit`` (the ``bench`` extra). Run:
 ``python benchmarks/bench_readers.py [--repeats 3] [--stream-gb 2] [--keep]``.
@@ -161,7 +164,34 @@ def stream(folder: str, dense_svm: str, gigabytes: float) -> None:
           "(target < 400 MB)")
     print(f"  mistakes streamed {streamed['mistakes']}, in memory (same rows) "
           f"{whole.mistakes}: {'equal' if streamed['mistakes'] == whole.mistakes else 'DIFFER'}")
+    evaluate_stream(big, whole, X, y, copies)
     os.remove(big)
+
+
+def evaluate_stream(big: str, whole, X, y, copies: int) -> None:
+    """``compare --memory-budget 256MB --u FILE`` on the big file: its peak memory, and its
+    bounds against ``evaluate`` of the in-memory run on the same rows (``copies`` epochs:
+    the same trials, so the same R, D1, D2 and margins)."""
+    from perceptron_bounds.bounds import evaluate
+
+    u_path = os.path.join(os.path.dirname(big), "u.npy")
+    np.save(u_path, whole.weights)
+    env = dict(os.environ, PERCEPTRON_BOUNDS_CACHE="off")
+    start = time.perf_counter()
+    done = subprocess.run(["/usr/bin/time", "-v", *CLI, "compare", "--algorithms", "perceptron",
+                           "--data", big, "--one-based", "--memory-budget", "256MB", "--u",
+                           u_path, "--json"], check=True, env=env, capture_output=True,
+                          text=True)
+    elapsed = time.perf_counter() - start
+    peak = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)[1])
+    streamed = json.loads(done.stdout)["reports"][0]["bounds"]
+    memory = json.loads(evaluate(whole, X, y, u=whole.weights).to_json())["bounds"]
+    worst = max(abs(a["value"] - b["value"]) / abs(b["value"])
+                for a, b in zip(streamed, memory, strict=True) if b["applies"])
+    same = [a["applies"] for a in streamed] == [b["applies"] for b in memory]
+    print(f"  compare --memory-budget 256MB --u (run and bounds streamed): {elapsed:.1f} s, "
+          f"peak RSS {peak / 1024:.0f} MB; bounds against the in-memory evaluate: largest "
+          f"relative difference {worst:.2g}{'' if same else ', applicability DIFFERS'}")
 
 
 def main() -> None:
