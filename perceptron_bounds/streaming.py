@@ -82,7 +82,8 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
     algorithm : str
         One of :data:`STREAMED`, in its linear primal form (see the module docstring).
     path : str or os.PathLike
-        An svmlight/LIBSVM or numeric CSV/TSV file, plain, ``.gz`` or ``.bz2``.
+        An svmlight/LIBSVM or CSV/TSV file (labels numbers or unquoted text), plain,
+        ``.gz`` or ``.bz2``.
     memory_budget : float, default=256 MiB
         Bytes for one chunk's text and arrays (:mod:`perceptron_bounds.datasets.chunks`).
         Not the algorithm's own ``memory_budget`` (the Second-Order Perceptron's, for its

@@ -139,7 +139,7 @@ def test_bad_files_are_named_by_line_before_any_trial(tmp_path):
         "a.svm": ("1 1:0.5\n-1 2:1\n1 3:x\n", "line 3 is not valid svmlight"),
         "b.svm": ("1 1:0.5\n-1 2:inf\n", "inf at data row 2, feature index 2"),
         "c.csv": ("1,2,1\n3,4,-1\n5,6\n", "line 3 has 2 fields, expected 3"),
-        "d.csv": ("1,2,a\n3,4,b\n", "line 1 is not 3 numbers"),
+        "d.csv": ('1,2,"a"\n3,4,b\n', "line 1 is not 3 numbers"),  # quotes: load_data
         "g.csv": ("1,2,1\n" * 150 + "5,6\n", "line 151 is not 3 numbers separated by ','"),
         "e.svm": ("1 1:1\n2 1:1\n3 2:1\n", "3 label value(s); streaming runs binary data"),
         "f.npz": ("", "an .npz file is read whole"),
@@ -179,3 +179,24 @@ def test_a_line_longer_than_the_buffer_after_the_first_block(tmp_path):
     streamed = run_file("perceptron", path, memory_budget=BUDGET, zero_based=False)
     np.testing.assert_array_equal(streamed.mistake_trials,
                                   run_online("perceptron", X, y).mistake_trials)
+
+
+def test_text_labels_stream_as_they_load(tmp_path):
+    """A CSV file's label column of words: streamed as read whole (classes, run, fingerprint);
+    numbers in some blocks and words in others refused in one line."""
+    X, y = data(200, 4)
+    path = tmp_path / "words.tsv"
+    words = np.where(y > 0, "spam", "ham")
+    path.write_text("".join(f"{label}\t" + "\t".join(map(repr, row.tolist())) + "\n"
+                            for label, row in zip(words, X, strict=True)))
+    X_read, y_read, _ = load_data(path, label_column="first")
+    whole = run_online("perceptron", X_read, y_read, epochs=2)
+    streamed = run_file("perceptron", path, memory_budget=BUDGET, epochs=2, label_column="first")
+    assert streamed.classes.tolist() == ["ham", "spam"] == whole.classes.tolist()
+    np.testing.assert_array_equal(streamed.mistake_trials, whole.mistake_trials)
+    assert streamed.data_fingerprint == whole.data_fingerprint
+    mixed = tmp_path / "mixed.csv"
+    mixed.write_text("1,2,1\n" * 150 + "1,2,spam\n")
+    with pytest.raises(ValueError, match="labels of numbers in some lines and of text") as info:
+        run_file("perceptron", mixed, memory_budget=BUDGET)
+    assert "\n" not in str(info.value)

@@ -98,7 +98,7 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                         help="the comparator u of every bound: n_features numbers (a .npy file, "
                         "or text, one or more per line), scaled to unit norm")
     parser.add_argument("--memory-budget", type=byte_size, default=None, metavar="SIZE",
-                        help="stream the --data file (svmlight or numeric CSV, possibly larger "
+                        help="stream the --data file (svmlight or CSV, possibly larger "
                         "than memory) in chunks within SIZE bytes (e.g. 256MB): runs and bounds "
                         "equal those of the file read whole; needs --u, rows in file order, "
                         "binary labels, the algorithms " + ", ".join(STREAMED)

@@ -78,7 +78,7 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                             name for name in available() if get(name).fit_native is not None)
                         + ")")
     parser.add_argument("--memory-budget", type=byte_size, default=None, metavar="SIZE",
-                        help="stream the --data file (svmlight or numeric CSV, possibly larger "
+                        help="stream the --data file (svmlight or CSV, possibly larger "
                         "than memory) in chunks within SIZE bytes (e.g. 256MB, 1GiB): the run "
                         "equals the one on the file read whole; rows in file order, binary "
                         "labels, the algorithms " + ", ".join(STREAMED) + " (from CSV files "
