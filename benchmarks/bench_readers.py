@@ -4,7 +4,7 @@ In one process, on files generated under ``--folder`` (default /tmp/pb-bench-rea
 deleted at the end unless ``--keep``):
 
 * dense: 100,000 x 100 unit rows (repr of each float64: 17 significant digits), as
-  svmlight (about 230 MB) and CSV (about 210 MB);
+  svmlight (about 230 MB), CSV (about 210 MB) and CSV with text labels (spam/ham);
 * sparse: 100,000 rows x 262,144 features, 80 nonzeros each (svmlight, about 130 MB).
 
 Contenders, each best of ``--repeats`` rounds taking turns (wall time):
@@ -60,14 +60,16 @@ def write_dense(folder: str, n: int = 100_000, d: int = 100, seed: int = 0) -> d
     y[rng.random(n) < 0.05] *= -1
     rows = X.tolist()
     paths = {k: os.path.join(folder, f"dense.{k}") for k in ("svm", "csv", "vw")}
+    paths["words"] = os.path.join(folder, "words.csv")
     with open(paths["svm"], "w") as svm, open(paths["csv"], "w") as csv, \
-            open(paths["vw"], "w") as vw:
+            open(paths["vw"], "w") as vw, open(paths["words"], "w") as words:
         for label, row in zip(y.tolist(), rows, strict=True):
             cells = [repr(v) for v in row]
             features = " ".join(f"{j + 1}:{c}" for j, c in enumerate(cells))
             svm.write(f"{label} {features}\n")
             vw.write(f"{label} | {features}\n")
             csv.write(",".join(cells) + f",{label}\n")
+            words.write(",".join(cells) + (",spam\n" if label > 0 else ",ham\n"))
     return paths
 
 
@@ -207,13 +209,15 @@ def main() -> None:
         sys.exit(f"{args.folder}: {free / 1e9:.1f} GB free, needs {args.stream_gb + 1.5} GB")
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     dense = os.path.join(args.folder, "dense.svm")
-    if not os.path.exists(os.path.join(args.folder, "sparse.vw")):
+    if not os.path.exists(os.path.join(args.folder, "words.csv")):
         write_dense(args.folder)
         write_sparse(args.folder)
     cache = os.path.join(args.folder, "cache")
     for name, path, vw_path, bits in (
             ("dense svmlight", dense, dense[:-3] + "vw", 18),
             ("dense csv", dense[:-3] + "csv", dense[:-3] + "vw", 18),
+            ("dense csv, text labels", os.path.join(args.folder, "words.csv"),
+             dense[:-3] + "vw", 18),
             ("sparse svmlight", os.path.join(args.folder, "sparse.svm"),
              os.path.join(args.folder, "sparse.vw"), 18)):
         report(name, race(path, vw_path, bits, cache, args.repeats))

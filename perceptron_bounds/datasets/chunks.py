@@ -1,10 +1,10 @@
 """A text data file read in chunks of rows, for runs over files larger than memory.
 
 :class:`FileChunks` reads an svmlight/LIBSVM or CSV/TSV file (numeric features; labels of
-numbers or unquoted text, one kind in the whole file) (plain, ``.gz`` or
-``.bz2``) in blocks of whole lines and parses each with the compiled parsers of
-:mod:`._parse` into ``(X, y)`` chunks in file order: X CSR (svmlight) or dense (CSV),
-every chunk with the file's number of features, y float64. A first pass over the whole
+numbers or unquoted text, one kind in the whole file; plain, ``.gz`` or ``.bz2``) in blocks
+of whole lines and parses each with the compiled parsers of :mod:`._parse` into ``(X, y)``
+chunks in file order: X CSR (svmlight) or dense (CSV), every chunk with the file's number
+of features, y float64 (str for text labels). A first pass over the whole
 file (:meth:`FileChunks.scan`) finds what the first chunk needs to know and checks every
 line before any work: the labels, the number of rows, the largest feature index (and so
 the index base, decided as :func:`~perceptron_bounds.datasets.load_data` decides it).
