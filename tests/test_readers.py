@@ -16,8 +16,7 @@ import scipy.sparse as sp
 from sklearn.datasets import dump_svmlight_file, load_svmlight_file
 
 from perceptron_bounds.cli import main
-from perceptron_bounds.datasets import _parse, load_data, parsed_cache
-from perceptron_bounds.datasets import loaders
+from perceptron_bounds.datasets import _parse, load_data, loaders, parsed_cache
 
 
 def tricky_numbers(n, seed=0):

@@ -37,12 +37,6 @@ from .spectra import gram_spectrum
 NEEDS_ROWS = ("needs the data's rows at once, which a streamed file does not keep: read the "
               "file with load_data and call evaluate")
 
-#: The cache keys of the spectra of the update-trial rows (:class:`RunData.cached`) that a
-#: streamed run fills from X_A^T X_A: those of the mistakes (:mod:`.second_order`) and of
-#: all the update trials (:func:`.spectra.update_spectrum`).
-_SPECTRA = {"mistake_spectrum": "rows_mistakes", "update_spectrum": "rows_updates"}
-
-
 class StreamedRows:
     """Stands for a streamed run's X where the providers read it: ``X @ u`` for the given u
     (its values kept per row), and ``X[rows]`` for kept rows only; anything else is a
@@ -86,23 +80,23 @@ def streamed_run_data(run, chunks, n_rows: int, u) -> RunData:
     -------
     RunData
         Its ``X`` a :class:`StreamedRows`; ``y``, ``norms``, the p-norms and the spectra of
-        the update rows those of the run's data.
+        the update rows those of the run's data. The spectra summed over chunks are cached
+        under the keys their providers ask for (:meth:`RunData.cached`): the mistakes'
+        (``"mistake_spectrum"``, :mod:`.second_order`) and the update trials'
+        (``"update_spectrum"``, :func:`.spectra.update_spectrum`).
     """
-    data = RunData.__new__(RunData)
     kernel = Kernel()
     p = norm_exponent(run)
-    data.run, data.kernel, data.q = run, kernel, dual_exponent(p)
-    data.m, data._cache = run.mistakes, {}
-    data.rows_all, data.rows_mistakes = run.sample_index, run.mistake_rows
-    data.rows_updates = run.sample_index[run.update_trials]
-    u = unit_comparator(u, run.n_features, "given", kernel, q=data.q).u
+    u = unit_comparator(u, run.n_features, "given", kernel, q=dual_exponent(p)).u
     instance_map = get_algorithm(run.algorithm).instance_map
-    spectra = list(_SPECTRA) if _reads_spectra(run) else []
-    kept = np.unique(data.rows_updates) if spectra else np.zeros(0, dtype=np.int64)
-    counts = np.bincount(data.rows_updates, minlength=n_rows) if spectra else None
+    sets = {"mistake_spectrum": run.mistake_rows,
+            "update_spectrum": run.sample_index[run.update_trials]}
+    spectra = list(sets) if _reads_spectra(run) else []
+    updates = sets["update_spectrum"]
+    kept = np.unique(updates) if spectra else np.zeros(0, dtype=np.int64)
+    counts = np.bincount(updates, minlength=n_rows) if spectra else None
     summed = spectra and kept.shape[0] > run.n_features  # X_A^T X_A, else the rows themselves
-    weights = {key: np.bincount(getattr(data, _SPECTRA[key]), minlength=n_rows)
-               for key in spectra} if summed else {}
+    weights = {key: np.bincount(sets[key], minlength=n_rows) for key in spectra} if summed else {}
     grams = {key: np.zeros((run.n_features, run.n_features)) for key in weights}
     y_pm, norms, values = np.empty(n_rows), np.empty(n_rows), np.empty(n_rows)
     p_norms = np.empty(n_rows) if p != 2.0 else None
@@ -129,13 +123,11 @@ def streamed_run_data(run, chunks, n_rows: int, u) -> RunData:
     matrix = None
     if parts:
         matrix = sp.vstack(parts, format="csr") if sp.issparse(parts[0]) else np.vstack(parts)
-    data.X = StreamedRows((n_rows, run.n_features), u, values, kept, matrix)
-    data.y, data.norms = y_pm, norms
+    cached = {key: gram_spectrum(gram) for key, gram in grams.items()}
     if p_norms is not None:
-        data._cache[("p_norms", p)] = p_norms
-    for key, gram in grams.items():
-        data._cache[key] = gram_spectrum(gram)
-    return data
+        cached[("p_norms", p)] = p_norms
+    return RunData.of_parts(run, StreamedRows((n_rows, run.n_features), u, values, kept, matrix),
+                            y_pm, norms, cached)
 
 
 def _reads_spectra(run) -> bool:

@@ -39,8 +39,6 @@ from ..online import MULTICLASS
 from ..registry import current_name
 from ..streaming import STREAMED, evaluate_file, run_file
 from ._commands import HELP
-from .data import size_text
-from .run import byte_size, check_streamed, file_options
 from ._common import (
     UsageError,
     add_run_options,
@@ -53,6 +51,8 @@ from ._common import (
     sequence_text,
     warnings_printed,
 )
+from .data import size_text
+from .run import byte_size, check_streamed, file_options
 
 #: ``--seed`` when not given: the shuffles and the randomized algorithms' draws of every
 #: run of ``compare`` (the README's main job) are the same, so is its table.

@@ -27,7 +27,6 @@ from ..algorithms import available, get
 from ..online import MULTICLASS
 from ..streaming import DENSE_STREAMED, STREAMED, run_file
 from ._commands import HELP
-from .data import size_text
 from ._common import (
     UsageError,
     add_run_options,
@@ -44,6 +43,7 @@ from ._common import (
     sequence_text,
     warnings_printed,
 )
+from .data import size_text
 
 
 def add_parser(subparsers, name: str) -> argparse.ArgumentParser:

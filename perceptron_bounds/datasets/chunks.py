@@ -31,16 +31,16 @@ from .loaders import (
     COMPRESSIONS,
     CSV_SUFFIXES,
     detect_delimiter,
+    file_kind,
     first_line,
     index_base,
     is_header,
     label_index,
-    sample_lines,
     parse_csv,
+    sample_lines,
     split_cells,
     stated_base,
     with_fallback,
-    file_kind,
 )
 
 #: The smallest block read, whatever the budget: one line longer than it is read whole.
