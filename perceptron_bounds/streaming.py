@@ -1,10 +1,15 @@
-"""Runs over data files larger than memory: :func:`run_file`.
+"""Runs over data files larger than memory, and their bounds: :func:`run_file`,
+:func:`evaluate_file`.
 
 A run over a file streamed in chunks (:class:`~perceptron_bounds.datasets.chunks.FileChunks`)
 is the chain of :func:`~perceptron_bounds.run_online` runs on its chunks, each a warm start
 of the one before (the algorithm's state carried whole from chunk to chunk), gathered into
 one :class:`~perceptron_bounds.OnlineRun`: the same mistaken trials, margins and final
 state as the run on the file read whole, trial for trial, and the same data fingerprint.
+
+:func:`evaluate_file` reads the file again for the bounds of a run at a given comparator
+u (:mod:`perceptron_bounds.bounds.streamed`): the report of ``evaluate`` on the file read
+whole.
 
 What streaming supports, and why:
 
