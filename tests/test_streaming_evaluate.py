@@ -159,3 +159,17 @@ def test_cli_compare_streams_with_a_given_u(files, tmp_path, capsys):
         capsys.readouterr().err)
     assert main([*args[:-1], "--memory-budget", "8kB", "--comparator", "svm"]) == 2
     assert "--comparator svm" in capsys.readouterr().err
+
+
+def test_cli_u_file_errors_in_one_line(files, tmp_path, capsys):
+    path, _ = files["narrow"]["csv"]
+    words = tmp_path / "words.txt"
+    words.write_text("1 2 x\n")
+    short = tmp_path / "short.npy"
+    np.save(short, np.ones(3))
+    for u_file, message in ((tmp_path / "none.txt", "no such file"),
+                            (words, "not a list of numbers"), (short, "shape")):
+        assert main(["compare", "--data", str(path), "--algorithms", "perceptron",
+                     "--u", str(u_file)]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1, err

@@ -96,7 +96,7 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                         "the data carry one, default)")
     parser.add_argument("--u", default=None, metavar="FILE",
                         help="the comparator u of every bound: n_features numbers (a .npy file, "
-                        "or text, one or more per line), scaled to unit norm")
+                        "(K, n_features) for one-vs-rest runs; or text), scaled to unit norm")
     parser.add_argument("--memory-budget", type=byte_size, default=None, metavar="SIZE",
                         help="stream the --data file (svmlight or CSV, possibly larger "
                         "than memory) in chunks within SIZE bytes (e.g. 256MB): runs and bounds "
@@ -180,10 +180,11 @@ def compare_command(args) -> int:
 
 
 def read_comparator(path: str) -> np.ndarray:
-    """The numbers of ``--u FILE``: a ``.npy`` array, or text (whitespace or commas)."""
+    """The comparator of ``--u FILE``: a ``.npy`` array as it is (a (K, n_features) one for
+    a one-vs-rest run), or text, numbers separated by whitespace or commas (one vector)."""
     try:
         if path.endswith(".npy"):
-            return np.load(path, allow_pickle=False).astype(np.float64).ravel()
+            return np.load(path, allow_pickle=False).astype(np.float64)
         with open(path) as handle:
             text = handle.read().replace(",", " ")
         return np.array(text.split(), dtype=np.float64)
