@@ -43,7 +43,6 @@ What streaming supports, and why:
 from __future__ import annotations
 
 import dataclasses
-import os
 
 import numpy as np
 import scipy.sparse as sp
@@ -86,9 +85,11 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
     ----------
     algorithm : str
         One of :data:`STREAMED`, in its linear primal form (see the module docstring).
-    path : str or os.PathLike
+    path : str, os.PathLike or FileChunks
         An svmlight/LIBSVM or CSV/TSV file (labels numbers or unquoted text), plain,
-        ``.gz`` or ``.bz2``.
+        ``.gz`` or ``.bz2``; or its :class:`~perceptron_bounds.datasets.chunks.FileChunks`
+        (scanned once for several runs and evaluations: ``memory_budget`` and the reader
+        options are then its own).
     memory_budget : float, default=256 MiB
         Bytes for one chunk's text and arrays (:mod:`perceptron_bounds.datasets.chunks`).
         Not the algorithm's own ``memory_budget`` (the Second-Order Perceptron's, for its
@@ -140,16 +141,16 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
                          f"numbers), got {params}; a kernel or dual form keeps the data")
     if "form" in spec.defaults:
         params.setdefault("form", "primal")
-    chunks = FileChunks(path, check_memory_budget(memory_budget), label_column=label_column,
-                        delimiter=delimiter, zero_based=zero_based, n_features=n_features)
+    chunks = open_chunks(path, memory_budget, label_column, delimiter, zero_based, n_features)
     if spec.name in DENSE_STREAMED and not chunks.csv:
         raise ValueError(f"{spec.name!r} cannot be streamed from an svmlight file: its CSR loop "
                          "keeps w as a scale times a vector, which a warm start multiplies out "
                          "(one rounding more than one run); stream a CSV file, or read this one "
                          "with load_data")
-    chunks.scan()
+    if chunks.n_rows is None:
+        chunks.scan()
     if chunks.labels.shape[0] != 2:
-        raise ValueError(f"{os.fspath(path)}: {chunks.labels.shape[0]} label value(s); streaming "
+        raise ValueError(f"{chunks.path}: {chunks.labels.shape[0]} label value(s); streaming "
                          "runs binary data (two labels): read the file with load_data")
     from . import run_online
 
@@ -193,8 +194,8 @@ def evaluate_file(run: OnlineRun, path, *, u, gamma=None, memory_budget: float =
     ----------
     run : OnlineRun
         A binary linear-kernel run made on the file's rows (checked by its data fingerprint).
-    path : str or os.PathLike
-        The data file, as :func:`run_file` reads it.
+    path : str, os.PathLike or FileChunks
+        The data file, or its chunks, as :func:`run_file` reads them.
     u : ndarray of shape (n_features,)
         The comparator, scaled as ``evaluate`` scales it. Required: the SVM comparator
         search fits on all rows at once.
@@ -238,10 +239,10 @@ def evaluate_file(run: OnlineRun, path, *, u, gamma=None, memory_budget: float =
                          "file with load_data and call evaluate")
     if gamma is not None:
         gamma = check_real("gamma", gamma, low=0.0, include_low=False)
-    budget = check_memory_budget(memory_budget)
-    chunks = FileChunks(path, budget, label_column=label_column, delimiter=delimiter,
-                        zero_based=zero_based, n_features=n_features).scan()
-    name = os.fspath(path)
+    chunks = open_chunks(path, memory_budget, label_column, delimiter, zero_based, n_features)
+    if chunks.n_rows is None:
+        chunks.scan()
+    budget, name = chunks.budget, chunks.path
     n = run.n_trials // run.epochs
     if chunks.n_rows != n or chunks.n_features != run.n_features:
         raise ValueError(f"{name}: {chunks.n_rows} rows x {chunks.n_features} features, but "
@@ -266,6 +267,16 @@ def evaluate_file(run: OnlineRun, path, *, u, gamma=None, memory_budget: float =
         names = ", ".join(bound.name for bound in bounds_of(run))
         raise ValueError(f"{name}: the bounds of this {run.algorithm} run ({names}) read rows "
                          f"beyond those of its update trials: {NEEDS_ROWS}") from None
+
+
+def open_chunks(path, memory_budget, label_column=None, delimiter=None, zero_based="auto",
+                n_features=None) -> FileChunks:
+    """``path`` itself when it is a :class:`FileChunks`, else the file's chunks (not scanned
+    yet) within ``memory_budget``."""
+    if isinstance(path, FileChunks):
+        return path
+    return FileChunks(path, check_memory_budget(memory_budget), label_column=label_column,
+                      delimiter=delimiter, zero_based=zero_based, n_features=n_features)
 
 
 #: The per-trial records of the chunk runs, joined into the run over the file.

@@ -200,3 +200,18 @@ def test_text_labels_stream_as_they_load(tmp_path):
     with pytest.raises(ValueError, match="labels of numbers in some lines and of text") as info:
         run_file("perceptron", mixed, memory_budget=BUDGET)
     assert "\n" not in str(info.value)
+
+
+def test_chunks_scanned_once_serve_several_runs(files, monkeypatch):
+    path, options = files["csv"]
+    chunks = FileChunks(path, BUDGET, **options).scan()
+    scans = []
+    monkeypatch.setattr(FileChunks, "scan", lambda self: scans.append(self) or self)
+    for algorithm in ("perceptron", "arow"):
+        shared = run_file(algorithm, chunks, epochs=2)
+        monkeypatch.undo()
+        alone = run_file(algorithm, path, memory_budget=BUDGET, epochs=2, **options)
+        monkeypatch.setattr(FileChunks, "scan", lambda self: scans.append(self) or self)
+        np.testing.assert_array_equal(shared.mistake_trials, alone.mistake_trials)
+        assert shared.data_fingerprint == alone.data_fingerprint
+    assert scans == []

@@ -37,7 +37,7 @@ from ..bounds.evaluate import COMPARATORS
 from ..bounds.report import aligned, holds_text
 from ..online import MULTICLASS
 from ..registry import current_name
-from ..streaming import STREAMED, evaluate_file, run_file
+from ..streaming import STREAMED, evaluate_file, open_chunks, run_file
 from ._commands import HELP
 from ._common import (
     UsageError,
@@ -205,11 +205,10 @@ def streamed_compare(args, algorithms, params, shares, u) -> int:
         raise UsageError(f"--comparator {args.comparator} needs the rows in memory; "
                          "--memory-budget evaluates the bounds at --u")
     reports = []
+    chunks = open_chunks(args.data, args.memory_budget, **file_options(args))  # scanned once
     for name in algorithms:
-        run = run_file(name, args.data, memory_budget=args.memory_budget, epochs=args.epochs,
-                       progress=True, **file_options(args), **shares[name])
-        reports.append(evaluate_file(run, args.data, u=u, gamma=args.gamma,
-                                     memory_budget=args.memory_budget, **file_options(args)))
+        run = run_file(name, chunks, epochs=args.epochs, progress=True, **shares[name])
+        reports.append(evaluate_file(run, chunks, u=u, gamma=args.gamma))
     source = (f"{args.data}: {run.n_trials // run.epochs} samples, {run.n_features} features, "
               f"streamed within {size_text(args.memory_budget)}")
     return print_reports(args, source, args.seed, params, shares, algorithms, reports)
