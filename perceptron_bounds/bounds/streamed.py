@@ -15,7 +15,7 @@ bounds, the pseudoinverse bound's projection of every row on the mistakes' span)
 rows at once: :class:`StreamedRows` refuses it in one line.
 
 Memory: 8 bytes per row for each kept value (three or four), the kept rows or one n x n
-matrix, and the arrays over the trials that :func:`~.evaluate.binary_report` builds as it
+matrix, and the arrays over the trials that the report (``evaluate``) builds as it
 does in memory (about 60 bytes per trial: the sorted margins and the hinge profiles).
 """
 
