@@ -4,7 +4,7 @@ In one process, on files generated under ``--folder`` (default /tmp/pb-bench-rea
 deleted at the end unless ``--keep``):
 
 * dense: 100,000 x 100 unit rows (repr of each float64: 17 significant digits), as
-  svmlight (about 230 MB) and CSV (about 210 MB);
+  svmlight (about 230 MB), CSV (about 210 MB) and CSV with text labels (spam/ham);
 * sparse: 100,000 rows x 262,144 features, 80 nonzeros each (svmlight, about 130 MB).
 
 Contenders, each best of ``--repeats`` rounds taking turns (wall time):
@@ -25,9 +25,13 @@ With ``--stream-gb G`` (default 2): a G GB svmlight file (copies of the dense fi
 streamed by ``run --memory-budget 256MB``, its peak resident memory read by
 ``/usr/bin/time -v``, and its mistakes checked against the in-memory run on the same rows
 (the dense rows with ``epochs`` = the number of copies). Target: peak < 400 MB, equal runs.
+Then ``compare --memory-budget 256MB --u FILE`` on it (the run and its bounds at u, the
+in-memory run's final weights, streamed): peak memory, and its bounds against ``evaluate``
+of the in-memory run on the same rows.
 
 Needs ``pip install vowpalwabbit`` (the ``bench`` extra). Run:
-``python benchmarks/bench_readers.py [--repeats 3] [--stream-gb 2] [--keep]``.
+``python benchmarks/bench_readers.py [--repeats 3] [--stream-gb 2] [--keep]``
+(``--repeats 0``: the streamed file only).
 """
 
 from __future__ import annotations
@@ -57,14 +61,16 @@ def write_dense(folder: str, n: int = 100_000, d: int = 100, seed: int = 0) -> d
     y[rng.random(n) < 0.05] *= -1
     rows = X.tolist()
     paths = {k: os.path.join(folder, f"dense.{k}") for k in ("svm", "csv", "vw")}
+    paths["words"] = os.path.join(folder, "words.csv")
     with open(paths["svm"], "w") as svm, open(paths["csv"], "w") as csv, \
-            open(paths["vw"], "w") as vw:
+            open(paths["vw"], "w") as vw, open(paths["words"], "w") as words:
         for label, row in zip(y.tolist(), rows, strict=True):
             cells = [repr(v) for v in row]
             features = " ".join(f"{j + 1}:{c}" for j, c in enumerate(cells))
             svm.write(f"{label} {features}\n")
             vw.write(f"{label} | {features}\n")
             csv.write(",".join(cells) + f",{label}\n")
+            words.write(",".join(cells) + (",spam\n" if label > 0 else ",ham\n"))
     return paths
 
 
@@ -161,7 +167,34 @@ def stream(folder: str, dense_svm: str, gigabytes: float) -> None:
           "(target < 400 MB)")
     print(f"  mistakes streamed {streamed['mistakes']}, in memory (same rows) "
           f"{whole.mistakes}: {'equal' if streamed['mistakes'] == whole.mistakes else 'DIFFER'}")
+    evaluate_stream(big, whole, X, y, copies)
     os.remove(big)
+
+
+def evaluate_stream(big: str, whole, X, y, copies: int) -> None:
+    """``compare --memory-budget 256MB --u FILE`` on the big file: its peak memory, and its
+    bounds against ``evaluate`` of the in-memory run on the same rows (``copies`` epochs:
+    the same trials, so the same R, D1, D2 and margins)."""
+    from perceptron_bounds.bounds import evaluate
+
+    u_path = os.path.join(os.path.dirname(big), "u.npy")
+    np.save(u_path, whole.weights)
+    env = dict(os.environ, PERCEPTRON_BOUNDS_CACHE="off")
+    start = time.perf_counter()
+    done = subprocess.run(["/usr/bin/time", "-v", *CLI, "compare", "--algorithms", "perceptron",
+                           "--data", big, "--one-based", "--memory-budget", "256MB", "--u",
+                           u_path, "--json"], check=True, env=env, capture_output=True,
+                          text=True)
+    elapsed = time.perf_counter() - start
+    peak = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)[1])
+    streamed = json.loads(done.stdout)["reports"][0]["bounds"]
+    memory = json.loads(evaluate(whole, X, y, u=whole.weights).to_json())["bounds"]
+    worst = max(abs(a["value"] - b["value"]) / abs(b["value"])
+                for a, b in zip(streamed, memory, strict=True) if b["applies"])
+    same = [a["applies"] for a in streamed] == [b["applies"] for b in memory]
+    print(f"  compare --memory-budget 256MB --u (run and bounds streamed): {elapsed:.1f} s, "
+          f"peak RSS {peak / 1024:.0f} MB; bounds against the in-memory evaluate: largest "
+          f"relative difference {worst:.2g}{'' if same else ', applicability DIFFERS'}")
 
 
 def main() -> None:
@@ -177,15 +210,17 @@ def main() -> None:
         sys.exit(f"{args.folder}: {free / 1e9:.1f} GB free, needs {args.stream_gb + 1.5} GB")
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     dense = os.path.join(args.folder, "dense.svm")
-    if not os.path.exists(os.path.join(args.folder, "sparse.vw")):
+    if not os.path.exists(os.path.join(args.folder, "words.csv")):
         write_dense(args.folder)
         write_sparse(args.folder)
     cache = os.path.join(args.folder, "cache")
-    for name, path, vw_path, bits in (
-            ("dense svmlight", dense, dense[:-3] + "vw", 18),
-            ("dense csv", dense[:-3] + "csv", dense[:-3] + "vw", 18),
-            ("sparse svmlight", os.path.join(args.folder, "sparse.svm"),
-             os.path.join(args.folder, "sparse.vw"), 18)):
+    races = () if args.repeats == 0 else (
+        ("dense svmlight", dense, dense[:-3] + "vw", 18),
+        ("dense csv", dense[:-3] + "csv", dense[:-3] + "vw", 18),
+        ("dense csv, text labels", os.path.join(args.folder, "words.csv"), dense[:-3] + "vw", 18),
+        ("sparse svmlight", os.path.join(args.folder, "sparse.svm"),
+         os.path.join(args.folder, "sparse.vw"), 18))
+    for name, path, vw_path, bits in races:
         report(name, race(path, vw_path, bits, cache, args.repeats))
     if args.stream_gb > 0:
         stream(args.folder, dense, args.stream_gb)

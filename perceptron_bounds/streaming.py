@@ -1,10 +1,15 @@
-"""Runs over data files larger than memory: :func:`run_file`.
+"""Runs over data files larger than memory, and their bounds: :func:`run_file`,
+:func:`evaluate_file`.
 
 A run over a file streamed in chunks (:class:`~perceptron_bounds.datasets.chunks.FileChunks`)
 is the chain of :func:`~perceptron_bounds.run_online` runs on its chunks, each a warm start
 of the one before (the algorithm's state carried whole from chunk to chunk), gathered into
 one :class:`~perceptron_bounds.OnlineRun`: the same mistaken trials, margins and final
 state as the run on the file read whole, trial for trial, and the same data fingerprint.
+
+:func:`evaluate_file` reads the file again for the bounds of a run at a given comparator
+u (:mod:`perceptron_bounds.bounds.streamed`): the report of ``evaluate`` on the file read
+whole.
 
 What streaming supports, and why:
 
@@ -19,23 +24,32 @@ What streaming supports, and why:
   keeps one run per class; read such a file whole;
 * deterministic algorithms: a randomized one draws its uniforms for the whole presented
   sequence at once;
-* the algorithms whose chain of warm starts is bit-identical to one run (:data:`STREAMED`,
-  checked by ``tests/test_streaming.py`` against every registered algorithm). The others'
-  warm starts recompute a running sum from the state (ALMA, the Ballseptron, ROMMA,
-  the Voted Perceptron: ``w @ w`` instead of the sum the loop kept, equal to rounding
-  only) or keep per-trial records of the last run only (AROW's chi, the Higher-Order
-  Perceptron's rho): they are refused until their warm starts carry those exactly.
+* the algorithms whose chain of warm starts is bit-identical to one run (:data:`STREAMED`;
+  :data:`DENSE_STREAMED` from CSV files only; checked by ``tests/test_streaming.py`` against
+  every registered algorithm). AROW's per-update records (``state["m"]``, ``state["chi"]``)
+  are kept by each chunk's run for its own updates: the run over the file joins them
+  (:data:`JOINED_STATE`). ROMMA, the shifting and the projected Perceptron keep w as a
+  scale times a vector in their CSR loops, which a warm start multiplies out (one rounding
+  the run on the file read whole does not make): streamed from CSV files (dense chunks),
+  refused for svmlight ones. Refused, each for a reason in its warm start: ALMA (its
+  threshold's running sum recomputed), the Ballseptron (``norm_sq`` = w @ w recomputed
+  instead of the sum its loop kept), the Higher-Order Perceptron and the pseudoinverse
+  Second-Order Perceptron (their margins differ after a warm start), the adaptive
+  Second-Order Perceptron (its R is a maximum over all rows), the Voted Perceptron
+  (its ``norms_sq`` summed from the last norm, not in one running sum, and its vectors are
+  the mistaken rows: the data); each needs its warm start to carry that state exactly.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
 
 import numpy as np
 import scipy.sparse as sp
 
 from ._fingerprint import SAMPLED_ROWS, x_part, y_part
+from ._interrupt import interruptible
+from ._validation import check_real
 from .algorithms._common import check_memory_budget
 from .datasets.chunks import FileChunks
 from .registry import check_params
@@ -43,7 +57,20 @@ from .run import OnlineRun
 
 #: The algorithms a file can be streamed to: a chain of their warm starts is one run, bit
 #: for bit (state, margins, mistakes).
-STREAMED = ("perceptron", "passive_aggressive", "pnorm", "second_order")
+STREAMED = ("perceptron", "passive_aggressive", "pnorm", "second_order", "arow")
+#: Those streamed from CSV files only (dense chunks): their CSR loops keep w = scale * v, and
+#: a warm start multiplies it out.
+DENSE_STREAMED = ("romma", "shifting_perceptron", "projected_perceptron")
+#: Parameter values whose warm starts are not one run, and why: (algorithm, name, value).
+NOT_STREAMED = {
+    ("second_order", "variant", "adaptive"): "its a_k = c R^2 k takes R = max ||x|| over all "
+    "the rows before the first trial, a chunk's run over the rows so far",
+    ("second_order", "variant", "pinv"): "a warm start does not carry the span of the earlier "
+    "mistakes as the run keeps it (its margins differ)",
+}
+#: Per-update records of the state that each chunk's run keeps for its own updates, joined
+#: over the chunks.
+JOINED_STATE = {"arow": ("m", "chi")}
 #: The default ``memory_budget`` of :func:`run_file`: 256 MiB.
 DEFAULT_BUDGET = 256 * 1024 ** 2
 
@@ -58,8 +85,11 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
     ----------
     algorithm : str
         One of :data:`STREAMED`, in its linear primal form (see the module docstring).
-    path : str or os.PathLike
-        An svmlight/LIBSVM or numeric CSV/TSV file, plain, ``.gz`` or ``.bz2``.
+    path : str, os.PathLike or FileChunks
+        An svmlight/LIBSVM or CSV/TSV file (labels numbers or unquoted text), plain,
+        ``.gz`` or ``.bz2``; or its :class:`~perceptron_bounds.datasets.chunks.FileChunks`
+        (scanned once for several runs and evaluations: ``memory_budget`` and the reader
+        options are then its own).
     memory_budget : float, default=256 MiB
         Bytes for one chunk's text and arrays (:mod:`perceptron_bounds.datasets.chunks`).
         Not the algorithm's own ``memory_budget`` (the Second-Order Perceptron's, for its
@@ -90,10 +120,15 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
         ``shuffle=True``, a randomized algorithm, a kernel or dual form.
     """
     spec = check_params(algorithm, params)
-    if spec.name not in STREAMED:
+    if spec.name not in STREAMED + DENSE_STREAMED:
         raise ValueError(f"{spec.name!r} cannot be streamed: a chain of its warm starts is not "
                          "yet bit-identical to one run (see perceptron_bounds.streaming); "
-                         f"streamed: {', '.join(STREAMED)}; or read the file with load_data")
+                         f"streamed: {', '.join(STREAMED)}, and from CSV files "
+                         f"{', '.join(DENSE_STREAMED)}; or read the file with load_data")
+    for (name, key, value), reason in NOT_STREAMED.items():
+        if spec.name == name and params.get(key, spec.defaults.get(key)) == value:
+            raise ValueError(f"{name!r} with {key}={value!r} cannot be streamed: {reason}; "
+                             "read the file with load_data")
     if shuffle:
         raise ValueError("shuffle=True needs the rows in memory (a permutation of them); a "
                          "streamed file is presented in file order: read it with load_data "
@@ -106,18 +141,22 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
                          f"numbers), got {params}; a kernel or dual form keeps the data")
     if "form" in spec.defaults:
         params.setdefault("form", "primal")
-    chunks = FileChunks(path, check_memory_budget(memory_budget), label_column=label_column,
-                        delimiter=delimiter, zero_based=zero_based,
-                        n_features=n_features).scan()
+    chunks = open_chunks(path, memory_budget, label_column, delimiter, zero_based, n_features)
+    if spec.name in DENSE_STREAMED and not chunks.csv:
+        raise ValueError(f"{spec.name!r} cannot be streamed from an svmlight file: its CSR loop "
+                         "keeps w as a scale times a vector, which a warm start multiplies out "
+                         "(one rounding more than one run); stream a CSV file, or read this one "
+                         "with load_data")
+    if chunks.n_rows is None:
+        chunks.scan()
     if chunks.labels.shape[0] != 2:
-        raise ValueError(f"{os.fspath(path)}: {chunks.labels.shape[0]} label value(s); streaming "
+        raise ValueError(f"{chunks.path}: {chunks.labels.shape[0]} label value(s); streaming "
                          "runs binary data (two labels): read the file with load_data")
     from . import run_online
 
     n = chunks.n_rows
-    step = max(1, -(-n // SAMPLED_ROWS))  # the rows the fingerprint samples (_fingerprint)
-    records, sampled, positive = [], [], np.empty(n, dtype=np.int64)
-    previous = None
+    fingerprint = FileFingerprint(chunks)
+    records, previous = [], None
     for epoch in range(epochs):
         for X, y, first in chunks:
             run = run_online(spec.name, X, y, classes=chunks.labels, warm_start=previous,
@@ -127,34 +166,137 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
                                      or run.params.get("form", "primal") != "primal"):
                 raise ValueError(f"{spec.name!r} has no linear primal form to stream")
             if epoch == 0:
-                positive[first:first + y.shape[0]] = y == chunks.labels[1]
-                rows = np.arange(-first % step, X.shape[0], step)
-                sampled.append((first + rows, sp.csr_matrix(X[rows])))
+                fingerprint.add(X, y, first)
             # what the gathered run needs of each chunk's run; its state only of the last
             records.append({name: getattr(run, name) for name in _JOINED})
+            records[-1]["state"] = {name: run.state[name]
+                                    for name in JOINED_STATE.get(spec.name, ())}
             records[-1]["offset"] = epoch * n + first
             if previous is None:
                 resolved = run.params
             previous = run
-    return _gathered(previous, resolved, records, sampled, positive, n, chunks.n_features,
-                     epochs, record_margins)
+    return _gathered(previous, resolved, records, fingerprint.text(), n, epochs,
+                     record_margins)
+
+
+@interruptible()
+def evaluate_file(run: OnlineRun, path, *, u, gamma=None, memory_budget: float = DEFAULT_BUDGET,
+                  label_column=None, delimiter=None, zero_based="auto", n_features=None):
+    """:func:`~perceptron_bounds.bounds.evaluate` of ``run`` at a given comparator ``u``, over
+    its data file streamed in chunks (the file a :func:`run_file` run, or any run, was made on).
+
+    R, D1, D2, the margins, the p-norms and the spectra of the Second-Order family
+    accumulate chunk by chunk (:mod:`perceptron_bounds.bounds.streamed`): the report is the
+    in-memory report, its per-row quantities bit for bit, a spectrum summed over chunks
+    (more update rows than features) to rounding.
+
+    Parameters
+    ----------
+    run : OnlineRun
+        A binary linear-kernel run made on the file's rows (checked by its data fingerprint).
+    path : str, os.PathLike or FileChunks
+        The data file, or its chunks, as :func:`run_file` reads them.
+    u : ndarray of shape (n_features,)
+        The comparator, scaled as ``evaluate`` scales it. Required: the SVM comparator
+        search fits on all rows at once.
+    gamma : float, optional
+        As ``evaluate``: searched per bound when None.
+    memory_budget : float, default=256 MiB
+        Bytes for one chunk (:mod:`perceptron_bounds.datasets.chunks`), and the most the
+        bounds' dense matrices may take (as ``evaluate``'s ``memory_budget``).
+    label_column, delimiter, zero_based, n_features
+        As :func:`~perceptron_bounds.datasets.load_data` takes them.
+
+    Returns
+    -------
+    BoundReport
+
+    Raises
+    ------
+    ValueError
+        One line, before the bounds are computed: no ``u`` (or a sequence of them), a
+        multiclass or kernel run, a file other than the run's data, dense matrices over the
+        budget, a bound that needs the rows at once (the pseudoinverse Second-Order bound,
+        which projects every row on the mistakes' span).
+    """
+    from .bounds.declaration import bounds_of
+    from .bounds.evaluate import binary_report, check_memory
+    from .bounds.streamed import NEEDS_ROWS, streamed_run_data
+
+    if not isinstance(run, OnlineRun):
+        raise TypeError(f"run must be an OnlineRun, got {type(run).__name__}")
+    if u is None:
+        raise ValueError("evaluating over a streamed file needs a given comparator u: the SVM "
+                         "comparator search fits on all rows at once; pass u (e.g. a known "
+                         "target, or an SVM fitted on a sample), or read the file with "
+                         "load_data and call evaluate")
+    if np.ndim(u) != 1:
+        raise ValueError(f"u must be one comparator, shape ({run.n_features},), got shape "
+                         f"{np.shape(u)}: a comparator sequence (the tracking bounds) has a row "
+                         "per trial, as large as the data; evaluate it in memory")
+    if run.multiclass is not None or run.params.get("kernel", "linear") != "linear":
+        raise ValueError("a streamed file is evaluated for a binary linear-kernel run; read the "
+                         "file with load_data and call evaluate")
+    if gamma is not None:
+        gamma = check_real("gamma", gamma, low=0.0, include_low=False)
+    chunks = open_chunks(path, memory_budget, label_column, delimiter, zero_based, n_features)
+    if chunks.n_rows is None:
+        chunks.scan()
+    budget, name = chunks.budget, chunks.path
+    n = run.n_trials // run.epochs
+    if chunks.n_rows != n or chunks.n_features != run.n_features:
+        raise ValueError(f"{name}: {chunks.n_rows} rows x {chunks.n_features} features, but "
+                         f"the run was made on {n} x {run.n_features}: pass the run's own file")
+    check_memory(run, True, budget)  # the mistaken rows are not held dense: summed or kept
+    fingerprint = FileFingerprint(chunks)
+
+    def read():
+        for X, y, first in chunks:
+            fingerprint.add(X, y, first)
+            yield X, y, first
+
+    data = streamed_run_data(run, read(), n, u)
+    if run.data_fingerprint is not None and fingerprint.text() != run.data_fingerprint[-1]:
+        raise ValueError(f"{name} is not the data of this run (its rows or labels differ from "
+                         "the run's): pass the run's own file")
+    try:
+        return binary_report(data, u=u, gamma=gamma)
+    except ValueError as exc:
+        if NEEDS_ROWS not in str(exc):
+            raise
+        names = ", ".join(bound.name for bound in bounds_of(run))
+        raise ValueError(f"{name}: the bounds of this {run.algorithm} run ({names}) read rows "
+                         f"beyond those of its update trials: {NEEDS_ROWS}") from None
+
+
+def open_chunks(path, memory_budget, label_column=None, delimiter=None, zero_based="auto",
+                n_features=None) -> FileChunks:
+    """``path`` itself when it is a :class:`FileChunks`, else the file's chunks (not scanned
+    yet) within ``memory_budget``."""
+    if isinstance(path, FileChunks):
+        return path
+    return FileChunks(path, check_memory_budget(memory_budget), label_column=label_column,
+                      delimiter=delimiter, zero_based=zero_based, n_features=n_features)
 
 
 #: The per-trial records of the chunk runs, joined into the run over the file.
 _JOINED = ("mistake_trials", "margin_error_trials", "margins", "queried_trials")
 
 
-def _gathered(last: OnlineRun, params: dict, records: list, sampled, positive, n: int,
-              n_features: int, epochs: int, record_margins: bool) -> OnlineRun:
+def _gathered(last: OnlineRun, params: dict, records: list, fingerprint: str, n: int,
+              epochs: int, record_margins: bool) -> OnlineRun:
     """The chunk runs' ``records`` as one run, as if made on the file whole."""
     def joined(name):
         parts = [record[name] + record["offset"] for record in records
                  if record[name] is not None]
         return np.concatenate(parts) if parts else None
 
-    fingerprint = x_part(_sampled_matrix(sampled, n, n_features)) + y_part(positive)
+    state = dict(last.state)
+    for name in records[-1]["state"]:
+        state[name] = np.concatenate([record["state"][name] for record in records])
     return dataclasses.replace(
         last,
+        state=state,
         params=params,
         epochs=epochs,
         sample_index=np.tile(np.arange(n, dtype=np.int64), epochs),
@@ -168,15 +310,32 @@ def _gathered(last: OnlineRun, params: dict, records: list, sampled, positive, n
     )
 
 
-def _sampled_matrix(sampled, n: int, n_features: int):
-    """An n x n_features CSR matrix holding the sampled rows and no other: its fingerprint
-    (``x_part``) is the file's, since only the sampled rows enter it."""
-    counts = np.zeros(n, dtype=np.int64)
-    data, indices = [], []
-    for rows, X in sampled:
-        counts[rows] = np.diff(X.indptr)
-        data.append(X.data)
-        indices.append(X.indices.astype(np.int64))
-    indptr = np.concatenate(([0], np.cumsum(counts)))
-    return sp.csr_matrix((np.concatenate(data), np.concatenate(indices), indptr),
-                         shape=(n, n_features))
+class FileFingerprint:
+    """The data fingerprint of a streamed file (:mod:`perceptron_bounds._fingerprint`), from
+    its chunks: the rows it samples are kept (at most ``SAMPLED_ROWS``), and every label."""
+
+    def __init__(self, chunks: FileChunks):
+        self.n, self.n_features, self.labels = chunks.n_rows, chunks.n_features, chunks.labels
+        self.step = max(1, -(-self.n // SAMPLED_ROWS))
+        self.sampled, self.positive = [], np.empty(self.n, dtype=np.int64)
+
+    def add(self, X, y, first: int) -> None:
+        """The chunk of rows ``first, first + 1, ...``."""
+        self.positive[first:first + y.shape[0]] = y == self.labels[1]
+        rows = np.arange(-first % self.step, X.shape[0], self.step)
+        self.sampled.append((first + rows, sp.csr_matrix(X[rows])))
+
+    def text(self) -> str:
+        """The fingerprint, once every chunk was added: that of the file read whole (an
+        n x n_features CSR matrix holding the sampled rows and no other has the file's
+        ``x_part``, since only the sampled rows enter it)."""
+        counts = np.zeros(self.n, dtype=np.int64)
+        data, indices = [], []
+        for rows, X in self.sampled:
+            counts[rows] = np.diff(X.indptr)
+            data.append(X.data)
+            indices.append(X.indices.astype(np.int64))
+        indptr = np.concatenate(([0], np.cumsum(counts)))
+        sampled = sp.csr_matrix((np.concatenate(data), np.concatenate(indices), indptr),
+                                shape=(self.n, self.n_features))
+        return x_part(sampled) + y_part(self.positive)

@@ -16,8 +16,7 @@ import scipy.sparse as sp
 from sklearn.datasets import dump_svmlight_file, load_svmlight_file
 
 from perceptron_bounds.cli import main
-from perceptron_bounds.datasets import _parse, load_data, parsed_cache
-from perceptron_bounds.datasets import loaders
+from perceptron_bounds.datasets import _parse, load_data, loaders, parsed_cache
 
 
 def tricky_numbers(n, seed=0):
@@ -128,6 +127,45 @@ def test_declined_files_keep_the_library_errors_and_results(tmp_path):
     assert X.tolist() == [[1, 2], [3, 4]] and y.tolist() == ["a", "b"]
 
 
+@pytest.mark.parametrize(("delimiter", "suffix", "header", "first"), [
+    (",", ".csv", "", False), (";", ".csv", "a;b;c;label\n", True), ("\t", ".tsv", "", False),
+    (" ", ".csv", "", True), ("\t", ".csv.gz", "x\tx\tx\ty\n", False)])
+def test_csv_string_labels_as_loadtxt_reads_them(tmp_path, monkeypatch, delimiter, suffix,
+                                                  header, first):
+    """Text in the label column: the compiled parser reads it (no library reader), the
+    labels stripped as numpy.loadtxt(dtype=str) and numpy.char.strip give them."""
+    rng = np.random.default_rng(4)
+    table = rng.standard_normal((150, 3)) * 10.0 ** rng.integers(-8, 8, (150, 3))
+    names = ["spam", "ham", "eggs-é", "1"] if delimiter != " " else ["spam", "ham", "1.5"]
+    labels = [names[k] for k in rng.integers(0, len(names), 150)]
+    blank = "" if delimiter == " " else " "
+    lines = [delimiter.join([blank + label + blank, *map(repr, row.tolist())]) if first
+             else delimiter.join([*map(repr, row.tolist()), blank + label + blank])
+             for label, row in zip(labels, table, strict=True)]
+    lines[7] += "  # a comment"
+    data = ("# first\n" + header + "\n".join(lines) + "\n").encode()
+    path = tmp_path / f"s{suffix}"
+    path.write_bytes(gzip.compress(data) if suffix.endswith(".gz") else data)
+    refuse_library_readers(monkeypatch)
+    X, y, _ = load_data(path, label_column="first" if first else None, cache=False)
+    np.testing.assert_array_equal(X, table)
+    assert y.dtype.kind == "U" and y.tolist() == labels
+
+
+def test_labels_the_text_parse_leaves_to_the_library_reader(tmp_path):
+    """Labels that are all numbers to float() (nan, 1_0), or quoted: read as before."""
+    cases = {"n.csv": ("1,2,nan\n3,4,1\n", "y contains NaN or infinity"),
+             "u.csv": ("1,2,1_0\n3,4,2\n", None)}
+    for name, (content, message) in cases.items():
+        path = tmp_path / name
+        path.write_text(content)
+        if message is None:
+            assert load_data(path, cache=False)[1].tolist() == ["1_0", "2"]  # loadtxt's
+            continue
+        with pytest.raises(ValueError, match=message):
+            load_data(path, cache=False)
+
+
 def test_unknown_extension_names_the_compressions(tmp_path):
     path = tmp_path / "d.json.gz"
     path.write_bytes(gzip.compress(b"{}"))
@@ -221,5 +259,6 @@ def test_the_parsers_compile_for_one_signature():
     """conftest checks every jitted function; the parsers are called here with both kinds."""
     text = np.frombuffer(b"1 0:1\n", dtype=np.uint8)
     assert _parse.svmlight(text, _parse.powers_of_five())[0]
-    assert _parse.csv(np.frombuffer(b"1,2\n", dtype=np.uint8), 0, 44, 2, 1,
-                      _parse.powers_of_five())[0]
+    for text_labels in (False, True):
+        assert _parse.csv(np.frombuffer(b"1,2\n", dtype=np.uint8), 0, 44, 2, 1,
+                          _parse.powers_of_five(), text_labels)[0]

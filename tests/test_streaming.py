@@ -7,6 +7,7 @@ state and data fingerprint, bit for bit.
 
 import bz2
 import json
+import re
 
 import numpy as np
 import pytest
@@ -18,7 +19,7 @@ from perceptron_bounds.bounds import evaluate
 from perceptron_bounds.cli import main
 from perceptron_bounds.datasets import load_data
 from perceptron_bounds.datasets.chunks import FileChunks
-from perceptron_bounds.streaming import STREAMED, run_file
+from perceptron_bounds.streaming import DENSE_STREAMED, STREAMED, run_file
 
 BUDGET = 8_000  # bytes: blocks of 1 kB of text, about 7 rows of the files below
 
@@ -54,16 +55,25 @@ def test_a_tiny_budget_makes_many_chunks(files):
     assert chunks.n_features == 6 and chunks.labels.tolist() == [-1, 1]
 
 
-@pytest.mark.parametrize("algorithm", STREAMED)
-@pytest.mark.parametrize("kind", ["svm", "csv", "bz2"])
+# Parameters beside the defaults that change what the loops keep.
+VARIANTS = {"arow": {"diagonal": True, "r": 0.5}, "romma": {"aggressive": True},
+            "shifting_perceptron": {"decay": 0.9}, "projected_perceptron": {"radius": 1.0},
+            "second_order": {"a": 0.25}}
+CASES = [(algorithm, kind, {}) for algorithm in STREAMED for kind in ("svm", "csv", "bz2")] + [
+    (algorithm, "csv", {}) for algorithm in DENSE_STREAMED] + [
+    (algorithm, "svm" if algorithm in STREAMED else "csv", params)
+    for algorithm, params in VARIANTS.items()]
+
+
+@pytest.mark.parametrize(("algorithm", "kind", "params"), CASES)
 @pytest.mark.parametrize("epochs", [1, 3])
-def test_streamed_run_is_the_in_memory_run(files, algorithm, kind, epochs):
+def test_streamed_run_is_the_in_memory_run(files, algorithm, kind, params, epochs):
     path, options = files[kind]
     X, y, _ = load_data(path, **options)
     form = {"form": "primal"} if "form" in get(algorithm).defaults else {}
-    whole = run_online(algorithm, X, y, epochs=epochs, record_margins=True, **form)
+    whole = run_online(algorithm, X, y, epochs=epochs, record_margins=True, **form, **params)
     streamed = run_file(algorithm, path, memory_budget=BUDGET, epochs=epochs,
-                        record_margins=True, **options)
+                        record_margins=True, **options, **params)
     np.testing.assert_array_equal(streamed.mistake_trials, whole.mistake_trials)
     np.testing.assert_array_equal(streamed.margin_error_trials, whole.margin_error_trials)
     np.testing.assert_array_equal(streamed.margins, whole.margins)  # bit for bit
@@ -105,6 +115,8 @@ def test_every_other_algorithm_is_refused_in_one_line(files):
         with pytest.raises(ValueError) as info:
             run_file(name, path, memory_budget=BUDGET, **options)
         assert "cannot be streamed" in str(info.value) and "\n" not in str(info.value)
+        if name in DENSE_STREAMED:
+            assert "from an svmlight file" in str(info.value) and "CSV" in str(info.value)
 
 
 @pytest.mark.parametrize(("options", "message"), [
@@ -112,11 +124,14 @@ def test_every_other_algorithm_is_refused_in_one_line(files):
     ({"kernel": "rbf"}, "linear primal forms"),
     ({"form": "dual"}, "linear primal forms"),
     ({"memory_budget": 0}, "memory_budget"),
+    ({"variant": "adaptive"}, "R = max ||x|| over all the rows"),
+    ({"variant": "pinv"}, "span of the earlier mistakes"),
 ])
 def test_what_a_stream_does_not_take(files, options, message):
     path, reader = files["svm"]
-    with pytest.raises(ValueError, match=message):
-        run_file("perceptron", path, **{"memory_budget": BUDGET, **reader, **options})
+    algorithm = "second_order" if "variant" in options else "perceptron"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        run_file(algorithm, path, **{"memory_budget": BUDGET, **reader, **options})
 
 
 def test_bad_files_are_named_by_line_before_any_trial(tmp_path):
@@ -124,7 +139,7 @@ def test_bad_files_are_named_by_line_before_any_trial(tmp_path):
         "a.svm": ("1 1:0.5\n-1 2:1\n1 3:x\n", "line 3 is not valid svmlight"),
         "b.svm": ("1 1:0.5\n-1 2:inf\n", "inf at data row 2, feature index 2"),
         "c.csv": ("1,2,1\n3,4,-1\n5,6\n", "line 3 has 2 fields, expected 3"),
-        "d.csv": ("1,2,a\n3,4,b\n", "line 1 is not 3 numbers"),
+        "d.csv": ('1,2,"a"\n3,4,b\n', "line 1 is not 3 numbers"),  # quotes: load_data
         "g.csv": ("1,2,1\n" * 150 + "5,6\n", "line 151 is not 3 numbers separated by ','"),
         "e.svm": ("1 1:1\n2 1:1\n3 2:1\n", "3 label value(s); streaming runs binary data"),
         "f.npz": ("", "an .npz file is read whole"),
@@ -153,3 +168,50 @@ def test_cli_run_memory_budget_streams(files, capsys):
         main([*args[:-1], "--memory-budget", "lots"])
     assert info.value.code == 2
     assert "expected a size such as 256MB" in capsys.readouterr().err
+
+
+def test_a_line_longer_than_the_buffer_after_the_first_block(tmp_path):
+    """The buffer grows while the reader still holds a view of the block before it."""
+    path = tmp_path / "long.svm"
+    rows = ["1 1:1", "-1 2:1"] * 200 + ["1 " + " ".join(f"{j}:1" for j in range(1, 400))]
+    path.write_text("\n".join(rows) + "\n")
+    X, y, _ = load_data(path, zero_based=False)
+    streamed = run_file("perceptron", path, memory_budget=BUDGET, zero_based=False)
+    np.testing.assert_array_equal(streamed.mistake_trials,
+                                  run_online("perceptron", X, y).mistake_trials)
+
+
+def test_text_labels_stream_as_they_load(tmp_path):
+    """A CSV file's label column of words: streamed as read whole (classes, run, fingerprint);
+    numbers in some blocks and words in others refused in one line."""
+    X, y = data(200, 4)
+    path = tmp_path / "words.tsv"
+    words = np.where(y > 0, "spam", "ham")
+    path.write_text("".join(f"{label}\t" + "\t".join(map(repr, row.tolist())) + "\n"
+                            for label, row in zip(words, X, strict=True)))
+    X_read, y_read, _ = load_data(path, label_column="first")
+    whole = run_online("perceptron", X_read, y_read, epochs=2)
+    streamed = run_file("perceptron", path, memory_budget=BUDGET, epochs=2, label_column="first")
+    assert streamed.classes.tolist() == ["ham", "spam"] == whole.classes.tolist()
+    np.testing.assert_array_equal(streamed.mistake_trials, whole.mistake_trials)
+    assert streamed.data_fingerprint == whole.data_fingerprint
+    mixed = tmp_path / "mixed.csv"
+    mixed.write_text("1,2,1\n" * 150 + "1,2,spam\n")
+    with pytest.raises(ValueError, match="labels of numbers in some lines and of text") as info:
+        run_file("perceptron", mixed, memory_budget=BUDGET)
+    assert "\n" not in str(info.value)
+
+
+def test_chunks_scanned_once_serve_several_runs(files, monkeypatch):
+    path, options = files["csv"]
+    chunks = FileChunks(path, BUDGET, **options).scan()
+    scans = []
+    monkeypatch.setattr(FileChunks, "scan", lambda self: scans.append(self) or self)
+    for algorithm in ("perceptron", "arow"):
+        shared = run_file(algorithm, chunks, epochs=2)
+        monkeypatch.undo()
+        alone = run_file(algorithm, path, memory_budget=BUDGET, epochs=2, **options)
+        monkeypatch.setattr(FileChunks, "scan", lambda self: scans.append(self) or self)
+        np.testing.assert_array_equal(shared.mistake_trials, alone.mistake_trials)
+        assert shared.data_fingerprint == alone.data_fingerprint
+    assert scans == []

@@ -216,7 +216,7 @@ def evaluate(run, X, y, *, u=None, gamma=None, comparator="auto",
     budget = run.params.get("memory_budget", MEMORY_BUDGET) if memory_budget is None else (
         check_memory_budget(memory_budget))
     for binary in run.class_runs if run.multiclass == "ovr" else runs:
-        _check_memory(binary, sp.issparse(X), budget)
+        check_memory(binary, sp.issparse(X), budget)
     U = None
     if u is not None and run.multiclass is None and np.ndim(u) == 2:
         U, u = check_sequence(u, run), None
@@ -276,7 +276,7 @@ def _runs_of(run) -> tuple:
     return tuple(run)
 
 
-def _check_memory(run, sparse: bool, budget: float) -> None:
+def check_memory(run, sparse: bool, budget: float) -> None:
     """``ValueError`` naming ``memory_budget`` if the bounds' dense matrices would pass it.
 
     The largest of them, as the providers of the run's bounds declare them

@@ -170,17 +170,44 @@ class RunData:
         if run.n_trials and run.sample_index.max() >= X.shape[0]:
             raise ValueError(f"X has {X.shape[0]} rows, but the run showed row "
                              f"{run.sample_index.max()}: pass the training data of the run")
-        self.run, self.X_raw, self.y_raw = run, X, y
+        self.X_raw, self.y_raw = X, y
         self.kernel = kernel_of(run.params) if "kernel" in run.params else Kernel()
         instance_map = get_algorithm(run.algorithm).instance_map
+        self._of_run(run)
         self.X = X if instance_map is None else instance_map(X, run.params)
         self.norms = check_feature_norms(self.X, self.kernel)
+
+    def _of_run(self, run) -> None:
+        """What comes of the run alone: its sets of trials, q, m, an empty cache."""
+        self.run = run
         self.q = dual_exponent(norm_exponent(run))
         self.rows_all = run.sample_index
         self.rows_mistakes = run.mistake_rows
         self.rows_updates = run.sample_index[run.update_trials]
         self.m = run.mistakes
         self._cache = {}
+
+    @classmethod
+    def of_parts(cls, run, X, y, norms, cached: dict) -> RunData:
+        """A linear-kernel run's data given as the parts the providers read, not checked
+        here: a streamed file's (:func:`~.streamed.streamed_run_data`).
+
+        Parameters
+        ----------
+        run : OnlineRun
+        X : object
+            Stands for the rows where the providers read them (``X @ u``, ``X[rows]``).
+        y, norms : ndarray
+            The labels in {-1, +1} and ||x_i|| of every row, as the algorithm saw them.
+        cached : dict
+            Values of :meth:`cached` computed already (p-norms, spectra).
+        """
+        data = cls.__new__(cls)
+        data.kernel = Kernel()
+        data._of_run(run)
+        data.X, data.y, data.norms, data.X_raw, data.y_raw = X, y, norms, None, None
+        data._cache.update(cached)
+        return data
 
     def rows(self, trials: str) -> np.ndarray:
         """Row of X shown at each trial of the set ``"all"``, ``"mistakes"`` or ``"updates"``."""

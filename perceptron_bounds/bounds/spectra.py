@@ -41,6 +41,12 @@ def mistake_spectrum(Xm, kernel) -> np.ndarray:
         C = C.toarray() if sp.issparse(C) else C
     else:
         C = kernel.gram(Xm, Xm)
+    return gram_spectrum(C)
+
+
+def gram_spectrum(C) -> np.ndarray:
+    """Eigenvalues of the symmetric PSD matrix C (X_m^T X_m or a Gram matrix), ascending,
+    negatives from rounding set to 0 (one LAPACK ``eigvalsh``)."""
     lam = scipy.linalg.eigvalsh(np.asarray(C, dtype=np.float64), check_finite=False)
     return np.maximum(lam, 0.0)
 

@@ -2,7 +2,12 @@
 
 ``compare [--data FILE] [--algorithms A,B,...] [--epochs E] [--shuffle] [--seed S]
 [--param NAME=VALUE ...] [--multiclass ovr|native] [--gamma G] [--comparator auto|target|svm]
-[--pieces K] [--json]``
+[--u FILE] [--pieces K] [--memory-budget SIZE] [--json]``
+
+With ``--memory-budget`` the ``--data`` file is streamed in chunks of that size, for the
+runs (:func:`~perceptron_bounds.streaming.run_file`) and for their bounds at the comparator
+``--u`` (:func:`~perceptron_bounds.streaming.evaluate_file`): the table of the file read
+whole, for files larger than memory.
 
 On ``--data drifting`` (theory §4.14) the rows also hold the shifting bounds of
 theory §4.15 against the data's target sequence (names with ``shifting`` or
@@ -32,6 +37,7 @@ from ..bounds.evaluate import COMPARATORS
 from ..bounds.report import aligned, holds_text
 from ..online import MULTICLASS
 from ..registry import current_name
+from ..streaming import STREAMED, evaluate_file, open_chunks, run_file
 from ._commands import HELP
 from ._common import (
     UsageError,
@@ -45,6 +51,8 @@ from ._common import (
     sequence_text,
     warnings_printed,
 )
+from .data import size_text
+from .run import byte_size, check_streamed, file_options
 
 #: ``--seed`` when not given: the shuffles and the randomized algorithms' draws of every
 #: run of ``compare`` (the README's main job) are the same, so is its table.
@@ -86,6 +94,15 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                         metavar="{" + ",".join(COMPARATORS) + "}",
                         help="u: the data's target, a linear/kernel SVM, or auto (target when "
                         "the data carry one, default)")
+    parser.add_argument("--u", default=None, metavar="FILE",
+                        help="the comparator u of every bound: n_features numbers (a .npy file, "
+                        "(K, n_features) for one-vs-rest runs; or text), scaled to unit norm")
+    parser.add_argument("--memory-budget", type=byte_size, default=None, metavar="SIZE",
+                        help="stream the --data file (svmlight or CSV, possibly larger "
+                        "than memory) in chunks within SIZE bytes (e.g. 256MB): runs and bounds "
+                        "equal those of the file read whole; needs --u, rows in file order, "
+                        "binary labels, the algorithms " + ", ".join(STREAMED)
+                        + " (the default then)")
     parser.add_argument("--pieces", type=int, default=None, metavar="K",
                         help="shifting bounds (theory §4.15) at the best comparator sequence of "
                         "1..K constant pieces, searched (default: at the target sequence on "
@@ -123,16 +140,24 @@ def chosen_algorithms(text: str | None, multiclass: str | None = None) -> list[s
 
 def compare_command(args) -> int:
     """``compare``: run the algorithms, evaluate their bounds, print a table (or JSON)."""
+    if args.memory_budget is not None and args.algorithms is None:
+        args.algorithms = ",".join(STREAMED)
     algorithms = chosen_algorithms(args.algorithms, args.multiclass)
     params, shares = check_run_options(args, algorithms)
     if args.gamma is not None and not 0 < args.gamma < math.inf:
         raise UsageError(f"--gamma must be a finite number > 0, got {args.gamma}")
+    u = None if args.u is None else read_comparator(args.u)
+    if args.memory_budget is not None:
+        return streamed_compare(args, algorithms, params, shares, u)
     X, y, target = load_dataset(args)
     sequence = None
     if target is not None and np.ndim(target) == 2:  # --data drifting: a target per sample
         sequence, target = target, None
     if args.pieces is not None and args.pieces < 1:
         raise UsageError(f"--pieces must be >= 1, got {args.pieces}")
+    if u is not None and sequence is not None:
+        raise UsageError("--u is one comparator for every trial; --data drifting's bounds are "
+                         "at its target sequence: drop --u")
     if args.comparator == "target" and target is None:
         raise UsageError(f"--comparator target needs data with a known target (the built-in "
                          f"data, or an .npz file with an array u); {args.data} has none")
@@ -149,8 +174,48 @@ def compare_command(args) -> int:
             elif run.multiclass is None and sequence is not None:
                 shifting = {"u": sequence[run.sample_index]}
             reports.append(evaluate(run, X, y, gamma=args.gamma, comparator=args.comparator,
-                                    target=target, **shifting))
-    source = describe_data(args.data, X, args)
+                                    target=target, **{"u": u, **shifting}))
+    return print_reports(args, describe_data(args.data, X, args), seed, params, shares,
+                         algorithms, reports)
+
+
+def read_comparator(path: str) -> np.ndarray:
+    """The comparator of ``--u FILE``: a ``.npy`` array as it is (a (K, n_features) one for
+    a one-vs-rest run), or text, numbers separated by whitespace or commas (one vector)."""
+    try:
+        if path.endswith(".npy"):
+            return np.load(path, allow_pickle=False).astype(np.float64)
+        with open(path) as handle:
+            text = handle.read().replace(",", " ")
+        return np.array(text.split(), dtype=np.float64)
+    except FileNotFoundError:
+        raise UsageError(f"--u {path}: no such file") from None
+    except ValueError as error:
+        raise UsageError(f"--u {path}: not a list of numbers ({error})") from None
+
+
+def streamed_compare(args, algorithms, params, shares, u) -> int:
+    """``compare --memory-budget``: each algorithm run over the streamed ``--data`` file, its
+    bounds evaluated over it again at ``--u``."""
+    check_streamed(args, ("--pieces", args.pieces))
+    if u is None:
+        raise UsageError("--memory-budget evaluates the bounds at a given comparator: pass "
+                         "--u FILE (the SVM comparator search needs the rows in memory)")
+    if args.comparator != "auto":
+        raise UsageError(f"--comparator {args.comparator} needs the rows in memory; "
+                         "--memory-budget evaluates the bounds at --u")
+    reports = []
+    chunks = open_chunks(args.data, args.memory_budget, **file_options(args))  # scanned once
+    for name in algorithms:
+        run = run_file(name, chunks, epochs=args.epochs, progress=True, **shares[name])
+        reports.append(evaluate_file(run, chunks, u=u, gamma=args.gamma))
+    source = (f"{args.data}: {run.n_trials // run.epochs} samples, {run.n_features} features, "
+              f"streamed within {size_text(args.memory_budget)}")
+    return print_reports(args, source, args.seed, params, shares, algorithms, reports)
+
+
+def print_reports(args, source, seed, params, shares, algorithms, reports) -> int:
+    """The reports of ``compare``: a table, or JSON with ``--json``."""
     if args.json:
         payload = {"data": source, "epochs": args.epochs, "shuffle": args.shuffle, "seed": seed,
                    "params": params, "margin_gamma": args.gamma, "multiclass": args.multiclass,

@@ -25,9 +25,8 @@ import scipy.sparse as sp
 from .. import run_online
 from ..algorithms import available, get
 from ..online import MULTICLASS
-from ..streaming import STREAMED, run_file
+from ..streaming import DENSE_STREAMED, STREAMED, run_file
 from ._commands import HELP
-from .data import size_text
 from ._common import (
     UsageError,
     add_run_options,
@@ -44,6 +43,7 @@ from ._common import (
     sequence_text,
     warnings_printed,
 )
+from .data import size_text
 
 
 def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
@@ -78,10 +78,11 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                             name for name in available() if get(name).fit_native is not None)
                         + ")")
     parser.add_argument("--memory-budget", type=byte_size, default=None, metavar="SIZE",
-                        help="stream the --data file (svmlight or numeric CSV, possibly larger "
+                        help="stream the --data file (svmlight or CSV, possibly larger "
                         "than memory) in chunks within SIZE bytes (e.g. 256MB, 1GiB): the run "
                         "equals the one on the file read whole; rows in file order, binary "
-                        "labels, the algorithms " + ", ".join(STREAMED))
+                        "labels, the algorithms " + ", ".join(STREAMED) + " (from CSV files "
+                        "also " + ", ".join(DENSE_STREAMED) + ")")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(handler=run_command)
     return parser
@@ -205,21 +206,32 @@ def print_multiclass_counts(counts: dict) -> None:
             for entry in per_class) + " (mistakes of each class against the rest)")
 
 
-def streamed_run(args, params: dict):
-    """``run --memory-budget``: the ``--data`` file streamed; ``(run, description, None)``,
-    the options a stream does not take refused first."""
+def check_streamed(args, *more) -> None:
+    """The options ``--memory-budget`` (a streamed ``--data`` file) does not take refused in
+    one line: ``(option, value)`` pairs of ``more`` besides those of ``run``."""
     if args.data in (None, "drifting") or named_data(args.data) is not None:
         raise UsageError("--memory-budget streams a data file: give --data FILE")
     refused = [option for option, value in (
-        ("--shuffle", args.shuffle), ("--test-fraction", args.test_fraction),
-        ("--multiclass", args.multiclass), ("--positive-class", args.positive_class))
+        ("--shuffle", args.shuffle), ("--test-fraction", getattr(args, "test_fraction", None)),
+        ("--multiclass", args.multiclass), ("--positive-class", args.positive_class), *more)
         if value not in (None, False)]
     if refused:
         raise UsageError(f"--memory-budget streams the file in file order, as it is: "
                          f"{', '.join(refused)} need(s) it in memory")
-    run = run_file(args.algorithm, args.data, memory_budget=args.memory_budget,
-                   epochs=args.epochs, progress=True, label_column=args.label_column,
-                   delimiter=args.delimiter, zero_based=args.zero_based, **params)
+
+
+def file_options(args) -> dict:
+    """The reader options of a streamed ``--data`` file."""
+    return {"label_column": args.label_column, "delimiter": args.delimiter,
+            "zero_based": args.zero_based}
+
+
+def streamed_run(args, params: dict, algorithm: str | None = None):
+    """``run --memory-budget``: the ``--data`` file streamed; ``(run, description, classes)``,
+    the options a stream does not take refused first (:func:`check_streamed`)."""
+    check_streamed(args)
+    run = run_file(algorithm or args.algorithm, args.data, memory_budget=args.memory_budget,
+                   epochs=args.epochs, progress=True, **file_options(args), **params)
     description = (f"{args.data}: {run.n_trials // run.epochs} samples, {run.n_features} "
                    f"features, streamed within {size_text(args.memory_budget)}")
     return run, description, run.classes

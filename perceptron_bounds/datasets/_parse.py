@@ -332,20 +332,24 @@ def svmlight(buf, powers):
 
 
 @jit
-def csv(buf, skip, delimiter, n_columns, label, powers):
+def csv(buf, skip, delimiter, n_columns, label, powers, text_labels):
     """Parse a numeric CSV table: ``skip`` leading lines skipped, then each line not blank
     or a ``#`` comment is ``n_columns`` numbers separated by the byte ``delimiter`` (0: any
-    run of spaces and tabs), blanks around a number allowed, ``label`` the label column.
+    run of spaces and tabs), blanks around a number allowed, ``label`` the label column;
+    with ``text_labels`` the label cells are any text (no quote or delimiter, up to a ``#``;
+    blanks around it dropped, not empty), kept as (start, stop) byte spans.
 
-    Returns ``(ok, X bits (rows, n_columns - 1), labels bits, fallback, line)`` as
-    :func:`svmlight` does (a fallback position counts the cells of X row by row, then the
-    labels); ``ok`` False at a quote, a cell that is not a number, or a row with another
-    number of cells, which the library reader then names.
+    Returns ``(ok, X bits (rows, n_columns - 1), labels bits, label spans (rows, 2),
+    fallback, line)`` as :func:`svmlight` does (a fallback position counts the cells of X
+    row by row, then the labels; the spans are empty without ``text_labels``, the label
+    bits unset with it); ``ok`` False at a quote, a cell that is not a number, or a row
+    with another number of cells, which the library reader then names.
     """
     end = buf.shape[0]
     n_lines = _counts(buf)[0] + 1
     X = np.empty((n_lines, n_columns - 1), dtype=np.uint64)
     labels = np.empty(n_lines, dtype=np.uint64)
+    spans = np.empty((n_lines if text_labels else 0, 2), dtype=np.int64)
     fallback = np.empty((16, 3), dtype=np.int64)
     n_fallback = np.int64(0)
     row = np.int64(0)
@@ -364,21 +368,32 @@ def csv(buf, skip, delimiter, n_columns, label, powers):
         for column in range(n_columns):
             if column > 0 and delimiter != 0:  # (whitespace: skipped after the number)
                 if buf[i] != delimiter:
-                    return False, X, labels, fallback[:n_fallback], line
+                    return False, X, labels, spans, fallback[:n_fallback], line
                 i = _skip_cell_blanks(buf, i + 1, end, tab)
             start = i
-            value, i = _number(buf, i, end, powers)
-            if i < 0:
-                return False, X, labels, fallback[:n_fallback], line
-            stop = i
+            if text_labels and column == label:
+                i = _text_cell(buf, i, end, delimiter)
+                stop = i
+                while stop > start and (buf[stop - 1] == 32 or buf[stop - 1] == 9):
+                    stop -= 1
+                if i < 0 or stop == start:
+                    return False, X, labels, spans, fallback[:n_fallback], line
+                spans[row, 0] = start
+                spans[row, 1] = stop
+                value = np.uint64(0)
+            else:
+                value, i = _number(buf, i, end, powers)
+                if i < 0:
+                    return False, X, labels, spans, fallback[:n_fallback], line
+                stop = i
             i = _skip_cell_blanks(buf, i, end, tab)
             if column == n_columns - 1:
                 if not _ends_line(buf, i, end):
-                    return False, X, labels, fallback[:n_fallback], line
+                    return False, X, labels, spans, fallback[:n_fallback], line
             elif i >= end or _ends_line(buf, i, end):
-                return False, X, labels, fallback[:n_fallback], line
+                return False, X, labels, spans, fallback[:n_fallback], line
             if delimiter == 0 and column < n_columns - 1 and stop == i:
-                return False, X, labels, fallback[:n_fallback], line
+                return False, X, labels, spans, fallback[:n_fallback], line
             feature = column - (column > label)
             if value == _FALLBACK:
                 fallback = _note(fallback, n_fallback, X.shape[0] * X.shape[1] + row
@@ -392,9 +407,50 @@ def csv(buf, skip, delimiter, n_columns, label, powers):
         if i < end and buf[i] == 13:
             i += 1
             if i < end and buf[i] != 10:
-                return False, X, labels, fallback[:n_fallback], line
+                return False, X, labels, spans, fallback[:n_fallback], line
         i = _line_end(buf, i, end) + 1
     for j in range(n_fallback):  # labels' positions right after X's rows
         if fallback[j, 0] >= X.shape[0] * X.shape[1]:
             fallback[j, 0] -= (X.shape[0] - row) * X.shape[1]
-    return True, X[:row], labels[:row], fallback[:n_fallback], line
+    return True, X[:row], labels[:row], spans[:row], fallback[:n_fallback], line
+
+
+@jit
+def _text_cell(buf, i, end, delimiter):
+    """The end of a text cell from ``i``: the next delimiter (a space or tab when
+    ``delimiter`` is 0), line end or ``#`` (a comment, as the library reader reads it); -1
+    at a quote (the library reader's case)."""
+    while i < end:
+        c = buf[i]
+        if (c == 10 or c == 13 or c == 35 or c == delimiter
+                or (delimiter == 0 and (c == 32 or c == 9))):
+            return i
+        if c == 34:
+            return -1
+        i += 1
+    return i
+
+
+@jit
+def _span_bytes(buf, spans, width):
+    """The bytes of each span, one row of ``width`` (zero-padded) per span."""
+    out = np.zeros((spans.shape[0], width), dtype=np.uint8)
+    for r in range(spans.shape[0]):
+        for k in range(spans[r, 1] - spans[r, 0]):
+            out[r, k] = buf[spans[r, 0] + k]
+    return out
+
+
+def span_texts(buf, spans) -> np.ndarray | None:
+    """The UTF-8 texts of the label spans of :func:`csv`, a str array (the distinct ones
+    decoded once); None when one is not UTF-8."""
+    if spans.shape[0] == 0:
+        return np.zeros(0, dtype=str)
+    width = max(1, int(np.max(spans[:, 1] - spans[:, 0])))
+    raw = _span_bytes(buf, spans, width).view(f"S{width}").ravel()
+    distinct, inverse = np.unique(raw, return_inverse=True)
+    try:
+        names = np.array([text.decode("utf-8") for text in distinct.tolist()])
+    except UnicodeDecodeError:
+        return None
+    return names[inverse]

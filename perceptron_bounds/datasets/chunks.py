@@ -1,9 +1,10 @@
 """A text data file read in chunks of rows, for runs over files larger than memory.
 
-:class:`FileChunks` reads an svmlight/LIBSVM or numeric CSV/TSV file (plain, ``.gz`` or
-``.bz2``) in blocks of whole lines and parses each with the compiled parsers of
-:mod:`._parse` into ``(X, y)`` chunks in file order: X CSR (svmlight) or dense (CSV),
-every chunk with the file's number of features, y float64. A first pass over the whole
+:class:`FileChunks` reads an svmlight/LIBSVM or CSV/TSV file (numeric features; labels of
+numbers or unquoted text, one kind in the whole file; plain, ``.gz`` or ``.bz2``) in blocks
+of whole lines and parses each with the compiled parsers of :mod:`._parse` into ``(X, y)``
+chunks in file order: X CSR (svmlight) or dense (CSV), every chunk with the file's number
+of features, y float64 (str for text labels). A first pass over the whole
 file (:meth:`FileChunks.scan`) finds what the first chunk needs to know and checks every
 line before any work: the labels, the number of rows, the largest feature index (and so
 the index base, decided as :func:`~perceptron_bounds.datasets.load_data` decides it).
@@ -30,15 +31,16 @@ from .loaders import (
     COMPRESSIONS,
     CSV_SUFFIXES,
     detect_delimiter,
+    file_kind,
     first_line,
     index_base,
     is_header,
     label_index,
+    parse_csv,
     sample_lines,
     split_cells,
     stated_base,
     with_fallback,
-    file_kind,
 )
 
 #: The smallest block read, whatever the budget: one line longer than it is read whole.
@@ -90,8 +92,8 @@ class FileChunks:
         filled = 0
         with self.opener(self.path, "rb") as handle:
             while True:
-                if filled == len(buffer):  # one line fills the buffer: make room
-                    buffer.extend(bytes(len(buffer)))
+                if filled == len(buffer):  # one line fills the buffer: a larger one (the
+                    buffer = buffer + bytes(len(buffer))  # reader may still view the old)
                 read = handle.readinto(memoryview(buffer)[filled:])
                 end = filled + read
                 if end == 0:
@@ -134,13 +136,10 @@ class FileChunks:
         e.g. ``nan``, is then named by the check for NaN); else the error names the line.
         """
         if self.csv:
-            ok, X, labels, fallback, at = _parse.csv(
-                text, self.skip if first else 0, self.delimiter_byte, self.n_columns,
-                self.label, _parse.powers_of_five())
-            if ok:
-                values = with_fallback(text, np.concatenate((X.reshape(-1), labels)),
-                                        fallback)
-                return values[:X.size].reshape(X.shape), values[X.size:]
+            X, y, at = parse_csv(text, self.skip if first else 0, self.delimiter_byte,
+                                 self.n_columns, self.label)
+            if X is not None:
+                return X, y
             try:
                 table = np.loadtxt(io.BytesIO(text.tobytes()), dtype=np.float64, ndmin=2,
                                    delimiter=None if self.delimiter_byte == 0 else
@@ -152,8 +151,9 @@ class FileChunks:
                          repr(chr(self.delimiter_byte)))
                 raise ValueError(
                     f"{self.path}: line {line + at - 1} is not {self.n_columns} numbers "
-                    f"separated by {shown} (a streamed CSV file holds numbers only, the "
-                    "labels too; read it whole with load_data for string labels or quotes)")
+                    f"separated by {shown} (a streamed CSV file holds numbers, and a label "
+                    "column of numbers or unquoted text; read it whole with load_data for "
+                    "quotes)")
             features = [j for j in range(self.n_columns) if j != self.label]
             return np.ascontiguousarray(table[:, features]), table[:, self.label].copy()
         ok, labels, indptr, indices, bits, fallback, at = _parse.svmlight(
@@ -196,7 +196,7 @@ class FileChunks:
     def scan(self) -> FileChunks:
         """Read the whole file once: check every line and find the rows, the labels and the
         number of features (see the class docstring). Returns self."""
-        labels, n_rows, largest, has_zero, stated = [], 0, -1, False, ""
+        labels, n_rows, largest, has_zero, stated, kinds = [], 0, -1, False, "", set()
         self.n_columns = 2
         for k, (text, line) in enumerate(self._blocks()):
             if k == 0:
@@ -206,6 +206,11 @@ class FileChunks:
                     stated = stated_base(text)
             X, y = self._parse(text, line, k == 0)
             _check_finite(self.path, X, y, n_rows, self.csv, self.label if self.csv else 0)
+            kinds.add(y.dtype.kind)
+            if len(kinds) > 1:  # read whole, every label would be text ("1" among "spam")
+                raise ValueError(f"{self.path}: labels of numbers in some lines and of text "
+                                 f"in others (the block from line {line}): streaming reads "
+                                 "one kind; read the file with load_data")
             labels.append(np.unique(y))
             n_rows += X.shape[0]
             if not self.csv and X.nnz:
@@ -261,7 +266,7 @@ def _check_finite(path: str, X, y, first_row: int, csv: bool, base: int) -> None
         where = (f"column {j + 1 + (j >= base)}" if csv else f"feature index {j}")
         raise ValueError(f"{path}: X contains NaN or infinity ({value!r} at data row "
                          f"{first_row + i + 1}, {where})")
-    found = first_nonfinite(y)
+    found = first_nonfinite(y) if y.dtype.kind == "f" else None  # (text labels)
     if found is not None:
         raise ValueError(f"{path}: y contains NaN or infinity ({found[0]!r} as the label of "
                          f"data row {first_row + found[1][0] + 1})")

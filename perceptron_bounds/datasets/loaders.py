@@ -7,8 +7,9 @@ the index base is decided as :func:`load_data` documents, never guessed silently
 detected or given; a first row with words where the second row has numbers is
 taken as a header). Text files may be compressed (``.gz``, ``.bz2``: ``d.svm.gz``).
 
-Text is parsed by the compiled parsers of :mod:`._parse`; a file they decline (a NaN, a
-short row, a bad token, a quote, string labels) is read by the library readers of before
+Text is parsed by the compiled parsers of :mod:`._parse` (a CSV label column of text
+too, :func:`parse_csv`); a file they decline (a NaN, a
+short row, a bad token, a quote) is read by the library readers of before
 (:func:`sklearn.datasets.load_svmlight_file`, :func:`numpy.loadtxt`), so that its errors
 name the row and the column as they always did. What a text file parses into is kept in
 the cache of parsed files (:mod:`.parsed_cache`), keyed by the file's content.
@@ -466,12 +467,10 @@ def _load_csv(path: str, text: np.ndarray, label_column, delimiter):
         raise ValueError(f"{path}: no data rows")
     skip = first_index + 1 if header else 0
     if delimiter == "whitespace" or ord(delimiter) < 128:
-        ok, X, labels, fallback, _ = _parse.csv(
-            text, skip, 0 if delimiter == "whitespace" else ord(delimiter), len(cells), label,
-            _parse.powers_of_five())
-        if ok and X.shape[0]:
-            values = with_fallback(text, np.concatenate((X.reshape(-1), labels)), fallback)
-            return values[:X.size].reshape(X.shape), values[X.size:]
+        X, y, _ = parse_csv(text, skip, 0 if delimiter == "whitespace" else ord(delimiter),
+                            len(cells), label)
+        if X is not None and X.shape[0]:
+            return X, y
     options = {
         "delimiter": None if delimiter == "whitespace" else delimiter,
         "skiprows": skip,
@@ -507,6 +506,27 @@ def _load_csv(path: str, text: np.ndarray, label_column, delimiter):
     if empty.size:
         raise ValueError(f"{path}: empty label in data row {empty[0] + 1}")
     return np.ascontiguousarray(X), y
+
+
+def parse_csv(text: np.ndarray, skip: int, delimiter: int, n_columns: int, label: int):
+    """``(X, y, line)`` of CSV bytes by the compiled parser (:func:`._parse.csv`): numeric
+    labels float64, else, when the label column holds text, its stripped strings (as the
+    library reader reads them). X and y None where that parser declines, at ``line``
+    (counted from the first of ``text``): the library reader then reads the text, and names
+    what is wrong."""
+    powers = _parse.powers_of_five()
+    ok, X, labels, _, fallback, line = _parse.csv(text, skip, delimiter, n_columns, label,
+                                                  powers, False)
+    if ok:
+        values = with_fallback(text, np.concatenate((X.reshape(-1), labels)), fallback)
+        return values[:X.size].reshape(X.shape), values[X.size:], line
+    ok, X, _, spans, fallback, _ = _parse.csv(text, skip, delimiter, n_columns, label, powers,
+                                              True)
+    y = _parse.span_texts(text, spans) if ok else None
+    # labels all numbers (e.g. nan, which the numeric parse declines): the library reader's
+    if y is None or all(_is_number(name) for name in np.unique(y).tolist()):
+        return None, None, line
+    return with_fallback(text, X.reshape(-1), fallback).reshape(X.shape), y, line
 
 
 def _check_loaded(path: str, X, y, u, suffix: str, base) -> None:
