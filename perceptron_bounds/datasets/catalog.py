@@ -29,6 +29,7 @@ from .real import load_fashion_mnist, load_mnist, load_rcv1_tasks, load_usps
 from .synthetic import (
     Dataset,
     make_dominant_eigen,
+    make_drifting,
     make_hop_artificial,
     make_separable,
     make_unit_circle,
@@ -38,8 +39,14 @@ from .synthetic import (
 #: subsampled to ``QUICK_ROWS`` in quick mode only (RCV1 to four times that).
 SYNTHETIC_ROWS = 2000
 QUICK_ROWS = 300
+#: Rows of the image sets' kernel and 10-class tasks (a seeded subsample of the training
+#: set): a kernel form's trial costs a kernel row against its supports, and a 10-class run
+#: is ten binary runs, so on all 60,000 rows these cells alone would take hours.
+KERNEL_ROWS = 2000
 #: The label-noise levels eta of the ``label-noise`` family (one task each).
 NOISE_LEVELS = (0.0, 0.05, 0.1, 0.2, 0.3)
+#: The numbers of abrupt shifts of the ``drifting`` family (one task each).
+SHIFT_COUNTS = (0, 1, 3, 10, 30)
 
 
 @dataclass(frozen=True)
@@ -52,21 +59,26 @@ class Task:
         The data set's name (``"digits"``) or a file's base name.
     task : str
         Which problem of it (``"9-vs-rest"``, ``"10-class"``, ``"eta=0.1"``).
-    data : Dataset
+    data : Dataset or DriftingDataset
         ``(X, y, u)``: rows of unit norm; y -1/+1 (binary) or the labels of a multiclass
-        task; u the generating target of a synthetic set (None otherwise).
+        task; u the generating target of a synthetic set (None otherwise), for drifting
+        data the sequence U, one target per row (theory §4.14).
+    kernels : tuple of str or None, default=None
+        The atlas kernels the task runs under (None: every one asked for).
     """
 
     dataset: str
     task: str
     data: Dataset
+    kernels: tuple | None = None
 
 
 @dataclass(frozen=True)
 class Entry:
     """A named data set: its group, one line on it, and how its tasks are made.
 
-    ``tasks(quick, data_home, download)`` returns the list of ``(task, Dataset)``.
+    ``tasks(quick, data_home, download)`` returns the list of ``(task, Dataset)`` or
+    ``(task, Dataset, kernels)`` (the kernels the task runs under, :attr:`Task.kernels`).
     """
 
     name: str
@@ -121,10 +133,20 @@ def _sklearn(loader: str, positive, name: str, tabular: bool):
 
 
 def _image_set(loader, positive: int, name: str):
+    """Quick: the binary task on ``QUICK_ROWS`` rows. Full: the binary task on the whole
+    training set, linear only, and the binary and 10-class tasks on ``KERNEL_ROWS`` rows
+    under the other kernels (10-class under linear too)."""
     def tasks(quick, data_home, download):
         train = loader(data_home, download=download).train
-        X, y = subsample(train.X, train.y, QUICK_ROWS if quick else None)
-        return _one_against_rest(X, y, positive, name, 10, multiclass=False)
+        if quick:
+            X, y = subsample(train.X, train.y, QUICK_ROWS)
+            return _one_against_rest(X, y, positive, name, 10, multiclass=False)
+        (binary, full), = _one_against_rest(train.X, train.y, positive, name, 10, False)
+        X, y = subsample(train.X, train.y, KERNEL_ROWS)
+        (_, small), (classes, multi) = _one_against_rest(X, y, positive, name, 10)
+        others = ("poly", "rbf")
+        return [(binary, full, ("linear",)), (binary, small, others),
+                (classes, multi, ("linear", *others))]
     return tasks
 
 
@@ -144,6 +166,13 @@ def _label_noise(quick, data_home, download):
     return [(f"eta={eta:g}", _unit(*make_separable(_rows(quick), 20, margin=0.1,
                                                    label_noise=eta, seed=0)))
             for eta in NOISE_LEVELS]
+
+
+def _drifting(quick, data_home, download):
+    """Linear only: the shifting bounds compare with targets in the input space."""
+    return [(f"shifts={shifts}", make_drifting(_rows(quick), 10, n_shifts=shifts, margin=0.2,
+                                                seed=0), ("linear",))
+            for shifts in SHIFT_COUNTS]
 
 
 def _circle(quick, data_home, download):
@@ -173,6 +202,9 @@ CATALOG = {entry.name: entry for entry in (
           _separable),
     Entry("label-noise", "synthetic", "make_separable with labels flipped with probability "
           "eta = " + ", ".join(f"{eta:g}" for eta in NOISE_LEVELS), _label_noise),
+    Entry("drifting", "synthetic", "make_drifting: 10 features, margin 0.2, abrupt switches "
+          "of the target, " + ", ".join(map(str, SHIFT_COUNTS)) + " of them; u the target "
+          "sequence (theory §4.14)", _drifting),
     Entry("circle", "synthetic", "make_unit_circle: the Ballseptron's circle, margin 0.15 "
           "(paper 004 sec. 5)", _circle),
     Entry("instance-noise", "synthetic", "the Ballseptron's circle with N(0, 0.1^2 I) noise "
@@ -285,7 +317,7 @@ def atlas_tasks(names=None, *, quick: bool = False, data_home=None,
                 raise
             skipped.append(f"{name}: {str(error).splitlines()[0]}")
             continue
-        tasks.extend(Task(name, task, data) for task, data in made)
+        tasks.extend(Task(name, *task) for task in made)
     return tasks, skipped
 
 
