@@ -31,6 +31,7 @@ from perceptron_bounds.experiments.bound_atlas import (  # noqa: E402
     atlas_variants,
     takes_kernel,
 )
+from perceptron_bounds.papers.atlas import save_atlas  # noqa: E402
 from real_fixtures import mnist_home  # noqa: E402
 
 # The module, not the function of the same name that perceptron_bounds.experiments exports.
@@ -39,7 +40,7 @@ bound_ratios_module = importlib.import_module("perceptron_bounds.experiments.bou
 
 @pytest.fixture(scope="module")
 def iris_rows():
-    return bound_atlas(["iris"], quick=True)
+    return bound_atlas(["iris"], quick=True, variants=True)
 
 
 def test_columns_are_the_issues_and_every_algorithm_appears(iris_rows):
@@ -169,8 +170,13 @@ def test_the_catalogue_tasks_are_unit_norm_with_their_targets():
 def test_real_sets_from_the_data_home_and_left_out_when_missing(tmp_path, monkeypatch):
     home = mnist_home(tmp_path / "home" / "mnist", monkeypatch)
     tasks, _ = atlas_tasks(["mnist"], data_home=tmp_path / "home")
-    assert [(task.dataset, task.task, task.data.X.shape) for task in tasks] == [
-        ("mnist", "9-vs-rest", (300, 784))]
+    # the whole training set linear; the kernel and 10-class tasks on a subsample (at most
+    # KERNEL_ROWS rows: here all 300)
+    assert [(task.dataset, task.task, task.data.X.shape, task.kernels) for task in tasks] == [
+        ("mnist", "9-vs-rest", (300, 784), ("linear",)),
+        ("mnist", "9-vs-rest", (300, 784), ("poly", "rbf")),
+        ("mnist", "10-class", (300, 784), ("linear", "poly", "rbf"))]
+    assert sorted(np.unique(tasks[2].data.y)) == list(range(10))
     assert np.allclose(np.linalg.norm(tasks[0].data.X, axis=1), 1.0)
     monkeypatch.setenv("PERCEPTRON_BOUNDS_DATA", str(tmp_path / "empty"))
     tasks, skipped = atlas_tasks(None, quick=True)
@@ -194,18 +200,20 @@ def test_atlas_command_quick_writes_the_files_and_redraws_from_csv(tmp_path, cap
     rng = np.random.default_rng(0)
     X = rng.standard_normal((80, 3))
     np.savetxt(data, np.c_[X, np.sign(X[:, 0])], delimiter=",")
-    assert main(["atlas", "--data", f"iris,label-noise,{data}", "--quick",
+    assert main(["atlas", "--data", f"iris,label-noise,{data}", "--quick", "--n-jobs", "1",
                  "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "0 violated" in printed
-    for name in ("atlas.csv", "atlas.md", "atlas.png", "atlas.pdf", "atlas-winners.png",
+    for name in ("atlas.csv", "atlas.md", "atlas.png", "atlas-winners.png",
                  "atlas-ratios.png", "atlas-noise.png"):
         assert (out / name).stat().st_size > 0, name
+    assert not (out / "atlas.pdf").exists()  # a quick atlas draws PNGs only
     report = (out / "atlas.md").read_text()
     assert "**Quick run**" in report and "## Violated bounds: 0" in report
     rows = read_atlas_csv(out / "atlas.csv")
     assert {"iris", "label-noise", "small.csv"} == {row["dataset"] for row in rows}
     assert {row["algorithm"] for row in rows} == set(available())
+    assert {row["setting"] for row in rows} == {None}  # quick: the registered defaults only
     redrawn = tmp_path / "redrawn"
     assert main(["atlas", "--from-csv", str(out / "atlas.csv"), "--out", str(redrawn)]) == 0
     assert (redrawn / "atlas.png").stat().st_size > 0
@@ -352,3 +360,27 @@ def test_an_atlas_csv_written_before_the_variants_reads_back(tmp_path, iris_rows
         writer.writeheader()
         writer.writerows({c: row[c] for c in old} for row in table)
     assert read_atlas_csv(path) == rows
+
+
+def test_the_drifting_family_runs_linear_with_its_shifting_bounds():
+    tasks, _ = atlas_tasks(["drifting"], quick=True)
+    assert [task.task for task in tasks] == ["shifts=0", "shifts=3", "shifts=30"]  # quick
+    rows = bound_atlas(tasks[1:], algorithms=["shifting_perceptron", "perceptron"],
+                       kernels=["linear", "rbf"])
+    assert {row["kernel"] for row in rows} == {"linear"}  # targets live in the input space
+    shifting = [row for row in rows if row["bound"] in (
+        "shifting_perceptron_tracking", "perceptron_shifting")]
+    assert {(row["algorithm"], row["task"]) for row in shifting if row["value"] is not None} == {
+        (name, task) for name in ("shifting_perceptron", "perceptron")
+        for task in ("shifts=3", "shifts=30")}
+    assert all(row["holds"] for row in rows if row["value"] is not None)
+    fixed = [row for row in rows if row["bound"] == "decay_fixed_comparator"]
+    assert fixed and all(row["comparator"].startswith("svm") for row in fixed)
+
+
+def test_the_drift_view_is_drawn_from_the_drifting_family(tmp_path):
+    tasks, _ = atlas_tasks(["drifting"], quick=True)
+    rows = bound_atlas(tasks[:3], algorithms=["shifting_perceptron"])
+    paths = save_atlas(rows, tmp_path, {"quick": True})
+    assert str(tmp_path / "atlas-drift.png") in paths
+    assert not any(path.endswith(".pdf") for path in paths)

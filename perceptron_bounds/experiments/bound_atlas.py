@@ -146,13 +146,14 @@ def _names(what: str, names, known) -> list[str]:
     return names
 
 
-def atlas_cells(tasks, algorithms, kernels, epochs) -> list[dict]:
+def atlas_cells(tasks, algorithms, kernels, epochs, variants: bool = True) -> list[dict]:
     """The atlas's cells: the arguments of :func:`bounds_cell` (from
     :func:`~perceptron_bounds.experiments.bound_ratios.bound_cells`) and the ``head`` of
     the atlas's records, one per (task, algorithm and setting, kernel, epochs): each
     algorithm with its registered defaults and with each variant it declares
-    (:func:`atlas_variants`). An algorithm without a kernel form runs only under
-    ``linear``; a task only under its kernels (``Task.kernels``)."""
+    (:func:`atlas_variants`; the defaults only when ``variants`` is False). An algorithm
+    without a kernel form runs only under ``linear``; a task only under its kernels
+    (``Task.kernels``)."""
     cells = []
     for task in tasks:
         X = task.data.X
@@ -163,7 +164,7 @@ def atlas_cells(tasks, algorithms, kernels, epochs) -> list[dict]:
             for name in algorithms:
                 if kernel != "linear" and not takes_kernel(name):
                     continue
-                for params in atlas_variants(name, kernel):
+                for params in atlas_variants(name, kernel) if variants else [{}]:
                     setting = setting_text(params)
                     label = run_label({"algorithm": name, "setting": setting})
                     settings[label] = setting or None
@@ -210,8 +211,9 @@ def atlas_cell(X, y, data_key, target, sequence, spec, epochs, seed, gamma, comp
 
 
 def bound_atlas(data=None, *, algorithms=None, kernels=("linear",), epochs=(1,),
-                quick: bool = False, data_home=None, download: bool = False,
-                n_jobs: int | None = None, progress: bool = False, cache=None) -> list[dict]:
+                quick: bool = False, variants: bool | None = None, data_home=None,
+                download: bool = False, n_jobs: int | None = None, progress: bool = False,
+                cache=None) -> list[dict]:
     """Every registered algorithm's mistakes against every bound, on every data set.
 
     Parameters
@@ -229,6 +231,10 @@ def bound_atlas(data=None, *, algorithms=None, kernels=("linear",), epochs=(1,),
         Passes over the data, in the order given (no shuffling).
     quick : bool, default=False
         Reduced sizes (the data sets' quick sizes).
+    variants : bool or None, default=None
+        Run the variants each algorithm declares (:func:`atlas_variants`) besides its
+        registered defaults; None: unless ``quick`` (a quick atlas is a smoke test of every
+        algorithm, in seconds).
     data_home, download
         The real data sets' folder and whether a missing one is fetched.
     n_jobs, progress, cache
@@ -264,7 +270,8 @@ def bound_atlas(data=None, *, algorithms=None, kernels=("linear",), epochs=(1,),
         tasks = list(data)
     else:
         tasks, _ = atlas_tasks(data, quick=quick, data_home=data_home, download=download)
-    cells = atlas_cells(tasks, algorithms, kernels, epochs)
+    variants = not quick if variants is None else check_bool("variants", variants)
+    cells = atlas_cells(tasks, algorithms, kernels, epochs, variants)
     families: dict[tuple, list[dict]] = {}
     for cell in cells:
         families.setdefault((cell["head"]["dataset"], cell["head"]["kernel"]), []).append(cell)
