@@ -27,12 +27,15 @@ from .style import bound_handles, bound_style, figure_legend, series_style, vari
 
 #: The columns every view reads.
 ATLAS_KEYS = ("dataset", "task", "algorithm", "bound", "variant", "value", "ratio")
-#: The colours of the winning bounds' cells: twenty distinct ones, none black (the
+#: The colours of the winning bounds' cells: thirty distinct ones, none black (the
 #: mistakes' colour in every figure).
 WINNER_COLOURS = tuple(f"tab:{name}" for name in (
     "blue", "orange", "green", "red", "purple", "brown", "pink", "gray", "olive", "cyan")) + (
     "navy", "gold", "lime", "maroon", "teal", "violet", "darkslategray", "coral", "khaki",
-    "indigo")
+    "indigo", "saddlebrown", "deepskyblue", "orchid", "darkgreen", "salmon", "slateblue",
+    "darkorange", "turquoise", "crimson", "yellowgreen")
+#: Entries per column of a legend, beyond which it takes another column.
+LEGEND_ROWS = 20
 #: The colour scale of the heat map: ratios from 1e-3 (a loose bound) to 1 (exact).
 RATIO_RANGE = (1e-3, 1.0)
 
@@ -217,6 +220,7 @@ def plot_atlas_ratios(records):
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             handles.setdefault(label, handle)
     fig.legend(list(handles.values()), list(handles), loc="outside right upper", fontsize=7,
+               ncols=math.ceil(len(handles) / LEGEND_ROWS),
                title="algorithm (filled: stated,\nhollow: tightened)", title_fontsize=7)
     fig.suptitle("Each bound's mistakes / bound across the data sets (at most 1: it holds)",
                  fontsize=10)
