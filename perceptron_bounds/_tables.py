@@ -41,3 +41,18 @@ def summarize(records: Sequence[dict], by: Sequence[str], value: str) -> list[di
             }
         )
     return out
+
+
+def run_label(row: dict) -> str:
+    """The name of a bound atlas record's run: its algorithm, with the setting of a variant the
+    algorithm declares (the ``setting`` column) in brackets.
+
+    Examples
+    --------
+    >>> run_label({"algorithm": "passive_aggressive", "setting": "variant=pa2"})
+    'passive_aggressive [variant=pa2]'
+    >>> run_label({"algorithm": "perceptron", "setting": None})
+    'perceptron'
+    """
+    setting = row.get("setting")
+    return f"{row['algorithm']} [{setting}]" if setting else row["algorithm"]

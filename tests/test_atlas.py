@@ -24,7 +24,14 @@ from perceptron_bounds.experiments import (  # noqa: E402
     tightest,
     write_atlas_csv,
 )
-from perceptron_bounds.experiments.bound_atlas import takes_kernel  # noqa: E402
+from perceptron_bounds._tables import run_label  # noqa: E402
+from perceptron_bounds.algorithms import attach, attached  # noqa: E402
+from perceptron_bounds.experiments.bound_atlas import (  # noqa: E402
+    atlas_cells,
+    atlas_variants,
+    takes_kernel,
+)
+from perceptron_bounds.papers.atlas import save_atlas  # noqa: E402
 from real_fixtures import mnist_home  # noqa: E402
 
 # The module, not the function of the same name that perceptron_bounds.experiments exports.
@@ -33,15 +40,15 @@ bound_ratios_module = importlib.import_module("perceptron_bounds.experiments.bou
 
 @pytest.fixture(scope="module")
 def iris_rows():
-    return bound_atlas(["iris"], quick=True)
+    return bound_atlas(["iris"], quick=True, variants=True)
 
 
 def test_columns_are_the_issues_and_every_algorithm_appears(iris_rows):
-    assert ATLAS_COLUMNS[:17] == (
-        "dataset", "task", "n_samples", "n_features", "algorithm", "params", "kernel",
-        "epochs", "mistakes", "bound", "variant", "value", "ratio", "holds", "gamma",
+    assert ATLAS_COLUMNS[:18] == (
+        "dataset", "task", "n_samples", "n_features", "algorithm", "setting", "params",
+        "kernel", "epochs", "mistakes", "bound", "variant", "value", "ratio", "holds", "gamma",
         "comparator", "seconds")
-    assert ATLAS_COLUMNS[17:] == ("reason", "expectation")  # what the report says, carried
+    assert ATLAS_COLUMNS[18:] == ("reason", "expectation")  # what the report says, carried
     assert all(tuple(row) == ATLAS_COLUMNS for row in iris_rows)
     for task in ("setosa-vs-rest", "3-class"):  # a binary and a one-vs-rest task
         assert {row["algorithm"] for row in iris_rows if row["task"] == task} == set(available())
@@ -68,12 +75,12 @@ def test_ratio_and_holds_arithmetic_and_reasons(iris_rows):
 
 def test_tightest_is_the_largest_ratio_per_cell(iris_rows):
     best = tightest(iris_rows)
-    cells = {(r["dataset"], r["task"], r["algorithm"], r["kernel"], r["epochs"])
+    cells = {(r["dataset"], r["task"], run_label(r), r["kernel"], r["epochs"])
              for r in iris_rows}
     assert len(best) == len(cells)
     for row in best:
         same = [r["ratio"] for r in iris_rows if r["value"] is not None and
-                (r["task"], r["algorithm"]) == (row["task"], row["algorithm"])]
+                (r["task"], run_label(r)) == (row["task"], run_label(row))]
         assert row["ratio"] == (max(same) if same else None)
 
 
@@ -108,6 +115,8 @@ def counting_evaluate(monkeypatch, stop_after=None):
 
 
 ALGORITHMS = ["perceptron", "second_order", "pnorm"]
+# The cells of ALGORITHMS on a task: the Second-Order runs its adaptive and pinv variants too.
+RUNS = 5
 
 
 def test_a_second_run_with_the_cache_recomputes_nothing_and_writes_the_same_csv(
@@ -115,9 +124,9 @@ def test_a_second_run_with_the_cache_recomputes_nothing_and_writes_the_same_csv(
     tasks, _ = atlas_tasks(["iris", "wine"], quick=True)
     calls = counting_evaluate(monkeypatch)
     first = bound_atlas(tasks, algorithms=ALGORITHMS, epochs=[1, 2], cache=tmp_path / "c")
-    assert len(calls) == len(tasks) * len(ALGORITHMS) * 2
+    assert len(calls) == len(tasks) * RUNS * 2
     again = bound_atlas(tasks, algorithms=ALGORITHMS, epochs=[1, 2], cache=tmp_path / "c")
-    assert len(calls) == len(tasks) * len(ALGORITHMS) * 2  # nothing recomputed
+    assert len(calls) == len(tasks) * RUNS * 2  # nothing recomputed
     write_atlas_csv(first, tmp_path / "a.csv")
     write_atlas_csv(again, tmp_path / "b.csv")
     assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
@@ -131,7 +140,7 @@ def test_an_interrupted_run_resumes_from_the_cache(tmp_path, monkeypatch):
     monkeypatch.undo()
     calls = counting_evaluate(monkeypatch)
     rows = bound_atlas(tasks, algorithms=ALGORITHMS, cache=tmp_path / "c")
-    assert len(calls) == len(tasks) * len(ALGORITHMS) - 3  # the 3 finished cells read back
+    assert len(calls) == len(tasks) * RUNS - 3  # the 3 finished cells read back
     assert {row["algorithm"] for row in rows} == set(ALGORITHMS)
 
 
@@ -161,8 +170,13 @@ def test_the_catalogue_tasks_are_unit_norm_with_their_targets():
 def test_real_sets_from_the_data_home_and_left_out_when_missing(tmp_path, monkeypatch):
     home = mnist_home(tmp_path / "home" / "mnist", monkeypatch)
     tasks, _ = atlas_tasks(["mnist"], data_home=tmp_path / "home")
-    assert [(task.dataset, task.task, task.data.X.shape) for task in tasks] == [
-        ("mnist", "9-vs-rest", (300, 784))]
+    # the whole training set linear; the kernel and 10-class tasks on a subsample (at most
+    # KERNEL_ROWS rows: here all 300)
+    assert [(task.dataset, task.task, task.data.X.shape, task.kernels) for task in tasks] == [
+        ("mnist", "9-vs-rest", (300, 784), ("linear",)),
+        ("mnist", "9-vs-rest", (300, 784), ("poly", "rbf")),
+        ("mnist", "10-class", (300, 784), ("linear", "poly", "rbf"))]
+    assert sorted(np.unique(tasks[2].data.y)) == list(range(10))
     assert np.allclose(np.linalg.norm(tasks[0].data.X, axis=1), 1.0)
     monkeypatch.setenv("PERCEPTRON_BOUNDS_DATA", str(tmp_path / "empty"))
     tasks, skipped = atlas_tasks(None, quick=True)
@@ -186,18 +200,20 @@ def test_atlas_command_quick_writes_the_files_and_redraws_from_csv(tmp_path, cap
     rng = np.random.default_rng(0)
     X = rng.standard_normal((80, 3))
     np.savetxt(data, np.c_[X, np.sign(X[:, 0])], delimiter=",")
-    assert main(["atlas", "--data", f"iris,label-noise,{data}", "--quick",
+    assert main(["atlas", "--data", f"iris,label-noise,{data}", "--quick", "--n-jobs", "1",
                  "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "0 violated" in printed
-    for name in ("atlas.csv", "atlas.md", "atlas.png", "atlas.pdf", "atlas-winners.png",
+    for name in ("atlas.csv", "atlas.md", "atlas.png", "atlas-winners.png",
                  "atlas-ratios.png", "atlas-noise.png"):
         assert (out / name).stat().st_size > 0, name
+    assert not (out / "atlas.pdf").exists()  # a quick atlas draws PNGs only
     report = (out / "atlas.md").read_text()
     assert "**Quick run**" in report and "## Violated bounds: 0" in report
     rows = read_atlas_csv(out / "atlas.csv")
     assert {"iris", "label-noise", "small.csv"} == {row["dataset"] for row in rows}
     assert {row["algorithm"] for row in rows} == set(available())
+    assert {row["setting"] for row in rows} == {None}  # quick: the registered defaults only
     redrawn = tmp_path / "redrawn"
     assert main(["atlas", "--from-csv", str(out / "atlas.csv"), "--out", str(redrawn)]) == 0
     assert (redrawn / "atlas.png").stat().st_size > 0
@@ -290,3 +306,81 @@ def test_the_forgetrons_default_kernel_lets_its_own_bound_apply():
     linear = run_online("forgetron", X, y, budget=50, kernel="linear")
     reason = evaluate(linear, X, y).row("forgetron").reason or ""
     assert "= 1 > 1" not in reason, reason  # one ulp above 1 is printed as such
+
+
+def test_declared_variants_run_with_their_bounds_and_name_their_parameters(iris_rows):
+    binary = [row for row in iris_rows if row["task"] == "setosa-vs-rest"]
+    runs = {(row["algorithm"], row["setting"]): {r["bound"] for r in binary
+                                                 if run_label(r) == run_label(row)}
+            for row in binary}
+    assert runs[("passive_aggressive", "variant=pa")] >= {"pa_separable", "pa_general"}
+    assert "pa2_mistakes" in runs[("passive_aggressive", "variant=pa2")]
+    for name, setting in (("projectron", "plus=True"), ("alma", "p=3"),
+                          ("second_order", "variant=adaptive"), ("second_order", "variant=pinv"),
+                          ("higher_order", "p=3"), ("selective_perceptron", "b=0.1"),
+                          ("selective_second_order", "b=0.1")):
+        assert (name, setting) in runs, (name, setting)
+    pa2 = next(row for row in binary if row["setting"] == "variant=pa2")
+    assert '"variant": "pa2"' in pa2["params"]
+    # the registered defaults keep an empty setting
+    assert ("perceptron", None) in runs and ("passive_aggressive", None) in runs
+    values = [r for r in binary if r["setting"] == "variant=pa2" and r["bound"] == "pa2_mistakes"]
+    assert all(r["value"] is not None and r["holds"] for r in values)
+
+
+def test_a_variant_without_a_kernel_form_runs_linear_only():
+    assert atlas_variants("alma", "linear") == [{}, {"p": 3.0}]
+    assert atlas_variants("alma", "poly") == [{}]
+    tasks, _ = atlas_tasks(["iris"], quick=True)
+    cells = atlas_cells(tasks[:1], ["alma", "higher_order"], ["linear", "rbf"], [1])
+    assert sorted((c["head"]["kernel"], c["spec"].label) for c in cells) == [
+        ("linear", "alma"), ("linear", "alma [p=3]"), ("linear", "higher_order"),
+        ("linear", "higher_order [p=3]"), ("rbf", "alma"), ("rbf", "higher_order")]
+
+
+def test_a_declared_variant_with_an_unknown_parameter_is_one_line():
+    before = attached("perceptron", "atlas")
+    attach("perceptron", "atlas", variants=(dict(rate=2.0),))
+    try:
+        with pytest.raises(TypeError, match="perceptron's atlas variant .*rate"):
+            atlas_variants("perceptron", "linear")
+    finally:
+        attach("perceptron", "atlas", **before)
+
+
+def test_an_atlas_csv_written_before_the_variants_reads_back(tmp_path, iris_rows):
+    rows = [row for row in iris_rows if row["setting"] is None][:5]
+    old = [c for c in ATLAS_COLUMNS if c != "setting"]
+    path = tmp_path / "old.csv"
+    write_atlas_csv(rows, path)
+    with open(path, newline="") as handle:
+        table = list(csv.DictReader(handle))
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=old)
+        writer.writeheader()
+        writer.writerows({c: row[c] for c in old} for row in table)
+    assert read_atlas_csv(path) == rows
+
+
+def test_the_drifting_family_runs_linear_with_its_shifting_bounds():
+    tasks, _ = atlas_tasks(["drifting"], quick=True)
+    assert [task.task for task in tasks] == ["shifts=0", "shifts=3", "shifts=30"]  # quick
+    rows = bound_atlas(tasks[1:], algorithms=["shifting_perceptron", "perceptron"],
+                       kernels=["linear", "rbf"])
+    assert {row["kernel"] for row in rows} == {"linear"}  # targets live in the input space
+    shifting = [row for row in rows if row["bound"] in (
+        "shifting_perceptron_tracking", "perceptron_shifting")]
+    assert {(row["algorithm"], row["task"]) for row in shifting if row["value"] is not None} == {
+        (name, task) for name in ("shifting_perceptron", "perceptron")
+        for task in ("shifts=3", "shifts=30")}
+    assert all(row["holds"] for row in rows if row["value"] is not None)
+    fixed = [row for row in rows if row["bound"] == "decay_fixed_comparator"]
+    assert fixed and all(row["comparator"].startswith("svm") for row in fixed)
+
+
+def test_the_drift_view_is_drawn_from_the_drifting_family(tmp_path):
+    tasks, _ = atlas_tasks(["drifting"], quick=True)
+    rows = bound_atlas(tasks[:3], algorithms=["shifting_perceptron"])
+    paths = save_atlas(rows, tmp_path, {"quick": True})
+    assert str(tmp_path / "atlas-drift.png") in paths
+    assert not any(path.endswith(".pdf") for path in paths)

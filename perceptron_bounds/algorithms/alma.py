@@ -272,3 +272,5 @@ attach(ALMA.name, "presentation",
        # an update with the right sign: y w.x_hat within (1 - alpha) gamma_k (theory §2.9)
        margin_error=(r"right sign, $y\,w \cdot \hat x \leq (1 - \alpha)\gamma_k$",
                      r"right sign, $y\,w \cdot \hat x \leq (1 - \alpha)\gamma_k$"))
+# p > 2 has no dual form (theory §2.9): linear only
+attach(ALMA.name, "atlas", variants=(dict(p=3.0, kernels=("linear",)),))

@@ -633,6 +633,8 @@ attach(HIGHER_ORDER.name, "presentation",
        else dict(text=f"p = {params['p']:g}, c = {params['c']:g}", notation=HO_NOTATION),
        # its bounds measure gamma on the transformed instances (theory §4.1): no band
        teaching=dict(matrix=lambda params: "$A_k = B_k^T B_k$", band=False))
+# p > 2 has no dual form (theory §2.5): linear only
+attach(HIGHER_ORDER.name, "atlas", variants=(dict(p=3.0, kernels=("linear",)),))
 
 
 

@@ -233,3 +233,5 @@ attach(PASSIVE_AGGRESSIVE.name, "presentation",
        # native (the multiclass loss, theory §2.7)
        margin_error=(r"right sign, $y\,w \cdot x < 1$",
                      r"right class, $w^y \cdot x - w^{\tilde y} \cdot x < 1$"))
+# the atlas runs PA and PA-II beside PA-I (Thms 2-5 of [CDK06], theory §4.6)
+attach(PASSIVE_AGGRESSIVE.name, "atlas", variants=(dict(variant="pa"), dict(variant="pa2")))

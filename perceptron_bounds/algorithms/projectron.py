@@ -290,3 +290,4 @@ attach(PROJECTRON.name, "presentation",
        teaching=dict(update_note=_update_note),
        margin_error=(r"right sign, $y\,f(x) < 1$, $1 - y\,f(x) > \delta / \eta$",
                      r"right sign, $y\,f(x) < 1$"))
+attach(PROJECTRON.name, "atlas", variants=(dict(plus=True),))

@@ -348,6 +348,8 @@ attach(SELECTIVE_PERCEPTRON.name, "presentation",
        display_name="Selective Perceptron",
        label_params=("b",),
        legend=lambda params: f"Selective Perceptron, b = {params['b']:g}")
+# the second b linear only: a selective cell is 20 draws, a kernel one the costliest
+attach(SELECTIVE_PERCEPTRON.name, "atlas", variants=(dict(b=0.1, kernels=("linear",)),))
 
 SELECTIVE_SECOND_ORDER = register(
     Algorithm(
@@ -371,3 +373,4 @@ attach(SELECTIVE_SECOND_ORDER.name, "presentation",
        legend=lambda params: (
            f"Selective Second-Order Perceptron, a = {params['a']:g}, b = {params['b']:g}"),
        teaching=dict(matrix=lambda params: "$A_k = a I + X_k X_k^T$"))
+attach(SELECTIVE_SECOND_ORDER.name, "atlas", variants=(dict(b=0.1, kernels=("linear",)),))

@@ -495,6 +495,8 @@ def svm_comparators(X, y, kernel: Kernel, seed: int = 0, q: float = 2.0) -> list
     Xs, ys = _svm_rows(X, y, kernel, seed)
     if np.unique(ys).shape[0] < 2:
         return out
+    # a fit on a subset says so in its label, which the reports and the atlas carry
+    rows = f" on {Xs.shape[0]} of {X.shape[0]} rows" if Xs.shape[0] < X.shape[0] else ""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         if kernel.is_linear:
@@ -505,14 +507,14 @@ def svm_comparators(X, y, kernel: Kernel, seed: int = 0, q: float = 2.0) -> list
                 w = np.asarray(w.coef_, dtype=np.float64).ravel()
                 norm = vector_norm(w, q)
                 if norm > 0:
-                    out.append(Comparator(f"svm C={C:g}", kernel, u=w / norm))
+                    out.append(Comparator(f"svm C={C:g}{rows}", kernel, u=w / norm))
             return out
         points = _KernelPoints(Xs, kernel)
         search = _KernelSVMSearch()
         for C in search.values_of_C():
             coef = search.fit(points, ys, C)
             if coef is not None:
-                search.keep(out, points.comparator(f"kernel svm C={C:g}", coef), C)
+                search.keep(out, points.comparator(f"kernel svm C={C:g}{rows}", coef), C)
         if not out:
             comp = points.comparator("label sum sum_i y_i K(x_i, .)", ys)
             if comp is None:

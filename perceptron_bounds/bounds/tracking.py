@@ -495,6 +495,9 @@ def shifting_root_array(L, largest, shift, R, decay, iterations=200):
     high = np.where(finite, high, 0.0)
     for _ in range(iterations):
         mid = 0.5 * (low + high)
+        # every entry at adjacent floats: gap(low) <= 0, so no later step moves ``high``
+        if np.all((mid == low) | (mid == high)):
+            break
         inside = gap(mid) <= 0
         low = np.where(inside, mid, low)
         high = np.where(inside, high, mid)

@@ -2,9 +2,10 @@
 
 ``atlas [--data NAMES|FILES] [--algorithms A,B] [--kernels K,...] [--epochs E,...]
 [--quick] [--cache DIR] [--n-jobs J] [--scheduler ADDRESS] [--out DIR] [--download]
-[--from-csv FILE]`` writes ``DIR/atlas.csv``, ``atlas.md`` and the figures of the four
+[--from-csv FILE]`` writes ``DIR/atlas.csv``, ``atlas.md`` and the figures of the five
 views (``atlas.png`` the heat map, ``atlas-winners``, ``atlas-ratios``, ``atlas-noise``,
-each ``.png`` and ``.pdf``), and prints the paths and the time. Every name, file and option
+``atlas-drift``, each ``.png`` and ``.pdf``; PNG only with ``--quick``), and prints the paths
+and the time. Every name, file and option
 is checked before any cell runs; ``--cache`` keeps every finished cell, so a run started
 again recomputes nothing that finished. ``--scheduler`` runs the cells on a Dask cluster
 (the ``dask`` extra); ``--from-csv`` redraws the report and figures from atlas CSVs,
@@ -34,7 +35,8 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
         description="Run every registered algorithm on every data set, evaluate every bound "
         "that applies, and write DIR/atlas.csv, atlas.md and the figures (atlas.png: the "
         "tightest ratio per algorithm and data set; atlas-winners, atlas-ratios, "
-        "atlas-noise). A progress bar is shown on a terminal, a line every 10 s otherwise.",
+        "atlas-noise, atlas-drift). A progress bar is shown on a terminal, a line every 10 s "
+        "otherwise.",
     )
     parser.add_argument(
         "--data", metavar="NAMES|FILES", default=None,
@@ -51,13 +53,16 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
     parser.add_argument("--epochs", metavar="E,...", default="1",
                         help="comma-separated passes over the data (default 1)")
     parser.add_argument("--quick", action="store_true",
-                        help="reduced sizes (300 rows per set; about 50 s), marked as quick in the report "
+                        help="reduced sizes (300 rows per set), the registered defaults only (no "
+                        "declared variants), PNG figures only, all cores; marked as quick in "
+                        "the report "
                         "and figures")
     parser.add_argument("--cache", metavar="DIR", default=None,
                         help="keep every finished cell in DIR and read it back when run again "
                         "(a killed run resumes)")
-    parser.add_argument("--n-jobs", type=int, default=1, metavar="J",
-                        help="parallel workers (joblib; -1 = all cores; default 1)")
+    parser.add_argument("--n-jobs", type=int, default=None, metavar="J",
+                        help="parallel workers (joblib; -1 = all cores; default 1, with "
+                        "--quick all cores)")
     parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
                         help="run the cells on the Dask cluster at ADDRESS (e.g. "
                         "tcp://host:8786; needs the dask extra); --cache must then be on a "
@@ -120,7 +125,8 @@ def atlas_command(args) -> int:
         raise UsageError(f"{error} (on the command line: --download)") from None
     with _scheduler(args.scheduler):
         records = bound_atlas(tasks, algorithms=algorithms, kernels=kernels, epochs=epochs,
-                              n_jobs=None if args.scheduler else args.n_jobs, progress=True,
+                              variants=not args.quick,
+                              n_jobs=None if args.scheduler else _n_jobs(args), progress=True,
                               cache=args.cache)
     seconds = time.perf_counter() - start
     paths = save_atlas(records, args.out, {"quick": args.quick, "seconds": seconds,
@@ -130,6 +136,14 @@ def atlas_command(args) -> int:
           f"{seconds:.1f} s)")
     _say_left_out(records)
     return 0
+
+
+def _n_jobs(args) -> int:
+    """``--n-jobs``, or its default: every core for a quick atlas (seconds of work per core,
+    which the workers' start-up does not outweigh), one otherwise."""
+    if args.n_jobs is not None:
+        return args.n_jobs
+    return -1 if args.quick else 1
 
 
 def _read_csv(path: str) -> list[dict]:

@@ -29,6 +29,7 @@ from .real import load_fashion_mnist, load_mnist, load_rcv1_tasks, load_usps
 from .synthetic import (
     Dataset,
     make_dominant_eigen,
+    make_drifting,
     make_hop_artificial,
     make_separable,
     make_unit_circle,
@@ -38,8 +39,17 @@ from .synthetic import (
 #: subsampled to ``QUICK_ROWS`` in quick mode only (RCV1 to four times that).
 SYNTHETIC_ROWS = 2000
 QUICK_ROWS = 300
+#: Rows of the image sets' binary kernel tasks and of their 10-class tasks (seeded
+#: subsamples of the training set): a kernel form's trial costs a kernel row against its
+#: supports, and a 10-class run is ten binary runs, so on all 60,000 rows these cells alone
+#: would take hours (``benchmarks/run_atlas.py`` times the full atlas).
+KERNEL_ROWS = 2000
+MULTICLASS_ROWS = 1000
 #: The label-noise levels eta of the ``label-noise`` family (one task each).
 NOISE_LEVELS = (0.0, 0.05, 0.1, 0.2, 0.3)
+#: The numbers of abrupt shifts of the ``drifting`` family (one task each; quick: three).
+SHIFT_COUNTS = (0, 1, 3, 10, 30)
+SHIFT_COUNTS_QUICK = (0, 3, 30)
 
 
 @dataclass(frozen=True)
@@ -52,21 +62,26 @@ class Task:
         The data set's name (``"digits"``) or a file's base name.
     task : str
         Which problem of it (``"9-vs-rest"``, ``"10-class"``, ``"eta=0.1"``).
-    data : Dataset
+    data : Dataset or DriftingDataset
         ``(X, y, u)``: rows of unit norm; y -1/+1 (binary) or the labels of a multiclass
-        task; u the generating target of a synthetic set (None otherwise).
+        task; u the generating target of a synthetic set (None otherwise), for drifting
+        data the sequence U, one target per row (theory §4.14).
+    kernels : tuple of str or None, default=None
+        The atlas kernels the task runs under (None: every one asked for).
     """
 
     dataset: str
     task: str
     data: Dataset
+    kernels: tuple | None = None
 
 
 @dataclass(frozen=True)
 class Entry:
     """A named data set: its group, one line on it, and how its tasks are made.
 
-    ``tasks(quick, data_home, download)`` returns the list of ``(task, Dataset)``.
+    ``tasks(quick, data_home, download)`` returns the list of ``(task, Dataset)`` or
+    ``(task, Dataset, kernels)`` (the kernels the task runs under, :attr:`Task.kernels`).
     """
 
     name: str
@@ -108,7 +123,10 @@ def subsample(X, y, n: int | None, seed: int = 0):
     return X[rows], y[rows]
 
 
-def _sklearn(loader: str, positive, name: str, tabular: bool):
+def _sklearn(loader: str, positive, name: str, tabular: bool, quick_multiclass: bool = True):
+    """The binary task and, with more than two classes, the multiclass one (not in quick
+    mode unless ``quick_multiclass``: iris and wine keep the quick atlas's one-vs-rest runs,
+    digits' ten classes would be a third of its time)."""
     def tasks(quick, data_home, download):
         import sklearn.datasets
 
@@ -116,15 +134,28 @@ def _sklearn(loader: str, positive, name: str, tabular: bool):
         X, y = subsample(X, y, QUICK_ROWS if quick else None)
         X = _standardised(X) if tabular else np.asarray(X, dtype=np.float64)
         classes = np.unique(y).size
-        return _one_against_rest(X, y, positive, name, classes, multiclass=classes > 2)
+        multiclass = classes > 2 and (quick_multiclass or not quick)
+        return _one_against_rest(X, y, positive, name, classes, multiclass=multiclass)
     return tasks
 
 
 def _image_set(loader, positive: int, name: str):
+    """Quick: the binary task on ``QUICK_ROWS`` rows. Full: the binary task on the whole
+    training set, linear only, and on ``KERNEL_ROWS`` rows under the other kernels; the
+    10-class task on ``MULTICLASS_ROWS`` rows under every kernel."""
     def tasks(quick, data_home, download):
         train = loader(data_home, download=download).train
-        X, y = subsample(train.X, train.y, QUICK_ROWS if quick else None)
-        return _one_against_rest(X, y, positive, name, 10, multiclass=False)
+        if quick:
+            X, y = subsample(train.X, train.y, QUICK_ROWS)
+            return _one_against_rest(X, y, positive, name, 10, multiclass=False)
+        (binary, full), = _one_against_rest(train.X, train.y, positive, name, 10, False)
+        X, y = subsample(train.X, train.y, KERNEL_ROWS)
+        (_, small), = _one_against_rest(X, y, positive, name, 10, multiclass=False)
+        X, y = subsample(train.X, train.y, MULTICLASS_ROWS)
+        classes, multi = _one_against_rest(X, y, positive, name, 10)[1]
+        others = ("poly", "rbf")
+        return [(binary, full, ("linear",)), (binary, small, others),
+                (classes, multi, ("linear", *others))]
     return tasks
 
 
@@ -144,6 +175,13 @@ def _label_noise(quick, data_home, download):
     return [(f"eta={eta:g}", _unit(*make_separable(_rows(quick), 20, margin=0.1,
                                                    label_noise=eta, seed=0)))
             for eta in NOISE_LEVELS]
+
+
+def _drifting(quick, data_home, download):
+    """Linear only: the shifting bounds compare with targets in the input space."""
+    return [(f"shifts={shifts}", make_drifting(_rows(quick), 10, n_shifts=shifts, margin=0.2,
+                                                seed=0), ("linear",))
+            for shifts in (SHIFT_COUNTS_QUICK if quick else SHIFT_COUNTS)]
 
 
 def _circle(quick, data_home, download):
@@ -173,6 +211,10 @@ CATALOG = {entry.name: entry for entry in (
           _separable),
     Entry("label-noise", "synthetic", "make_separable with labels flipped with probability "
           "eta = " + ", ".join(f"{eta:g}" for eta in NOISE_LEVELS), _label_noise),
+    Entry("drifting", "synthetic", "make_drifting: 10 features, margin 0.2, abrupt switches "
+          "of the target, " + ", ".join(map(str, SHIFT_COUNTS)) + " of them (quick: "
+          + ", ".join(map(str, SHIFT_COUNTS_QUICK)) + "); u the target sequence (theory "
+          "§4.14)", _drifting),
     Entry("circle", "synthetic", "make_unit_circle: the Ballseptron's circle, margin 0.15 "
           "(paper 004 sec. 5)", _circle),
     Entry("instance-noise", "synthetic", "the Ballseptron's circle with N(0, 0.1^2 I) noise "
@@ -184,7 +226,7 @@ CATALOG = {entry.name: entry for entry in (
     Entry("breast-cancer", "scikit-learn", "Wisconsin breast cancer, 569 x 30, standardised",
           _sklearn("load_breast_cancer", 0, "malignant", tabular=True)),
     Entry("digits", "scikit-learn", "handwritten digits, 1797 x 64 pixels",
-          _sklearn("load_digits", 9, "9", tabular=False)),
+          _sklearn("load_digits", 9, "9", tabular=False, quick_multiclass=False)),
     Entry("wine", "scikit-learn", "wine cultivars, 178 x 13, standardised",
           _sklearn("load_wine", 0, "class_0", tabular=True)),
     Entry("iris", "scikit-learn", "iris, 150 x 4, standardised",
@@ -285,7 +327,7 @@ def atlas_tasks(names=None, *, quick: bool = False, data_home=None,
                 raise
             skipped.append(f"{name}: {str(error).splitlines()[0]}")
             continue
-        tasks.extend(Task(name, task, data) for task, data in made)
+        tasks.extend(Task(name, *task) for task in made)
     return tasks, skipped
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from .._validation import check_class_labels, check_labels, check_X
 from .._version import __version__
 from ..bounds import evaluate
+from ..datasets import DriftingDataset
 from ..online import run_online
 from ..registry import get
 from ._cache import data_key, run_cached_cells
@@ -88,22 +89,27 @@ def bound_cells(specs, data, *, epochs: int = 1, seeds=None, gamma: float | None
 
     Data with more than two labels make multiclass (one-vs-rest) runs, whose records are
     the bounds summed over the classes (``class`` None) and each class's (theory §4.5).
+    Drifting data (a :class:`~perceptron_bounds.datasets.DriftingDataset`) give their
+    target sequence U as the cells' ``sequence``, and no fixed target.
     """
     specs = as_specs(specs)
     X = check_X(data[0], name="data.X")
     multiclass = np.unique(np.asarray(data[1])).size > 2
     y, _ = (check_class_labels if multiclass else check_labels)(data[1], X.shape[0])
-    target = data[2] if len(data) > 2 else None
-    key = data_key(X, y, target)
+    drifting = isinstance(data, DriftingDataset)
+    target = data[2] if len(data) > 2 and not drifting else None
+    sequence = data.U if drifting else None
+    key = data_key(X, y, target, sequence)
     return [
-        {"X": X, "y": y, "data_key": key, "target": target, "spec": spec, "epochs": epochs,
-         "seed": seed, "gamma": gamma, "comparator": comparator, "version": __version__}
+        {"X": X, "y": y, "data_key": key, "target": target, "sequence": sequence, "spec": spec,
+         "epochs": epochs, "seed": seed, "gamma": gamma, "comparator": comparator,
+         "version": __version__}
         for spec in specs
         for seed in check_seeds(seeds)
     ]
 
 
-def bounds_cell(X, y, data_key, target, spec, epochs, seed, gamma, comparator,
+def bounds_cell(X, y, data_key, target, sequence, spec, epochs, seed, gamma, comparator,
                 version) -> list[dict]:
     """One run of ``spec`` and its :func:`~perceptron_bounds.bounds.evaluate` report, as
     records (see :func:`bound_ratios`; ``data_key`` and ``version`` key the cache).
@@ -114,14 +120,20 @@ def bounds_cell(X, y, data_key, target, spec, epochs, seed, gamma, comparator,
     alike, and the report holds their mean mistakes against the bounds (``evaluate`` of
     the runs: ``mean_mistakes``, ``stderr``, ``n_draws`` in the records; a bound in
     expectation is exceeded only beyond ``report.EXPECTATION_SIGMAS`` standard errors).
+
+    A ``sequence`` (drifting data: one target per row of X) adds the shifting bounds against
+    it (theory §4.15), presented trial by trial, to the report of a single binary run (the
+    runs of a randomized algorithm have fixed-comparator bounds only: ``evaluate`` takes a
+    sequence for one run).
     """
     shuffle = seed is not None
     runs = [run_online(spec.algorithm, X, y, epochs=epochs, shuffle=shuffle, seed=draw,
                        **spec.params)
             for draw in _draw_seeds(spec.algorithm, seed)]
     run = runs[0]
-    report = evaluate(runs if len(runs) > 1 else run, X, y, gamma=gamma, comparator=comparator,
-                      target=target)
+    u = sequence[run.sample_index] if sequence is not None and len(runs) == 1 else None
+    report = evaluate(runs if len(runs) > 1 else run, X, y, u=u, gamma=gamma,
+                      comparator=comparator, target=target)
     head = {
         "experiment": "bound_ratios",
         "label": spec.label,

@@ -4,7 +4,7 @@
 :func:`~perceptron_bounds.experiments.bound_atlas` (or from a CSV written before): the
 CSV, the Markdown report (the data sets, the tightest ratio of every algorithm on every
 data set, every bound's row, the bounds that do not apply and why, and any violated
-bound) and the four views of :mod:`perceptron_bounds.plots.atlas`, as PNG and PDF.
+bound) and the five views of :mod:`perceptron_bounds.plots.atlas`, as PNG and PDF.
 """
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ import re
 from collections import Counter
 
 from .._files import replacing
+from .._tables import run_label
 from .._version import __version__
 from ..datasets.catalog import CATALOG
 from ..bounds.report import EXPECTATION_SIGMAS, HOLDS_RTOL
 from ..experiments import tightest, write_atlas_csv
 from ..plots.atlas import (
     plot_atlas_heatmap,
+    plot_atlas_drift,
     plot_atlas_noise,
     plot_atlas_ratios,
     plot_atlas_winners,
@@ -30,10 +32,12 @@ from .writer import save_markdown
 
 #: The synthetic family drawn against label noise, and the prefix of its tasks' names.
 NOISE_FAMILY, NOISE_PREFIX = "label-noise", "eta="
+#: The drifting family drawn against its number of shifts, and the prefix of its tasks' names.
+DRIFT_FAMILY, DRIFT_PREFIX = "drifting", "shifts="
 #: The line of the report after which its tables start (the docs page includes them).
 TABLES_MARK = "<!-- tables -->"
 #: The files of the views, after ``atlas.csv`` and ``atlas.md``.
-VIEWS = ("atlas", "atlas-winners", "atlas-ratios", "atlas-noise")
+VIEWS = ("atlas", "atlas-winners", "atlas-ratios", "atlas-noise", "atlas-drift")
 
 
 def primary(records) -> list[dict]:
@@ -64,7 +68,7 @@ def views_left_out(records) -> dict:
 
 def draw_atlas(records, meta: dict) -> dict:
     """The figures of the views, by file stem (:data:`VIEWS`; ``atlas-noise`` only when the
-    label-noise family is among the records, ``atlas-ratios`` only when a bound applies,
+    label-noise family is among the records, ``atlas-drift`` only when the drifting one is, ``atlas-ratios`` only when a bound applies,
     :func:`views_left_out`): the heat map and the winners of every kernel and epochs, the
     ratios and the noise of the first (:func:`primary`)."""
     rows = primary(records)
@@ -82,6 +86,10 @@ def draw_atlas(records, meta: dict) -> dict:
              if row["dataset"] == NOISE_FAMILY and row["task"].startswith(NOISE_PREFIX)]
     if len({row["noise"] for row in noise}) > 1:
         figures["atlas-noise"] = plot_atlas_noise(noise)
+    drift = [{**row, "shifts": int(row["task"].removeprefix(DRIFT_PREFIX))} for row in rows
+             if row["dataset"] == DRIFT_FAMILY and row["task"].startswith(DRIFT_PREFIX)]
+    if len({row["shifts"] for row in drift}) > 1:
+        figures["atlas-drift"] = plot_atlas_drift(drift)
     for name, fig in figures.items():
         add_caption(fig, every if name in ("atlas", "atlas-winners") else first,
                     describe(meta))
@@ -104,7 +112,7 @@ def atlas_markdown(records, meta: dict) -> str:
     combos = list(dict.fromkeys((row["kernel"], row["epochs"]) for row in records))
     sets = list(dict.fromkeys((row["dataset"], row["task"], row["n_samples"],
                                row["n_features"]) for row in records))
-    algorithms = list(dict.fromkeys(row["algorithm"] for row in records))
+    algorithms = list(dict.fromkeys(run_label(row) for row in records))
     violated = [row for row in records if row["holds"] is False]
     drawn = [row for row in records if row["holds"] and row["expectation"]
              and row["mistakes"] > row["value"] * (1.0 + HOLDS_RTOL)]
@@ -125,7 +133,7 @@ def atlas_markdown(records, meta: dict) -> str:
     lines += [f"## Violated bounds: {len(violated)}", ""]
     lines += [markdown_table(["data set", "task", "algorithm", "kernel", "epochs", "bound",
                               "variant", "mistakes", "value"],
-                             [[r["dataset"], r["task"], r["algorithm"], r["kernel"],
+                             [[r["dataset"], r["task"], run_label(r), r["kernel"],
                                r["epochs"], r["bound"], r["variant"], r["mistakes"],
                                _number(r["value"], 6)] for r in violated])
               if violated else "None: every bound that applies holds.", ""]
@@ -136,7 +144,7 @@ def atlas_markdown(records, meta: dict) -> str:
                   "violation.", ""]
     for kernel, epochs in combos:
         rows = [r for r in records if r["kernel"] == kernel and r["epochs"] == epochs]
-        best = {(r["algorithm"], r["dataset"], r["task"]): r for r in tightest(rows)}
+        best = {(run_label(r), r["dataset"], r["task"]): r for r in tightest(rows)}
         columns = [s for s in sets if any((a, s[0], s[1]) in best for a in algorithms)]
         lines += [f"## Tightest ratio mistakes / bound: kernel {kernel}, {epochs} pass(es)",
                   "", "Each cell: the largest ratio over the bounds that apply, and that "
@@ -151,7 +159,7 @@ def atlas_markdown(records, meta: dict) -> str:
             table.append([a, *cells])
         lines += [markdown_table(["algorithm", *(f"{d} {t}" for d, t, _, _ in columns)], table),
                   ""]
-    reasons = Counter((r["algorithm"], r["bound"], _reason(r["reason"])) for r in records
+    reasons = Counter((run_label(r), r["bound"], _reason(r["reason"])) for r in records
                       if r["value"] is None)
     lines += ["## Bounds that do not apply", "", "Each reason once per algorithm and bound "
               "(# stands for the numbers, which differ from row to row; the CSV has them).",
@@ -162,7 +170,7 @@ def atlas_markdown(records, meta: dict) -> str:
     lines += ["## Every bound", "", markdown_table(
         ["data set", "task", "algorithm", "kernel", "epochs", "mistakes", "bound", "variant",
          "value", "ratio", "gamma", "comparator", "s"],
-        [[r["dataset"], r["task"], r["algorithm"], r["kernel"], r["epochs"], r["mistakes"],
+        [[r["dataset"], r["task"], run_label(r), r["kernel"], r["epochs"], r["mistakes"],
           r["bound"], r["variant"], _number(r["value"], 5), _number(r["ratio"]),
           _number(r["gamma"]), r["comparator"] or "", _number(r["seconds"], 2)]
          for r in records if r["value"] is not None])]
@@ -171,7 +179,8 @@ def atlas_markdown(records, meta: dict) -> str:
 
 def save_atlas(records, out, meta: dict, *, csv: bool = True) -> list[str]:
     """Write ``out/atlas.csv`` (unless ``csv`` is False), ``atlas.md`` and the views' PNG
-    and PDF; return the paths."""
+    (150 dpi) and PDF; return the paths. A quick atlas (``meta["quick"]``) has PNGs of 100
+    dpi only: drawing is most of its time, and a PDF takes as long as a PNG."""
     if not records:
         raise ValueError("the atlas has no rows: no algorithm ran on any data set")
     os.makedirs(out, exist_ok=True)
@@ -179,7 +188,9 @@ def save_atlas(records, out, meta: dict, *, csv: bool = True) -> list[str]:
     paths = [write_atlas_csv(records, os.path.join(base, "atlas.csv"))] if csv else []
     paths.append(save_markdown(atlas_markdown(records, meta), os.path.join(base, "atlas.md")))
     for name, fig in draw_atlas(records, meta).items():
-        for suffix, options in ((".png", {"dpi": 150}), (".pdf", {})):
+        formats = (((".png", {"dpi": 100}),) if meta.get("quick") else
+                   ((".png", {"dpi": 150}), (".pdf", {})))
+        for suffix, options in formats:
             path = os.path.join(base, name + suffix)
             with replacing(path) as temp:
                 fig.savefig(temp, **options)

@@ -4,6 +4,7 @@ and never call plt.show(). How figures name and decorate an algorithm's runs is 
 :class:`~.presentation.Presentation`, attached beside its registration."""
 
 from .atlas import (  # noqa: F401
+    plot_atlas_drift,
     plot_atlas_heatmap,
     plot_atlas_noise,
     plot_atlas_ratios,

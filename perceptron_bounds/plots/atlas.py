@@ -3,7 +3,8 @@
 - :func:`plot_atlas_heatmap`: the tightest ratio mistakes / bound, algorithms x data sets;
 - :func:`plot_atlas_winners`: which bound is the tightest, algorithms x data sets;
 - :func:`plot_atlas_ratios`: each bound's ratio across the data sets, stated and tightened;
-- :func:`plot_atlas_noise`: mistakes and bounds against label noise, one panel per algorithm.
+- :func:`plot_atlas_noise`: mistakes and bounds against label noise, one panel per algorithm;
+- :func:`plot_atlas_drift`: mistakes, fixed and shifting bounds against the number of shifts.
 
 The records are those of :func:`perceptron_bounds.experiments.bound_atlas` (the first two
 views take one record per cell, its tightest bound). Algorithms are named by their
@@ -16,21 +17,25 @@ import math
 
 import numpy as np
 from matplotlib.colors import ListedColormap, LogNorm
+from matplotlib.ticker import NullLocator
 
+from .._tables import run_label
 from ..algorithms import available, get
 from .curves import check_records, distinct, new_figure, shared_legend
 from .labels import display_name
-from .style import (bound_handles, bound_style, figure_legend, series_style,
-                    variant_handles)
+from .style import bound_handles, bound_style, figure_legend, series_style, variant_handles
 
 #: The columns every view reads.
 ATLAS_KEYS = ("dataset", "task", "algorithm", "bound", "variant", "value", "ratio")
-#: The colours of the winning bounds' cells: twenty distinct ones, none black (the
+#: The colours of the winning bounds' cells: thirty distinct ones, none black (the
 #: mistakes' colour in every figure).
 WINNER_COLOURS = tuple(f"tab:{name}" for name in (
     "blue", "orange", "green", "red", "purple", "brown", "pink", "gray", "olive", "cyan")) + (
     "navy", "gold", "lime", "maroon", "teal", "violet", "darkslategray", "coral", "khaki",
-    "indigo")
+    "indigo", "saddlebrown", "deepskyblue", "orchid", "darkgreen", "salmon", "slateblue",
+    "darkorange", "turquoise", "crimson", "yellowgreen")
+#: Entries per column of a legend, beyond which it takes another column.
+LEGEND_ROWS = 20
 #: The colour scale of the heat map: ratios from 1e-3 (a loose bound) to 1 (exact).
 RATIO_RANGE = (1e-3, 1.0)
 
@@ -39,9 +44,12 @@ def _column(row) -> str:
     return f"{row['dataset']}\n{row['task']}"
 
 
-def _name(algorithm: str) -> str:
-    """The registered algorithm's display name (a name no longer registered as it is)."""
-    return display_name(get(algorithm)) if algorithm in available() else algorithm
+def _name(run: str) -> str:
+    """A run's name (``run_label`` of the records) with the
+    registered algorithm's display name (a name no longer registered as it is)."""
+    algorithm, _, setting = run.partition(" [")
+    name = display_name(get(algorithm)) if algorithm in available() else algorithm
+    return f"{name} [{setting}" if setting else name
 
 
 def _grid(best):
@@ -49,13 +57,13 @@ def _grid(best):
     (data set and task), the cell of each record, and the rows' labels."""
     best = check_records(best, "tightest(bound_atlas(...))", (*ATLAS_KEYS, "kernel", "epochs"))
     kernels, epochs = distinct(best, "kernel"), distinct(best, "epochs")
-    rows = sorted({(row["algorithm"], row["kernel"], row["epochs"]) for row in best},
+    rows = sorted({(run_label(row), row["kernel"], row["epochs"]) for row in best},
                   key=lambda key: (_name(key[0]), kernels.index(key[1]), key[2]))
     labels = [_name(algorithm) + (f" · {kernel}" if len(kernels) > 1 else "")
               + (f" · {passes} ep." if len(epochs) > 1 else "")
               for algorithm, kernel, passes in rows]
     columns = distinct([{"c": _column(row)} for row in best], "c")
-    cells = {((row["algorithm"], row["kernel"], row["epochs"]), _column(row)): row
+    cells = {((run_label(row), row["kernel"], row["epochs"]), _column(row)): row
              for row in best}
     return rows, columns, cells, labels
 
@@ -173,7 +181,7 @@ def plot_atlas_ratios(records):
         raise ValueError("no applicable bound among the records: nothing to plot")
     bounds = sorted(distinct(applied, "bound"))
     columns = distinct([{"c": _column(row)} for row in records], "c")
-    algorithms = sorted(distinct(applied, "algorithm"), key=_name)
+    algorithms = sorted(distinct([{"a": run_label(r)} for r in applied], "a"), key=_name)
     ncols = min(3, len(bounds))
     nrows = math.ceil(len(bounds) / ncols)
     width = max(3.6, 0.2 * len(columns) + 0.8)  # a column per data set, 7-point labels
@@ -184,7 +192,7 @@ def plot_atlas_ratios(records):
         for a, algorithm in enumerate(algorithms):
             for variant in ("stated", "tightened", "any"):
                 rows = [row for row in applied if row["bound"] == bound
-                        and row["algorithm"] == algorithm and row["variant"] == variant]
+                        and run_label(row) == algorithm and row["variant"] == variant]
                 if not rows:
                     continue
                 shift = 0.6 * ((a + 0.5) / len(algorithms) - 0.5)
@@ -212,6 +220,7 @@ def plot_atlas_ratios(records):
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             handles.setdefault(label, handle)
     fig.legend(list(handles.values()), list(handles), loc="outside right upper", fontsize=7,
+               ncols=math.ceil(len(handles) / LEGEND_ROWS),
                title="algorithm (filled: stated,\nhollow: tightened)", title_fontsize=7)
     fig.suptitle("Each bound's mistakes / bound across the data sets (at most 1: it holds)",
                  fontsize=10)
@@ -233,30 +242,64 @@ def plot_atlas_noise(records):
         Per algorithm: its mistakes (black) and each bound that applies (colour per bound;
         solid: stated, dashed: tightened) against eta, on a log axis.
     """
-    records = check_records(records, "bound_atlas (one family, with 'noise')",
-                            (*ATLAS_KEYS, "noise", "mistakes"))
-    algorithms = sorted(distinct(records, "algorithm"), key=_name)
+    return _against(records, "noise", "label noise rate $\\eta$",
+                    "Mistakes and bounds against label noise (bounds: solid stated, dashed "
+                    "tightened)")
+
+
+def plot_atlas_drift(records):
+    """Mistakes and every bound, fixed-comparator and shifting, against the number of shifts
+    of drifting data, one panel per algorithm.
+
+    Parameters
+    ----------
+    records : list of dict
+        The atlas's records of the drifting family, each with a ``shifts`` key (the number
+        of abrupt switches of its task's target), for one kernel and epochs.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Per algorithm: its mistakes (black) and each bound that applies (colour per bound;
+        the shifting bounds, against the target sequence, are those named ``shifting`` or
+        ``tracking``; solid: stated, dashed: tightened) against the number of shifts.
+    """
+    return _against(records, "shifts", "number of shifts of the target",
+                    "Mistakes and bounds against drift: fixed-comparator and shifting bounds "
+                    "(solid stated, dashed tightened)", xscale="symlog")
+
+
+def _against(records, key: str, xlabel: str, title: str, xscale: str = "linear"):
+    """Per algorithm and setting, its mistakes and each bound against ``key`` of the records."""
+    records = check_records(records, f"bound_atlas (one family, with {key!r})",
+                            (*ATLAS_KEYS, key, "mistakes"))
+    algorithms = sorted(distinct([{"a": run_label(r)} for r in records], "a"), key=_name)
     bounds = sorted(distinct([row for row in records if row["value"] is not None], "bound"))
     ncols = min(4, len(algorithms))
     nrows = math.ceil(len(algorithms) / ncols)
     fig, axes = new_figure(nrows, ncols, (3.4 * ncols + 2.5, 2.6 * nrows + 1.0))
     for k, algorithm in enumerate(algorithms):
         ax = axes[k // ncols, k % ncols]
-        rows = [row for row in records if row["algorithm"] == algorithm]
-        mistakes = sorted({(row["noise"], row["mistakes"]) for row in rows})
+        rows = [row for row in records if run_label(row) == algorithm]
+        mistakes = sorted({(row[key], row["mistakes"]) for row in rows})
         ax.plot(*zip(*mistakes, strict=True), color="k", marker="o", markersize=3,
                 linewidth=1.6, label="mistakes")
         for bound in bounds:
             for variant, style in (("stated", "-"), ("tightened", "--")):
-                points = sorted((row["noise"], row["value"]) for row in rows
+                points = sorted((row[key], row["value"]) for row in rows
                                 if row["bound"] == bound and row["variant"] == variant
                                 and row["value"] is not None)
                 if points:
                     ax.plot(*zip(*points, strict=True), linestyle=style, markersize=3,
                             linewidth=1.0, **bound_style(bound))
         ax.set_yscale("log")
+        ax.set_xscale(xscale)
+        if xscale == "symlog":  # counts: ticks at the family's values, as numbers
+            ax.set_xticks(sorted({row[key] for row in rows}), minor=False)
+            ax.xaxis.set_major_formatter("{x:g}")
+            ax.xaxis.set_minor_locator(NullLocator())
         ax.set_title(_name(algorithm), fontsize=9)
-        ax.set_xlabel("label noise rate $\\eta$", fontsize=8)
+        ax.set_xlabel(xlabel, fontsize=8)
         ax.grid(alpha=0.3)
     for k in range(len(algorithms), nrows * ncols):
         axes[k // ncols, k % ncols].set_visible(False)
@@ -264,6 +307,5 @@ def plot_atlas_noise(records):
     figure_legend(fig, [*mistakes, *variant_handles(lines=True), *bound_handles(bounds,
                                                                               linestyle="-")],
                   title="bound (colour: its paper)")
-    fig.suptitle("Mistakes and bounds against label noise (bounds: solid stated, dashed "
-                 "tightened)", fontsize=10)
+    fig.suptitle(title, fontsize=10)
     return fig
