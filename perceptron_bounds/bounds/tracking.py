@@ -409,7 +409,7 @@ def tracking_rows(ctx, U=None, pieces=None) -> tuple[list[BoundRow], list[str]]:
             if key in best], notes
 
 
-def _direction(Xp, yp, start, end):
+def svm_direction(Xp, yp, start, end):
     """The unit direction of a linear SVM on presented trials [start, end), and its
     objective (0.5 ||w||^2 + C sum hinge, C = 1, on rows scaled to max norm 1)."""
     from sklearn.exceptions import ConvergenceWarning
@@ -445,7 +445,7 @@ def search_sequences(Xp, yp, pieces) -> list[Sequence]:
 
     def fit(a, b):
         if (a, b) not in cache:
-            cache[(a, b)] = _direction(Xp, yp, a, b)
+            cache[(a, b)] = svm_direction(Xp, yp, a, b)
         return cache[(a, b)]
 
     bounds = [0, T]
