@@ -19,15 +19,16 @@ import math
 import numpy as np
 
 from .._validation import check_bool
-from ..experiments._cells import check_n_jobs
 from ..bounds import evaluate
 from ..bounds.tracking import svm_direction
 from ..datasets import make_drifting, normalize_rows
+from ..experiments._cells import check_n_jobs
 from ..online import run_online
 from ..plots.style import add_caption
 from ..plots.tracking import plot_tracking
 from .common import (
     Reproduction,
+    bound_text,
     load_real,
     markdown_table,
     provenance,
@@ -193,13 +194,10 @@ def draw_tracking_mnist(records, **options):
 def tracking_mnist_markdown(records) -> str:
     """The report of :func:`tracking_mnist_records`: one row per switches, seed, algorithm."""
     meta = records[0]
-
-    def number(value):
-        return f"{value:,.1f}" if np.isfinite(value) else "n/a"
-
     rows = [[row["n_shifts"], row["seed"], row["digits"], row["label"], row["mistakes"],
-             number(row["best_fixed"]), number(row["best_shifting"]),
-             number(row["best_fixed_tightened"]), number(row["best_shifting_tightened"])]
+             *(bound_text(row[key]) for key in ("best_fixed", "best_shifting",
+                                                "best_fixed_tightened",
+                                                "best_shifting_tightened"))]
             for row in records]
     return "\n".join([
         "# MNIST made to drift: mistakes, fixed and shifting bounds",
