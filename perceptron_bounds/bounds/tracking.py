@@ -373,7 +373,8 @@ def tracking_rows(ctx, U=None, pieces=None) -> tuple[list[BoundRow], list[str]]:
         return refused("a warm-started run: the theorem counts mistakes from the zero state")
     if not ctx.kernel.is_linear:
         return refused(f"the comparator sequence lives in the input space; this run uses the "
-                       f"{ctx.kernel.name!r} kernel")
+                       f"{ctx.kernel.name!r} kernel, whose bound (theory §4.15) needs a "
+                       "sequence of its feature space, neither taken nor searched")
     Xp, yp = presented(run, ctx.X, ctx.y)
     norms = np.sqrt(np.asarray(Xp.multiply(Xp).sum(axis=1)).ravel()) if sp.issparse(Xp) \
         else np.linalg.norm(Xp, axis=1)
