@@ -381,7 +381,7 @@ def test_csv_option_errors(files, argv, message, capsys):
         (["figure", "sop-tyo"], "perceptron-bounds figure: error: argument NAME: unknown "
          "figure 'sop-tyo'; did you mean 'sop-toy'? (choose from hop-fig2, ballseptron-noise, "
          "ballseptron-radius, sop-toy, selective-sampling, tracking, fs-mnist, bounds-mnist, "
-         "budget-mnist, all) (see perceptron-bounds figure --help)"),
+         "budget-mnist, tracking-mnist, all) (see perceptron-bounds figure --help)"),
         (["run", "--algorithm", "perceptron", "--data", "missing.npz"], "perceptron-bounds run: "
          "error: missing.npz: no such file"),
         (["run", "--algorithm", "perceptron", "--epochs", "0", "--data", "missing.npz"],

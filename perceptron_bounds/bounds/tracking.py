@@ -128,93 +128,93 @@ def _alpha_grid(seq: Sequence, R: float, high: float = math.inf):
 
 
 def _minimise(value, grid):
-    """(best value, best alpha) of ``value(alpha)`` over ``grid``, refined between neighbours."""
-    values = np.array([value(a) for a in grid])
-    for _ in range(_REFINE):
-        i = int(np.nanargmin(values))
-        low = grid[max(i - 1, 0)]
-        high = grid[min(i + 1, grid.shape[0] - 1)]
-        extra = np.geomspace(low, high, 9) if low > 0 else np.linspace(low, high, 9)
-        grid = np.concatenate([grid, extra])
-        values = np.concatenate([values, [value(a) for a in extra]])
+    """(best value, best alpha) of ``value(alphas)`` (vectorised over an array of scales) over
+    ``grid``, refined between neighbours. A scale whose value overflows gives inf, never a
+    warning: rows of norms up to 1e150 meet scales up to 1/(smallest margin)."""
+    with np.errstate(over="ignore"):
+        values = np.asarray(value(grid), dtype=np.float64)
+        for _ in range(_REFINE):
+            i = int(np.nanargmin(values))
+            low = grid[max(i - 1, 0)]
+            high = grid[min(i + 1, grid.shape[0] - 1)]
+            extra = np.geomspace(low, high, 9) if low > 0 else np.linspace(low, high, 9)
+            grid = np.concatenate([grid, extra])
+            values = np.concatenate([values, value(extra)])
     i = int(np.nanargmin(values))
     return float(values[i]), float(grid[i])
 
 
 def perceptron_closed(L, last, shift, R):
-    """m <= L + B^2/2 + B sqrt(L + B^2/4), B = (||z_T|| + S) R (theory §4.15)."""
+    """m <= L + B^2/2 + B sqrt(L + B^2/4), B = (||z_T|| + S) R (theory §4.15); elementwise."""
     B = (last + shift) * R
-    return L + B * B / 2.0 + B * math.sqrt(L + B * B / 4.0)
+    return L + B * B / 2.0 + B * np.sqrt(L + B * B / 4.0)
 
 
 def shifting_root(L, largest, shift, R, decay):
     """The largest m >= 0 with m <= L + F(m), F the shifting Perceptron's bracket (theory §4.15).
 
     The right side is concave in m and m - L - F(m) is convex, so the m that satisfy it
-    form an interval [0, m*]; m* is found by bisection.
+    form an interval [0, m*]; m* is found by bisection (:func:`shifting_root_array`).
     """
-    lam = decay
-    c = R / math.sqrt(1.0 + 2.0 * lam)
-
-    def gap(m):
-        F = c * ((largest + shift) * math.sqrt(m + 2 * lam)
-                 + 2 * math.sqrt(2.0) * lam * largest * (math.sqrt(m + lam) - math.sqrt(lam)))
-        return m - L - F
-
-    B = c * (largest + shift + 2 * math.sqrt(2.0) * lam * largest)
-    high = ((B + math.sqrt(B * B + 4 * (L + 2 * lam))) / 2.0) ** 2  # m + 2 lam <= high
-    if not math.isfinite(high):
-        return math.inf
-    low = 0.0
-    if gap(high) <= 0:  # rounding at the bracket's end: keep it, a bound still
-        return high
-    for _ in range(200):
-        mid = 0.5 * (low + high)
-        if gap(mid) <= 0:
-            low = mid
-        else:
-            high = mid
-        if high - low <= 1e-12 * max(high, 1.0):
-            break
-    return high
+    return float(shifting_root_array(L, largest, shift, R, decay))
 
 
-def projected_value(hinge_at, alpha, seq, R, radius):
-    """min over gamma > R^2/2 of (2 sum max(0, gamma - alpha p) + ||z_T||^2 + 2 D S)/(2gamma - R^2).
+def projected_values(alphas, seq, R, radius, chunk=1 << 21):
+    """(value, gamma) minimising, per scale alpha in ``alphas``, over gamma > R^2/2,
+    (2 sum_t max(0, gamma - alpha p_t) + ||z_T||^2 + 2 D S) / (2 gamma - R^2).
 
-    ``hinge_at`` is the sorted-margin helper of :func:`_hinge_sums` in units of alpha p:
-    sum_t max(0, gamma - alpha p_t) = gamma * sum_t max(0, 1 - (alpha/gamma) p_t).
-    The minimum over gamma lies at a kink gamma = alpha p_t or tends to the end; the
-    kinks above R^2/2 are all tried.
+    The minimum over gamma lies at a kink gamma = alpha q, q a margin with alpha q > R^2/2
+    (or tends to the end); there sum_t max(0, gamma - alpha p_t) = alpha H(q),
+    H(q) = sum_{p_t < q} (q - p_t), read off the sorted margins' prefix sums.
     """
-    half = R * R / 2.0
-    p = alpha * seq.margins
-    kinks = np.unique(p[p > half])
-    if kinks.size == 0:
-        return math.inf, math.nan
-    hinge = kinks * hinge_at(alpha / kinks)
-    extra = (alpha * seq.last) ** 2 + 2.0 * radius * alpha * seq.shift
-    values = (2.0 * hinge + extra) / (2.0 * kinks - R * R)
-    i = int(np.argmin(values))
-    return float(values[i]), float(kinks[i])
+    alphas = np.asarray(alphas, dtype=np.float64)
+    p = np.sort(seq.margins)
+    prefix = np.concatenate([[0.0], np.cumsum(p)])
+    q = np.unique(p[p > 0])
+    count = np.searchsorted(p, q, side="left")
+    H = q * count - prefix[count]
+    best = np.full(alphas.shape, np.inf)
+    gamma = np.full(alphas.shape, np.nan)
+    step = max(1, chunk // max(q.size, 1))
+    for start in range(0, alphas.size, step):
+        a = alphas[start:start + step, None]
+        kinks = a * q
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            values = (2.0 * a * H + (a * seq.last) ** 2 + 2.0 * radius * a * seq.shift) / (
+                2.0 * kinks - R * R)
+        values = np.where(kinks > R * R / 2.0, values, np.inf)
+        if q.size:
+            i = np.argmin(values, axis=1)
+            rows = np.arange(values.shape[0])
+            best[start:start + step] = values[rows, i]
+            gamma[start:start + step] = np.where(np.isfinite(values[rows, i]), kinks[rows, i],
+                                                 np.nan)
+    return best, gamma
 
 
-def rbp_value(L, last, largest, shift, budget):
-    """min over a of (a^2 ||g_T||^2 + 2aL + 2aBS)/c(a), c(a) = 2a - 2 - a^2 U^2/(2B) > 0."""
+def rbp_values(L, last, largest, shift, budget, points=400):
+    """Elementwise (value, a): min over a of (a^2 ||g_T||^2 + 2aL + 2aBS)/c(a),
+    c(a) = 2a - 2 - a^2 U^2/(2B) > 0, over ``points`` values of a inside c > 0."""
+    L, last, largest, shift = np.broadcast_arrays(*(np.atleast_1d(np.asarray(v, np.float64))
+                                                    for v in (L, last, largest, shift)))
     V = largest * largest / (2.0 * budget)
-    if V <= 0.0:
-        a = np.geomspace(1.0 + 1e-9, 1e6, 400)
-    else:
-        disc = 1.0 - 2.0 * V
-        if disc <= 0.0:
-            return math.inf, math.nan
-        low, high = (1.0 - math.sqrt(disc)) / V, (1.0 + math.sqrt(disc)) / V
-        a = np.linspace(low, high, 402)[1:-1]
-    c = 2 * a - 2 - a * a * V
-    values = (a * a * last * last + 2 * a * L + 2 * a * budget * shift) / c
-    values[c <= 0] = np.inf
-    i = int(np.argmin(values))
-    return float(values[i]), float(a[i])
+    disc = 1.0 - 2.0 * V
+    open_ = V <= 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        root = np.sqrt(np.maximum(disc, 0.0))
+        low = np.where(open_, 1.0, (1.0 - root) / V)
+        high = np.where(open_, 1.0, (1.0 + root) / V)
+    u = np.linspace(0.0, 1.0, points + 2)[1:-1]
+    a = low[:, None] + (high - low)[:, None] * u
+    a = np.where(open_[:, None], np.geomspace(1.0 + 1e-9, 1e6, points), a)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # nan: c > 0 fails
+        c = 2 * a - 2 - a * a * V[:, None]
+        values = (a * a * (last * last)[:, None] + 2 * a * L[:, None]
+                  + 2 * a * budget * shift[:, None]) / c
+    values = np.where((c > 0) & (open_ | (disc > 0))[:, None], values, np.inf)
+    i = np.argmin(values, axis=1)
+    rows = np.arange(values.shape[0])
+    return values[rows, i], a[rows, i]
 
 
 def reached_norm(run, Xp_mistakes, chunk: int = 1024) -> float:
@@ -261,7 +261,7 @@ def _perceptron_rows(run, seq, hinge, R, W):
     grid = _alpha_grid(seq, R)
 
     def closed(alpha):
-        return perceptron_closed(float(hinge(alpha)[0]), alpha * seq.last, alpha * seq.shift, R)
+        return perceptron_closed(hinge(alpha), alpha * seq.last, alpha * seq.shift, R)
 
     value, alpha = _minimise(closed, grid)
     L = float(hinge(alpha)[0])
@@ -275,7 +275,7 @@ def _reached_rows(run, seq, hinge, R, W):
                    "measured for linear runs only")
 
     def reached(alpha):
-        return float(hinge(alpha)[0]) + alpha * (seq.last + seq.shift) * W
+        return hinge(alpha) + alpha * (seq.last + seq.shift) * W
 
     value, alpha = _minimise(reached, _alpha_grid(seq, R))
     L = float(hinge(alpha)[0])
@@ -287,8 +287,8 @@ def _shifting_rows(run, seq, hinge, R, W):
     decay = run.params["decay"]
 
     def shifting(alpha):
-        return shifting_root(float(hinge(alpha)[0]), alpha * seq.largest, alpha * seq.shift, R,
-                             decay)
+        return shifting_root_array(hinge(alpha), alpha * seq.largest, alpha * seq.shift, R,
+                                   decay)
 
     value, alpha = _minimise(shifting, _alpha_grid(seq, R))
     L = float(hinge(alpha)[0])
@@ -299,12 +299,11 @@ def _shifting_rows(run, seq, hinge, R, W):
 def _projected_rows(run, seq, hinge, R, W):
     radius = run.params["radius"]
     high = radius / seq.largest if seq.largest > 0 else math.inf
-    best = (math.inf, math.nan, math.nan)
-    for alpha in _alpha_grid(seq, R, high):
-        value, gamma = projected_value(hinge, alpha, seq, R, radius)
-        if value < best[0]:
-            best = (value, alpha, gamma)
-    value, alpha, gamma = best
+    grid = _alpha_grid(seq, R, high)
+    values, gammas = projected_values(grid, seq, R, radius)
+    i = int(np.argmin(values)) if values.size else 0
+    value, alpha, gamma = ((float(values[i]), float(grid[i]), float(gammas[i])) if values.size
+                           else (math.inf, math.nan, math.nan))
     if not math.isfinite(value):
         return _na("projected_perceptron_tracking", run.mistakes,
                    f"radius D = {radius:g} too small for the data: no comparator inside the "
@@ -318,8 +317,8 @@ def _rbp_rows(run, seq, hinge, R, W):
     budget = run.params["budget"]
 
     def rbp(alpha):
-        return rbp_value(float(hinge(alpha)[0]), R * alpha * seq.last, R * alpha * seq.largest,
-                         R * alpha * seq.shift, budget)[0]
+        return rbp_values(hinge(alpha), R * alpha * seq.last, R * alpha * seq.largest,
+                          R * alpha * seq.shift, budget)[0]
 
     value, alpha = _minimise(rbp, _alpha_grid(seq, R))
     if not math.isfinite(value):
@@ -374,7 +373,8 @@ def tracking_rows(ctx, U=None, pieces=None) -> tuple[list[BoundRow], list[str]]:
         return refused("a warm-started run: the theorem counts mistakes from the zero state")
     if not ctx.kernel.is_linear:
         return refused(f"the comparator sequence lives in the input space; this run uses the "
-                       f"{ctx.kernel.name!r} kernel")
+                       f"{ctx.kernel.name!r} kernel, whose bound (theory §4.15) needs a "
+                       "sequence of its feature space, neither taken nor searched")
     Xp, yp = presented(run, ctx.X, ctx.y)
     norms = np.sqrt(np.asarray(Xp.multiply(Xp).sum(axis=1)).ravel()) if sp.issparse(Xp) \
         else np.linalg.norm(Xp, axis=1)
@@ -410,7 +410,7 @@ def tracking_rows(ctx, U=None, pieces=None) -> tuple[list[BoundRow], list[str]]:
             if key in best], notes
 
 
-def _direction(Xp, yp, start, end):
+def svm_direction(Xp, yp, start, end):
     """The unit direction of a linear SVM on presented trials [start, end), and its
     objective (0.5 ||w||^2 + C sum hinge, C = 1, on rows scaled to max norm 1)."""
     from sklearn.exceptions import ConvergenceWarning
@@ -446,7 +446,7 @@ def search_sequences(Xp, yp, pieces) -> list[Sequence]:
 
     def fit(a, b):
         if (a, b) not in cache:
-            cache[(a, b)] = _direction(Xp, yp, a, b)
+            cache[(a, b)] = svm_direction(Xp, yp, a, b)
         return cache[(a, b)]
 
     bounds = [0, T]
@@ -476,7 +476,8 @@ def search_sequences(Xp, yp, pieces) -> list[Sequence]:
 
 
 def shifting_root_array(L, largest, shift, R, decay, iterations=200):
-    """:func:`shifting_root` elementwise over arrays (bisection on every entry at once)."""
+    """:func:`shifting_root` elementwise over arrays: bisection on every entry at once, until
+    every bracket is within a relative 1e-12; returns the bracket's upper end."""
     L, largest, shift, R = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64)
                                                  for v in (L, largest, shift, R)))
     lam = decay
@@ -495,12 +496,12 @@ def shifting_root_array(L, largest, shift, R, decay, iterations=200):
     high = np.where(finite, high, 0.0)
     for _ in range(iterations):
         mid = 0.5 * (low + high)
-        # every entry at adjacent floats: gap(low) <= 0, so no later step moves ``high``
-        if np.all((mid == low) | (mid == high)):
-            break
-        inside = gap(mid) <= 0
+        with np.errstate(over="ignore", invalid="ignore"):  # entries not finite: inf at the end
+            inside = gap(mid) <= 0
         low = np.where(inside, mid, low)
         high = np.where(inside, high, mid)
+        if np.all(high - low <= 1e-12 * np.maximum(high, 1.0)):
+            break
     return np.where(finite, high, np.inf)
 
 

@@ -14,7 +14,7 @@
 - :mod:`.budget_mnist`: the budget Perceptrons' test error, mistakes and bounds
   against the budget B, on MNIST (``budget-mnist``);
 - :mod:`.tracking`: drifting data, mistakes and fixed and shifting bounds against the
-  number of shifts (``tracking``).
+  number of shifts (``tracking``), and on MNIST made to drift (``tracking-mnist``).
 
 Each reproduction is a :class:`~.common.Reproduction`: its experiment returns the
 tidy records (``perceptron_bounds.experiments`` does the runs), its drawing the
@@ -50,6 +50,7 @@ REPRODUCTIONS = {
     "fs-mnist": freund_schapire.fs_mnist,
     "bounds-mnist": bounds_mnist.bounds_mnist,
     "budget-mnist": budget_mnist.budget_mnist,
+    "tracking-mnist": tracking.tracking_mnist,
     "ballseptron-radius-real": ballseptron.ballseptron_radius_real,
     "selective-sampling-real": selective.selective_sampling_real,
     "hop-ocr": higher_order.hop_ocr,

@@ -21,6 +21,7 @@ from ..plots import plot_budget_curves
 from ..plots.style import add_caption
 from .common import (
     Reproduction,
+    bound_text,
     load_real,
     markdown_table,
     provenance,
@@ -104,7 +105,7 @@ def budget_markdown(records) -> str:
     rows = [[row["label"], "none" if row["budget"] is None else row["budget"],
              "in order" if row["order"] == "given" else f"shuffled, seed {row['seed']}",
              row["supports"], row["mistakes"], f"{row['test_error']:.4f}",
-             f"{row['bound']:,.1f}" if np.isfinite(row["bound"]) else "n/a",
+             bound_text(row["bound"]),
              f"{row['bound_name']} ({row['bound_variant']})" if row["bound_name"] else "none"]
             for row in records]
     return "\n".join([

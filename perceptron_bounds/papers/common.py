@@ -14,6 +14,7 @@ panels (:func:`provenance_line`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -193,6 +194,11 @@ def difference(ours, paper, percent_points=False) -> str:
     if percent_points:
         return f"{100 * (ours - paper):+.2f} points"
     return f"{ours - paper:+,.0f} ({100 * (ours / paper - 1):+.0f}%)"
+
+
+def bound_text(value) -> str:
+    """A bound in a report: ``"1,234.5"``, or ``"n/a"`` when none applied (not finite)."""
+    return f"{value:,.1f}" if math.isfinite(value) else "n/a"
 
 
 def size_line(meta: dict) -> str:

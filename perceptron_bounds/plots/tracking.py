@@ -19,7 +19,10 @@ def _mean(rows, key):
     return float(np.mean(values)) if values else np.nan
 
 
-def plot_tracking(records, *, target_shifts=10, target_algorithm=None):
+def plot_tracking(records, *, target_shifts=10, target_algorithm=None,
+                  xlabel="number of shifts of the target (abrupt)",
+                  title="Tracking a moving target: mistakes and bounds against the number of "
+                  "shifts"):
     """Mistakes (solid), best shifting bound (dashed) and best fixed bound (dotted) per
     algorithm against the number of shifts, on a log scale; the ratio of the two bounds of
     ``target_algorithm`` (a registered name; None: no ratio) at ``target_shifts`` written on
@@ -29,6 +32,8 @@ def plot_tracking(records, *, target_shifts=10, target_algorithm=None):
     ----------
     records : list of dict
         One record per (algorithm, number of shifts, seed) with the keys :data:`KEYS`.
+    xlabel, title : str
+        The axis label of the number of shifts, and the title (the comparison appended).
 
     Returns
     -------
@@ -62,9 +67,9 @@ def plot_tracking(records, *, target_shifts=10, target_algorithm=None):
     ax.set_yscale("log")
     ax.set_xticks(x)
     ax.set_xticklabels([str(s) for s in shifts])
-    ax.set_xlabel("number of shifts of the target (abrupt)")
+    ax.set_xticks([], minor=True)  # log-axis minor labels (6 x 10^-1) on a short range
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("mistakes / bound on the mistakes")
-    ax.set_title("Tracking a moving target: mistakes and bounds against the number of shifts"
-                 + comparison, fontsize=10)
+    ax.set_title(title + comparison, fontsize=10)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=1)
     return fig
