@@ -37,12 +37,16 @@ from .pnorm import link_into
 
 
 @jit
-def _mistake_start(X, i, yi, v, rho_k, sparse, x):
-    """Load row i into the dense x; return (y v . x, rho): rho_k, or 0 for a sparse skip."""
+def _mistake_start(X, i, yi, v, rho_k, sparse, x, u, out_rho, out_yvx):
+    """Load row i into the dense x; return (y v . x, rho): rho_k, or 0 for a sparse skip,
+    both recorded as the u-th mistake's."""
     x[:] = 0.0
     row_axpy(X, i, 1.0, x)
     yvx = yi * dot(v, x, x.shape[0])
-    return yvx, 0.0 if sparse and yvx < 0.0 else rho_k
+    rho = 0.0 if sparse and yvx < 0.0 else rho_k
+    out_rho[u] = rho
+    out_yvx[u] = yvx
+    return yvx, rho
 
 
 @jit
@@ -101,9 +105,7 @@ def _primal_step(X, y, i, t, u, arrays, state):
     yi = y[i]
     if yi * s > 0.0:
         return s, NO_UPDATE, state
-    yvx, rho = _mistake_start(X, i, yi, v, rho_seq[k0 + u], sparse, x)
-    out_rho[u] = rho
-    out_yvx[u] = yvx
+    yvx, rho = _mistake_start(X, i, yi, v, rho_seq[k0 + u], sparse, x, u, out_rho, out_yvx)
     out_r[u] = 1.0 - rho * (yvx + dot(x, x, n))
     # a = A x by the cheapest route (counted in element reads): with no change pending,
     # A = B^T B is also its a factors (about 4 a n), or x's nonzeros (nnz n); else
@@ -157,10 +159,8 @@ def _implicit_step(X, y, i, t, u, arrays, state):
     yi = y[i]
     if yi * s > 0.0:
         return s, NO_UPDATE, state
-    yvx, rho = _mistake_start(X, i, yi, v, rho_seq[k0 + u], sparse, x)
+    yvx, rho = _mistake_start(X, i, yi, v, rho_seq[k0 + u], sparse, x, u, out_rho, out_yvx)
     link_into(x, p, gx)
-    out_rho[u] = rho
-    out_yvx[u] = yvx
     out_r[u] = 1.0 - rho * (yi * dot(v, gx, n) + dot(gx, x, n))
     if rho > 0.0:
         F = append_row(F, a, x)

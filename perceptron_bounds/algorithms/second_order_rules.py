@@ -91,6 +91,17 @@ def dual_margin(m_inv, pending, g, k, u, a, kxx):
 
 
 @jit
+def dual_score(src, st, t, k, alpha, g, u, pending):
+    """The kernel row g of trial t against the k supports, and alpha . g; returns (engine
+    state, alpha . g, g, u, pending), the buffers grown to hold k + 1 entries."""
+    g = grow_vector(g, k)
+    u = grow_vector(u, k)
+    pending = grow_vector(pending, k)
+    st = engine_row(src, st, t, k, g)
+    return st, dot(alpha, g, k), g, u, pending
+
+
+@jit
 def border_inverse(m_inv, alpha, pending, u, schur, yi, s, k, max_k):
     """A mistake: (m_inv, alpha) for k + 1 supports, possibly regrown.
 
@@ -152,11 +163,7 @@ def _inverse_dual_step(src, y, i, t, u, arrays, state):
     than ``max_k`` supports stops the run.
     """
     record, a, max_k, st, alpha, m_inv, g, v, pending, k = state
-    g = grow_vector(g, k)
-    v = grow_vector(v, k)
-    pending = grow_vector(pending, k)
-    st = engine_row(src, st, t, k, g)
-    s = dot(alpha, g, k)
+    st, s, g, v, pending = dual_score(src, st, t, k, alpha, g, v, pending)
     mistake = y[i] * s <= 0.0
     if mistake and k >= max_k:
         return s, STOP, (record, a, max_k, st, alpha, m_inv, g, v, pending, k)

@@ -75,6 +75,7 @@ from .second_order_rules import (
     apply_pending,
     border_inverse,
     dual_margin,
+    dual_score,
     inverse_margin,
     inverse_update,
 )
@@ -192,11 +193,7 @@ def _selective_so_dual_step(src, y, i, t, u, arrays, state):
     """
     (draws,) = arrays
     b, a, max_k, st, alpha, m_inv, g, v, pending, k = state
-    g = grow_vector(g, k)
-    v = grow_vector(v, k)
-    pending = grow_vector(pending, k)
-    st = engine_row(src, st, t, k, g)
-    s = dot(alpha, g, k)
+    st, s, g, v, pending = dual_score(src, st, t, k, alpha, g, v, pending)
     schur = dual_margin(m_inv, pending, g, k, v, a, engine_diag(src, i))
     p_t = a * s / schur
     case = query_case(y[i] * s, p_t, draws[t], b)
