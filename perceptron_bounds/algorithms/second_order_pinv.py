@@ -17,7 +17,7 @@ added, for which C^{-1} grows in O(r) (the old block is unchanged).
 
 :mod:`perceptron_bounds.algorithms.second_order` registers the algorithm and
 runs this variant through ``fit_pinv`` (added to
-:data:`~perceptron_bounds.algorithms.second_order_rules.FITS`); the update rules are in
+``second_order_rules.FITS``); the update rules are in
 :mod:`perceptron_bounds.algorithms.second_order_rules`.
 
 References

@@ -8,15 +8,15 @@ runs are dense runs bit for bit), each compiled into the loop frame of
 trial (a mistake costs O(n^2) or O(k^2)). What the fixed-a rules share with
 the selective Second-Order Perceptron (:mod:`.selective`, theory §2.14) is
 written here once: the Sherman-Morrison margin and update of the primal form
-(:func:`inverse_margin`, :func:`inverse_update`) and the partitioned-inverse
-margin and growth of the dual form (:func:`dual_margin`, :func:`border_inverse`).
+(``inverse_margin``, ``inverse_update``) and the partitioned-inverse
+margin and growth of the dual form (``dual_margin``, ``border_inverse``).
 The rank-one change of a mistake is left pending and applied in the sweep of
 the next product (:func:`~perceptron_bounds._linalg.rank_one_matvec`); the
-caller applies the last one after the loop (:func:`apply_pending`).
+caller applies the last one after the loop (``apply_pending``).
 
 :mod:`.second_order` registers the algorithm and fits the fixed and adaptive
 variants, :mod:`.second_order_pinv` the pseudoinverse; each adds its fits to
-:data:`FITS`, so that neither module imports the other.
+``FITS``, so that neither module imports the other.
 
 References
 ----------
