@@ -1,7 +1,7 @@
 """The update rules of the Second-Order Perceptron's variants (theory §2.4), each written once.
 
 One rule per variant and form, for dense and CSR rows alike (a row is read as
-a dense vector, :func:`~perceptron_bounds._linalg.row_dense`, so that every
+a dense vector, :func:`~perceptron_bounds._linalg.row_dense` or ``row_copy``, so that every
 sum runs over the same n entries in the same order for both kinds, and CSR
 runs are dense runs bit for bit), each compiled into the loop frame of
 :mod:`perceptron_bounds.algorithms._frame`, which checks for Ctrl-C on every
@@ -39,6 +39,7 @@ from .._linalg import (
     grow_vector,
     rank_one_downdate,
     rank_one_matvec,
+    row_copy,
     row_dense,
     shifted_cholesky,
     solve_lower,
@@ -132,17 +133,19 @@ def apply_pending(matrix, pending, sign, k):
 # ---------------------------------------------------------------- fixed a (Fig. 3)
 
 
-@rule(returns_arrays=True)  # row_dense's view of a dense row needs Numba's references
+@rule
 def _inverse_primal_step(X, y, i, t, u, arrays, state):
     """Primal SO with fixed a: a correct trial is one dot product unless its margin is recorded.
 
-    ``arrays`` is (A^{-1}, w, the CSR row buffer, z, the pending change); ``state``
-    is (record,).
+    ``arrays`` is (A^{-1}, w, the row buffer, z, the pending change); ``state``
+    is (record,). The row is copied into its buffer (``row_copy``): a rule compiled
+    without Numba's references may return no view, and theirs would cost more per trial.
     """
     a_inv, w, scratch, z, pending = arrays
     (record,) = state
     n = w.shape[0]
-    x = row_dense(X, i, scratch)
+    row_copy(X, i, scratch)
+    x = scratch
     s = dot(w, x, n)
     mistake = y[i] * s <= 0.0
     if not (record or mistake):

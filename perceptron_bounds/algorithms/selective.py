@@ -40,7 +40,7 @@ from .._linalg import (
     dot,
     grow_vector,
     row_axpy,
-    row_dense,
+    row_copy,
     row_dot,
     rows,
     square_buffer,
@@ -159,19 +159,20 @@ def _fit_first(data, order, params, margins, previous) -> LoopResult:
 # ---------------------------------------------------------------- second order
 
 
-@rule(returns_arrays=True)  # row_dense's view of a dense row needs Numba's references
+@rule
 def _selective_so_primal_step(X, y, i, t, u, arrays, state):
     """Selective Second-Order Perceptron, primal, fixed a, over a dense or CSR row.
 
     With z = A^{-1} x_t and d = 1 + x_t . z the margin is p_t = (w . x_t) / d
     (Sherman-Morrison, as the Second-Order primal rule), needed on every trial
-    for the coin. ``arrays`` is (A^{-1}, w, the draws, the CSR row buffer, z,
+    for the coin. ``arrays`` is (A^{-1}, w, the draws, the row buffer, z,
     the pending change); ``state`` is (b,).
     """
     a_inv, w, draws, scratch, z, pending = arrays
     (b,) = state
     n = w.shape[0]
-    x = row_dense(X, i, scratch)
+    row_copy(X, i, scratch)
+    x = scratch
     s = dot(w, x, n)
     d = inverse_margin(a_inv, pending, x, n, z)
     p_t = s / d
