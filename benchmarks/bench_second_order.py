@@ -19,6 +19,13 @@ against a NumPy implementation of the same dual update (one matrix-vector
 product for the k kernel values, the partitioned-inverse growth with np.outer);
 the ratio NumPy / ours is reported, and both must make the same mistakes.
 
+Loop against its floor (issue 32): the fixed-a primal loop alone (no
+validation, no margins), one epoch on 100,000 dense unit-norm rows x 100 and on
+100,000 CSR rows x 1,000 (80 nonzeros a row, unit norm, 5% noise), against
+the read-once floor ``X @ w`` plus one ``dsymv`` (one pass over the n x n
+A^{-1}) per mistake: the loop reads each row once and, on a mistake, sweeps
+A^{-1} once (its pending downdate and the product fused).
+
 Cold compile: a fresh process with ``NUMBA_CACHE_DIR`` pointed at an empty
 folder makes one small run of every variant in both forms (every loop
 compiles), against the same process with the package's warm cache.
@@ -36,11 +43,14 @@ import tempfile
 import time
 
 import numpy as np
-from _timing import best_time
+import scipy.sparse as sp
+from _timing import best_time, race
 from scipy.linalg.blas import dsymv, dsyr
 from threadpoolctl import threadpool_limits
 
 from perceptron_bounds import run_online
+from perceptron_bounds._linalg import rows
+from perceptron_bounds.algorithms.second_order_rules import inverse_primal_loop
 
 B_CALLS = 200
 PRIMAL_TARGET = 1.5
@@ -70,6 +80,43 @@ def mnist_like(n_samples, rng):
     flip = rng.random(n_samples) < 0.03
     y[flip] = -y[flip]
     return X, y
+
+
+def sparse_unit_rows(n_samples, n_features, nnz, rng):
+    """CSR rows with ``nnz`` random nonzeros each (duplicates summed), unit norm, 5% noise."""
+    indices = np.sort(rng.integers(0, n_features, (n_samples, nnz)), axis=1).ravel()
+    X = sp.csr_matrix((rng.standard_normal(n_samples * nnz), indices,
+                       np.arange(0, (n_samples + 1) * nnz, nnz)), shape=(n_samples, n_features))
+    X.sum_duplicates()
+    X = sp.csr_matrix(sp.diags(1.0 / np.sqrt(np.asarray(X.multiply(X).sum(1)).ravel())) @ X)
+    y = np.where(X @ rng.standard_normal(n_features) > 0, 1.0, -1.0)
+    flip = rng.random(n_samples) < 0.05
+    y[flip] = -y[flip]
+    return X, y
+
+
+def loop_against_floor(name, X, y, repeats):
+    """The fixed-a primal loop, one epoch in order, against X @ w plus m dsymv."""
+    n = X.shape[1]
+    order = np.arange(X.shape[0])
+    Xr, w = rows(X), np.ones(n) / np.sqrt(n)
+    A = np.asfortranarray(np.eye(n))
+
+    def loop():
+        state = (np.eye(n), np.zeros(n), np.zeros(n), np.empty(n), np.zeros(n))
+        return inverse_primal_loop(Xr, y, order, state, (False,), np.empty(0))[0].shape[0]
+
+    def symv():
+        for _ in range(B_CALLS):
+            dsymv(1.0, A, w)
+
+    m = loop()
+    best = race({"loop": loop, "read": lambda: X @ w, "symv": symv}, repeats)
+    best["symv"] /= B_CALLS
+    floor = best["read"] + m * best["symv"]
+    print(f"{name}: fixed-a primal loop {best['loop'] * 1e3:.1f} ms, m = {m}; floor "
+          f"{floor * 1e3:.1f} ms (X @ w {best['read'] * 1e3:.1f} ms + m dsymv "
+          f"{m * best['symv'] * 1e3:.1f} ms): {best['loop'] / floor:.2f} x the floor")
 
 
 def symv_syr_cost(n, rng) -> float:
@@ -170,6 +217,9 @@ def main():
         print(f"  ours  m = {run.mistakes:<6d}               {t_dual * 1e3:10.1f} ms")
         print(f"  NumPy m = {mistakes.shape[0]:<6d}               {t_np * 1e3:10.1f} ms"
               f"   ratio NumPy / ours {t_np / t_dual:.2f}; same mistakes: {same}")
+        loop_against_floor("dense 100000 x 100", *unit_norm_data(100_000, 100, rng), args.repeats)
+        loop_against_floor("CSR 100000 x 1000, 80 nonzeros a row",
+                           *sparse_unit_rows(100_000, 1000, 80, rng), args.repeats)
     warm, cold = compile_time()
     print(f"fresh process, every variant and form: warm cache {warm:.2f} s, cold compile "
           f"{cold:.2f} s")

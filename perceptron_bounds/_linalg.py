@@ -298,6 +298,25 @@ def _csr_dense(X, i, scratch):
     return scratch
 
 
+def row_copy(X, i, out):
+    """out[:] = x_i densely: :func:`row_dense` for a rule compiled without Numba's
+    references, which may return no view."""
+    (_csr_copy if isinstance(X, tuple) else _dense_copy)(X, i, out)
+
+
+def _dense_copy(X, i, out):
+    for j in range(out.shape[0]):
+        out[j] = X[i, j]
+
+
+def _csr_copy(X, i, out):
+    data, indices, indptr = X
+    for j in range(out.shape[0]):
+        out[j] = 0.0
+    for p in range(indptr[i], indptr[i + 1]):
+        out[indices[p]] = data[p]
+
+
 def row_nnz(X, i):
     """The stored entries of row i: n_features for dense X."""
     return (_csr_nnz if isinstance(X, tuple) else _dense_nnz)(X, i)
@@ -776,7 +795,7 @@ row_kind(row_dot_lanes, _dense_dot_lanes, _csr_dot_lanes, dense_fastmath=GATHER)
 
 # The CSR bodies that read a row's values alone, contiguously, are vectorised too.
 for _name in ("dot", "dot_norm", "axpy", "axpy_norm", "axpy_over", "sq_norm", "stable_norm",
-              "values", "dense", "nnz", "n_rows", "symmetric_matvec"):
+              "values", "dense", "copy", "nnz", "n_rows", "symmetric_matvec"):
     _stub = globals()[_name if _name == "n_rows" else f"row_{_name}"]
     _contiguous = _name in ("sq_norm", "stable_norm", "values", "nnz", "n_rows")
     row_kind(_stub, globals()[f"_dense_{_name}"], globals()[f"_csr_{_name}"],

@@ -28,6 +28,10 @@ Three forms compute the same margins (paper 000 sec. 2, items 1-3):
   w = B^T g(B v) is recomputed once per mistake in O(n a), so a correct trial
   is one dot product.
 
+The update rule of each form is in
+:mod:`perceptron_bounds.algorithms.higher_order_rules`, written once for dense
+and CSR rows; this module holds the parameters, the fits and the registration.
+
 Parameters of ``run_online("higher_order", ...)``: ``c`` in [0, 1) (default
 0.4); ``rho`` None (the schedule c/k) or an array of values in [0, 1), one per
 possible mistake (at least earlier mistakes + trials of the run); ``p >= 2``
@@ -97,27 +101,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._interrupt import stop_requested
-from .._jit import jit
 from .._linalg import (
-    append_row,
-    dot,
-    grow_square,
-    grow_vector,
     lift_tiny_rows,
     normalize_rows,
-    row_axpy,
-    row_dot,
-    row_nnz,
-    row_symmetric_matvec,
     rows,
     rows_buffer,
     square_buffer,
-    symmetric_matvec,
     symmetric_sweep,
 )
 from .._validation import check_bool, check_finite, check_real
-from ..kernel_engine import engine_append, engine_order, engine_row, engine_supports, kernel_engine
+from ..kernel_engine import engine_order, engine_supports, kernel_engine
 from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, attach, attached, register
 from ._common import (
@@ -128,281 +121,19 @@ from ._common import (
     over_budget,
     resolve_kernel,
 )
+from .higher_order_rules import dual_loop, implicit_loop, primal_loop
 from .pnorm import (
     HO_NOTATION,
     PNORM,
     HigherOrderHypothesis,
     HigherOrderKernelHypothesis,
     link,
-    link_into,
 )
 
 # form="auto" runs the primal form for p = 2 up to this many features (its A is n x n; a
 # mistake costs O(n^2) against the implicit form's O(n a)), unless sparse=True, whose rare
 # matrix updates keep a small.
 PRIMAL_MAX_FEATURES = 1000
-
-
-@jit
-def _mistake_start(X, i, yi, v, rho_k, sparse, x):
-    """Load row i into the dense x; return (y v . x, rho): rho_k, or 0 for a sparse skip."""
-    x[:] = 0.0
-    row_axpy(X, i, 1.0, x)
-    yvx = yi * dot(v, x, x.shape[0])
-    return yvx, 0.0 if sparse and yvx < 0.0 else rho_k
-
-
-@jit
-def apply_b(F, G, rho, a, z):
-    """z <- B z with B = prod_{i<a} (I - rho_i F_i G_i^T), unwrapped from the last factor."""
-    n = z.shape[0]
-    for k in range(a):
-        i = a - 1 - k
-        # The dot written out: with dot(G[i], z, n) (or range(a - 1, -1, -1)) this loop
-        # took 1.6x as long (n = 500, a = 400).
-        g = G[i]
-        s = 0.0
-        for j in range(n):
-            s += g[j] * z[j]
-        s *= rho[i]
-        f = F[i]
-        for j in range(n):
-            z[j] -= s * f[j]
-
-
-@jit
-def _apply_bt(F, G, rho, a, q):
-    """q <- B^T q with B as in :func:`apply_b`, unwrapped from the first factor."""
-    n = q.shape[0]
-    for i in range(a):
-        s = rho[i] * dot(F[i], q, n)
-        g = G[i]
-        for j in range(n):
-            q[j] -= s * g[j]
-
-
-@jit
-def _ho_primal_loop(X, y, order, rho_seq, k0, sparse,
-                    A, v, w, F, frho, a, margins, out_rho, out_yvx, out_r):
-    """HO_2 primal form (paper 000 sec. 2 item 1): A = B^T B, w = A v, margin w . x_t.
-
-    On a mistake, with a = A x and v' = v + y x:
-    w <- A' v' = w + y a - rho a (x . v') - rho x (a . v') + rho^2 (x . a) x (x . v'),
-    and, when rho > 0, A <- A + u x^T + x u^T with u = rho (rho (x . a) / 2 x - a),
-    i.e. A - rho a x^T - rho x a^T + rho^2 (x . a) x x^T, and x is appended to the
-    factor buffers (F, frho). The loop keeps the upper triangle of A only; the
-    rank-two change is deferred to the next mistake's product (one O(n^2 / 2)
-    sweep per mistake, see :func:`perceptron_bounds._linalg.symmetric_sweep`), and applied, and A
-    mirrored, at the end. When no change is pending (rho = 0 at the last
-    mistake, e.g. the sparse variant's skips), a = B^T B x from the a factors
-    in O(n a) if that is cheaper, or from the nonzeros of a CSR row in O(n nnz(x)).
-    Updates A, v, w in place; fills the per-mistake records; returns
-    (mistake trials, F, frho, a).
-    """
-    n_trials = order.shape[0]
-    n = v.shape[0]
-    record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    x = np.empty(n)
-    ax = np.empty(n)
-    u = np.empty(n)
-    xp = np.empty(n)  # the x of the pending change A += u xp^T + xp u^T
-    pending = False
-    m = 0
-    for t in range(n_trials):
-        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        s = row_dot(X, i, w)
-        if record:
-            margins[t] = s
-        if y[i] * s > 0.0:
-            continue
-        yi = y[i]
-        yvx, rho = _mistake_start(X, i, yi, v, rho_seq[k0 + m], sparse, x)
-        out_rho[m] = rho
-        out_yvx[m] = yvx
-        out_r[m] = 1.0 - rho * (yvx + dot(x, x, n))
-        # a = A x by the cheapest route (counted in element reads): with no change pending,
-        # A = B^T B is also its a factors (about 4 a n), or x's nonzeros (nnz n); else
-        # the sweep of the triangle (n^2 / 2).
-        nnz = row_nnz(X, i)
-        if not pending and 4 * a < min(nnz, n // 2):
-            for j in range(n):
-                ax[j] = x[j]
-            apply_b(F, F, frho, a, ax)
-            _apply_bt(F, F, frho, a, ax)
-        elif pending:
-            symmetric_sweep(A, u, xp, x, ax)
-        else:
-            row_symmetric_matvec(X, i, A, x, ax)
-        pending = False
-        for j in range(n):
-            v[j] += yi * x[j]
-        if rho > 0.0:
-            xax = dot(x, ax, n)
-            xv = dot(x, v, n)
-            axv = dot(ax, v, n)
-            half = 0.5 * rho * xax
-            for j in range(n):
-                w[j] += yi * ax[j] - rho * (ax[j] * xv + x[j] * axv - rho * xax * x[j] * xv)
-                u[j] = rho * (half * x[j] - ax[j])
-                xp[j] = x[j]
-            pending = True
-            F = append_row(F, a, x)
-            frho = grow_vector(frho, a)
-            frho[a] = rho
-            a += 1
-        else:
-            for j in range(n):
-                w[j] += yi * ax[j]
-        mistakes[m] = t
-        m += 1
-    if pending:
-        symmetric_sweep(A, u, xp, x, ax)
-    for r in range(n):
-        for j in range(r + 1, n):
-            A[j, r] = A[r, j]
-    return mistakes[:m].copy(), F, frho, a
-
-
-@jit
-def _ho_implicit_loop(X, y, order, rho_seq, k0, sparse, p,
-                      v, w, F, G, frho, a, margins, out_rho, out_yvx, out_r):
-    """HO_p implicit primal form (paper 000 sec. 2 item 3): margin w . x_t, w = B^T g(B v).
-
-    B is kept as its factors (F_i = x_i, G_i = g(x_i), frho_i; for p = 2, G is
-    F itself and the G buffer stays unused); on a mistake the factor is
-    appended when rho > 0, v <- v + y x, and w is recomputed by unwrapping B
-    (O(n a)). Updates v, w in place; fills the per-mistake records; returns
-    (mistake trials, F, G, frho, a).
-    """
-    n_trials = order.shape[0]
-    n = v.shape[0]
-    record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    x = np.empty(n)
-    gx = np.empty(n)
-    z = np.empty(n)
-    m = 0
-    for t in range(n_trials):
-        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        s = row_dot(X, i, w)
-        if record:
-            margins[t] = s
-        if y[i] * s > 0.0:
-            continue
-        yi = y[i]
-        yvx, rho = _mistake_start(X, i, yi, v, rho_seq[k0 + m], sparse, x)
-        link_into(x, p, gx)
-        out_rho[m] = rho
-        out_yvx[m] = yvx
-        out_r[m] = 1.0 - rho * (yi * dot(v, gx, n) + dot(gx, x, n))
-        if rho > 0.0:
-            F = append_row(F, a, x)
-            frho = grow_vector(frho, a)
-            frho[a] = rho
-            if p != 2.0:
-                G = append_row(G, a, gx)
-            a += 1
-        for j in range(n):
-            v[j] += yi * x[j]
-            z[j] = v[j]
-        Gp = F if p == 2.0 else G
-        apply_b(F, Gp, frho, a, z)
-        link_into(z, p, w)
-        _apply_bt(F, Gp, frho, a, w)
-        mistakes[m] = t
-        m += 1
-    return mistakes[:m].copy(), F, G, frho, a
-
-
-@jit
-def _ho_dual_loop(src, st, k, y, xscale, xnorm2, rho_seq, k0, sparse,
-                  sy, sscale, h, g, active, arho, D, a, margins, out_rho, out_yvx, out_r):
-    """HO_2 dual form (paper 000 sec. 2 item 2) with a Mercer kernel.
-
-    Instances are phi(x) xscale (xscale = 1/sqrt(K(x, x)) when normalising, so
-    xnorm2 = ||phi(x) xscale||^2 = 1). The margin is g . r with
-    r_j = K(s_j, x) sscale_j xscale over the supports s_j (every mistaken
-    instance, label sy_j); A = I + X_a D X_a^T over the supports with rho > 0
-    (``active``, their rho in ``arho``). On a mistake with rho > 0:
-    b = D X_a^T x, D <- [[D, -rho b], [-rho b^T, rho^2 x^T X_a b - 2 rho + rho^2 ||x||^2]];
-    always h_j += y r_j, h_k = v . x + y ||x||^2. g = y + D h is updated in
-    O(a + k) from b: g_q += (y - rho h_k) b_q on the old active supports and
-    g_k = y - rho b . h_a + d_kk h_k (g_k = y when rho = 0), so a mistake costs
-    one pass over D (O(a^2)). Kernel values K(s_j, x) come from the kernel-row
-    engine (``src``, ``st``). The buffers sy, sscale, h, g, active, arho hold
-    one entry per possible support. Returns (mistake trials, engine state, k,
-    D, a).
-    """
-    order = engine_order(src)
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    r = np.empty(h.shape[0])
-    ra = np.empty(h.shape[0])  # r over the active supports, contiguous for the product with D
-    b = np.empty(h.shape[0])
-    m = 0
-    for t in range(n_trials):
-        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        st = engine_row(src, st, t, k, r)
-        for j in range(k):
-            r[j] = r[j] * sscale[j] * xscale[i]
-        s = 0.0
-        for j in range(k):
-            s += g[j] * r[j]
-        if record:
-            margins[t] = s
-        yi = y[i]
-        if yi * s > 0.0:
-            continue
-        vx = 0.0
-        for j in range(k):
-            vx += sy[j] * r[j]
-        yvx = yi * vx
-        rho = rho_seq[k0 + m]
-        if sparse and yvx < 0.0:
-            rho = 0.0
-        xx = xnorm2[i]
-        out_rho[m] = rho
-        out_yvx[m] = yvx
-        out_r[m] = 1.0 - rho * (yvx + xx)
-        for q in range(a):
-            ra[q] = r[active[q]]
-        symmetric_matvec(D, ra[:a], b[:a])
-        rb = dot(ra, b, a)
-        for j in range(k):
-            h[j] += yi * r[j]
-        hk = vx + yi * xx
-        h[k] = hk
-        for q in range(a):
-            g[active[q]] += (yi - rho * hk) * b[q]
-        g[k] = yi
-        if rho > 0.0:
-            D = grow_square(D, a)
-            dkk = rho * rho * rb - 2.0 * rho + rho * rho * xx
-            gk = yi + dkk * hk
-            for q in range(a):
-                D[q, a] = -rho * b[q]
-                D[a, q] = -rho * b[q]
-                gk -= rho * b[q] * h[active[q]]
-            D[a, a] = dkk
-            g[k] = gk
-            active[a] = k
-            arho[a] = rho
-            a += 1
-        sscale[k] = xscale[i]
-        sy[k] = yi
-        st = engine_append(src, st, t, k)
-        k += 1
-        mistakes[m] = t
-        m += 1
-    return mistakes[:m].copy(), st, k, D, a
 
 
 def _rho_sequence(params: dict, k0: int, n_trials: int) -> np.ndarray:
@@ -498,13 +229,19 @@ def _fit_linear(data, order, params, margins, previous) -> LoopResult:
     F, frho, a = _factor_buffers(previous, n)
     X = rows(X)
     state = {}
+    sparse = params["sparse"]
+    x = np.empty(n)
     if params["form"] == "primal":
         A = np.eye(n) if previous is None else np.array(previous.state["A"])
         w = A @ v
-        trials, F, frho, a = _ho_primal_loop(
-            X, data.y, order, rho_seq, k0, params["sparse"], A, v, w, F, frho, a,
-            margins, *outs,
-        )
+        ax, u, xp = np.empty(n), np.empty(n), np.empty(n)  # the change A += u xp^T + xp u^T
+        trials, _, (_, _, pending, F, frho, a), _ = primal_loop(
+            X, data.y, order, (rho_seq, A, v, w, x, ax, u, xp, *outs),
+            (k0, sparse, False, F, frho, a), margins)
+        if pending:
+            symmetric_sweep(A, u, xp, x, ax)
+        lower = np.tril_indices(n, -1)
+        A[lower] = A.T[lower]  # the loop kept the upper triangle
         state["A"] = A
     else:
         w = np.zeros(n) if previous is None else np.array(previous.weights)
@@ -513,10 +250,9 @@ def _fit_linear(data, order, params, margins, previous) -> LoopResult:
         else:
             G = np.empty_like(F)
             G[:a] = link(F[:a], p)
-        trials, F, G, frho, a = _ho_implicit_loop(
-            X, data.y, order, rho_seq, k0, params["sparse"], p, v, w, F, G, frho, a,
-            margins, *outs,
-        )
+        trials, _, (_, _, _, F, G, frho, a), _ = implicit_loop(
+            X, data.y, order, (rho_seq, v, w, x, np.empty(n), np.empty(n), *outs),
+            (k0, sparse, p, F, G, frho, a), margins)
     m = trials.shape[0]
     state.update(_records(m, *outs))
     state.update(v=v, factors=F[:a].copy(), factor_rho=frho[:a].copy(),
@@ -565,10 +301,11 @@ def _fit_dual(data, order, params, margins, previous) -> LoopResult:
                                None if previous is None else previous.state["support"])
     sy, sscale, h, g, active, arho, D, a = _dual_buffers(previous, k + T + 1)
     outs = np.empty(T), np.empty(T), np.empty(T)
-    trials, st, k, D, a = _ho_dual_loop(
-        src, st, k, data.y, xscale, xnorm2, rho_seq, k0, params["sparse"],
-        sy, sscale, h, g, active, arho, D, a, margins, *outs,
-    )
+    work = (np.empty(h.shape[0]) for _ in range(3))  # r, r over the active supports, b
+    trials, _, (_, _, st, k, D, a), _ = dual_loop(
+        src, data.y, engine_order(src),
+        (xscale, xnorm2, rho_seq, sy, sscale, h, g, active, arho, *work, *outs),
+        (k0, params["sparse"], st, k, D, a), margins)
     m = trials.shape[0]
     support = engine_supports(st, k)
     state = _records(m, *outs)

@@ -37,7 +37,9 @@ X dense or CSR in every form):
   the mistakes is kept as an orthonormal basis, and in its coordinates the
   inverse of the correlation C = sum_i p_i p_i^T as above.
 
-The dual loops get g = K(supports, x_t) from the kernel-row engine
+The update rules of every variant and form are in
+:mod:`perceptron_bounds.algorithms.second_order_rules`, each written once for
+dense and CSR rows. The dual rules get g = K(supports, x_t) from the kernel-row engine
 (:mod:`perceptron_bounds.kernel_engine`): a block of upcoming trials against
 the supports in one matrix product, the supports added inside the block
 corrected for exactly, and a cache of these values across epochs. The
@@ -73,31 +75,10 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse
 
-from .._interrupt import stop_requested
-from .._jit import jit
-from .._linalg import (
-    cholesky_solve,
-    dot,
-    grow_square_within,
-    grow_vector,
-    rank_one_matvec,
-    row_dense,
-    rows,
-    rows_buffer,
-    shifted_cholesky,
-    solve_lower,
-    square_buffer,
-)
+from .._linalg import capacity, cholesky_solve, rows, rows_buffer, shifted_cholesky, square_buffer
 from .._validation import check_choice, check_real
 from ..hypothesis import KernelHypothesis, kernel_blocks
-from ..kernel_engine import (
-    engine_append,
-    engine_diag,
-    engine_order,
-    engine_row,
-    engine_supports,
-    kernel_engine,
-)
+from ..kernel_engine import engine_order, engine_supports, kernel_engine
 from ..kernels import KERNEL_DEFAULTS, kernel_of, rowwise_dot
 from ..registry import Algorithm, LoopResult, attach, register, register_hypothesis
 from ._common import (
@@ -112,206 +93,11 @@ from ._common import (
     resolve_kernel_form,
     support_set,
 )
-from .second_order_pinv import PINV_MATRICES, fit_pinv
-
-VARIANTS = ("inverse", "adaptive", "pinv")
-
-
-
-# ---------------------------------------------------------------- fixed a (Fig. 3)
-
-
-@jit
-def _so_inverse_primal_loop(X, y, order, a_inv, w, margins):
-    """Primal SO with fixed a; updates ``a_inv`` and ``w`` in place, returns the mistake trials."""
-    n_trials = order.shape[0]
-    n = w.shape[0]
-    record = margins.shape[0] > 0
-    scratch = np.zeros(n)
-    z = np.empty(n)
-    pending = np.zeros(n)  # the last mistake's z / sqrt(d), not yet subtracted from a_inv
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    for t in range(n_trials):
-        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        x = row_dense(X, i, scratch)
-        s = dot(w, x, n)
-        mistake = y[i] * s <= 0.0
-        if record or mistake:
-            rank_one_matvec(a_inv, pending, 1.0, x, n, z)
-            d = 1.0 + dot(x, z, n)
-            if record:
-                margins[t] = s / d
-            if mistake:
-                c = (y[i] - s) / d
-                r = 1.0 / np.sqrt(d)
-                for j in range(n):
-                    w[j] += c * z[j]
-                    pending[j] = z[j] * r
-                mistakes[m] = t
-                m += 1
-    rank_one_matvec(a_inv, pending, 1.0, scratch, n, z)
-    return mistakes[:m].copy()
-
-
-@jit
-def _so_inverse_dual_loop(src, st, k, y, a, alpha, m_inv, max_k, margins):
-    """Dual SO with fixed a over the engine's k supports s_j (the mistakes, with multiplicity).
-
-    Keeps m_inv = (a I_k + G_k)^{-1} and alpha = m_inv y_k; kernel values come
-    from the kernel-row engine (``src``, ``st``). Stops at a mistake that would
-    make more than ``max_k`` supports. Returns (mistake trials, engine state,
-    alpha, m_inv, k, the trial it stopped at or -1), the buffers possibly regrown.
-    """
-    order = engine_order(src)
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    g = grow_vector(np.empty(0), k)
-    u = grow_vector(np.empty(0), k)
-    pending = grow_vector(np.empty(0), k)  # m_inv[:k, :k] still lacks + pending pending^T
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    stop = -1
-    for t in range(n_trials):
-        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        g = grow_vector(g, k)
-        u = grow_vector(u, k)
-        pending = grow_vector(pending, k)
-        st = engine_row(src, st, t, k, g)
-        s = dot(alpha, g, k)
-        mistake = y[i] * s <= 0.0
-        if mistake and k >= max_k:
-            stop = t
-            break
-        if record or mistake:
-            rank_one_matvec(m_inv, pending, -1.0, g, k, u)
-            schur = a + engine_diag(src, i) - dot(g, u, k)
-            if record:
-                margins[t] = a * s / schur
-            if mistake:
-                # Partitioned inverse of [[a I + G_k, g], [g^T, a + K(x, x)]]: border now,
-                # the leading block's + u u^T / schur with the next product.
-                m_inv = grow_square_within(m_inv, k, max_k)
-                r = 1.0 / np.sqrt(schur)
-                for p in range(k):
-                    m_inv[p, k] = -u[p] / schur
-                    m_inv[k, p] = -u[p] / schur
-                    pending[p] = u[p] * r
-                m_inv[k, k] = 1.0 / schur
-                c = (y[i] - s) / schur
-                for p in range(k):
-                    alpha[p] -= c * u[p]
-                st = engine_append(src, st, t, k)
-                alpha = grow_vector(alpha, k)
-                alpha[k] = c
-                k += 1
-                mistakes[m] = t
-                m += 1
-    rank_one_matvec(m_inv, pending, -1.0, g, k, u)
-    return mistakes[:m].copy(), st, alpha, m_inv, k, stop
-
-
-# ---------------------------------------------------------------- adaptive a_k (Fig. 4)
-
-
-@jit
-def _so_adaptive_primal_loop(X, y, order, c_r2, k0, corr, v, w, margins):
-    """Primal SO with a_k = c R^2 k; updates ``corr`` = X_k X_k^T, ``v`` and ``w`` in place.
-
-    ``k0`` mistakes were made before this run. Returns the mistake trials.
-    """
-    n_trials = order.shape[0]
-    n = w.shape[0]
-    record = margins.shape[0] > 0
-    scratch = np.zeros(n)
-    tmp = np.empty(n)
-    a = c_r2 * (k0 + 1)
-    L = shifted_cholesky(corr, n, a)
-    cholesky_solve(L, v, n, tmp, w)
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    for t in range(n_trials):
-        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        x = row_dense(X, i, scratch)
-        s = dot(w, x, n)
-        if record:
-            solve_lower(L, x, n, tmp)
-            margins[t] = s / (1.0 + dot(tmp, tmp, n))
-        if y[i] * s <= 0.0:
-            yi = y[i]
-            for p in range(n):
-                xp = x[p]
-                v[p] += yi * xp
-                for q in range(n):
-                    corr[p, q] += xp * x[q]
-            mistakes[m] = t
-            m += 1
-            a = c_r2 * (k0 + m + 1)
-            L = shifted_cholesky(corr, n, a)
-            cholesky_solve(L, v, n, tmp, w)
-    return mistakes[:m].copy()
-
-
-@jit
-def _so_adaptive_dual_loop(src, st, k, y, ys, gram, c_r2, max_k, margins):
-    """Dual SO with a_k = c R^2 k over the engine's k supports s_j with labels ys[:k].
-
-    Keeps the Gram ``gram`` = G_k and factors a_k I + G_k at every mistake;
-    kernel values come from the kernel-row engine (``src``, ``st``). Stops at a
-    mistake that would make more than ``max_k`` supports. Returns (mistake
-    trials, engine state, ys, gram, k, the trial it stopped at or -1), the
-    buffers possibly regrown.
-    """
-    order = engine_order(src)
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    g = np.empty(0)
-    tmp = grow_vector(np.empty(0), k)
-    alpha = grow_vector(np.empty(0), k)
-    a = c_r2 * (k + 1)
-    L = shifted_cholesky(gram, k, a)
-    cholesky_solve(L, ys, k, tmp, alpha)
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    stop = -1
-    for t in range(n_trials):
-        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        g = grow_vector(g, k)
-        tmp = grow_vector(tmp, k)
-        alpha = grow_vector(alpha, k)
-        st = engine_row(src, st, t, k, g)
-        s = dot(alpha, g, k)
-        if record:
-            solve_lower(L, g, k, tmp)
-            margins[t] = a * s / (a + engine_diag(src, i) - dot(tmp, tmp, k))
-        if y[i] * s <= 0.0:
-            if k >= max_k:
-                stop = t
-                break
-            gram = grow_square_within(gram, k, max_k)
-            for p in range(k):
-                gram[p, k] = g[p]
-                gram[k, p] = g[p]
-            gram[k, k] = engine_diag(src, i)
-            st = engine_append(src, st, t, k)
-            ys = grow_vector(ys, k)
-            ys[k] = y[i]
-            k += 1
-            a = c_r2 * (k + 1)
-            L = shifted_cholesky(gram, k, a)
-            cholesky_solve(L, ys, k, tmp, alpha)
-            mistakes[m] = t
-            m += 1
-    return mistakes[:m].copy(), st, ys, gram, k, stop
-
+from .second_order_rules import FITS, MATRICES, VARIANTS, apply_pending
+from .second_order_rules import adaptive_dual_loop as _so_adaptive_dual_loop
+from .second_order_rules import adaptive_primal_loop as _so_adaptive_primal_loop
+from .second_order_rules import inverse_dual_loop as _so_inverse_dual_loop
+from .second_order_rules import inverse_primal_loop as _so_inverse_primal_loop
 
 # ---------------------------------------------------------------- Python wrappers
 
@@ -327,33 +113,42 @@ def _squared_radius(kdiag, previous) -> float:
 
 
 def _max_supports(params) -> int:
-    """The most supports whose k x k matrices (:data:`_PRIMAL_MATRICES`) fit the budget."""
-    return max_supports(_PRIMAL_MATRICES[params["variant"]], params["memory_budget"])
+    """The most supports whose k x k matrices (:data:`MATRICES`) fit the budget."""
+    return max_supports(MATRICES[params["variant"]], params["memory_budget"])
 
 
 def _check_dual_stop(stop: int, k: int, params) -> None:
     """The one-line ``ValueError`` of a dual loop stopped at trial ``stop`` (-1: it did not)."""
-    check_dual_stop(stop, k, _PRIMAL_MATRICES[params["variant"]], params["memory_budget"])
+    check_dual_stop(stop, k, MATRICES[params["variant"]], params["memory_budget"])
 
 
 def _fit_inverse(data, order, params, margins, previous):
     """Fixed a (Fig. 3): primal inverse with Sherman-Morrison or dual partitioned inverse."""
     a = params["a"]
+    record = margins.shape[0] > 0
     if params["form"] == "primal":
+        n = data.n_features
         if previous is None:
-            a_inv, w = np.eye(data.n_features) / a, np.zeros(data.n_features)
+            a_inv, w = np.eye(n) / a, np.zeros(n)
         else:
             a_inv = np.array(previous.hypothesis.a_inv)
             w = np.array(previous.hypothesis.weights)
-        trials = _so_inverse_primal_loop(rows(data.X), data.y, order, a_inv, w, margins)
+        pending = np.zeros(n)  # the last mistake's z / sqrt(d), not yet subtracted from a_inv
+        trials, _, _, _ = _so_inverse_primal_loop(
+            rows(data.X), data.y, order, (a_inv, w, np.zeros(n), np.empty(n), pending),
+            (record,), margins)
+        apply_pending(a_inv, pending, 1.0, n)
         return LoopResult(trials, SecondOrderHypothesis(w, a_inv))
     kernel = kernel_of(params)
     src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
     m_inv = np.zeros((16, 16)) if previous is None else square_buffer(previous.hypothesis.m_inv)
-    trials, st, alpha, m_inv, k, stop = _so_inverse_dual_loop(
-        src, st, k, data.y, a, dual_buffer(previous), m_inv, _max_supports(params), margins
-    )
+    g, u, pending = (np.zeros(capacity(k + 1)) for _ in range(3))
+    trials, _, (_, _, _, st, alpha, m_inv, _, _, pending, k), stop = _so_inverse_dual_loop(
+        src, data.y, engine_order(src), (),
+        (record, a, _max_supports(params), st, dual_buffer(previous), m_inv, g, u, pending, k),
+        margins)
     _check_dual_stop(stop, k, params)
+    apply_pending(m_inv, pending, -1.0, k)  # m_inv[:k, :k] still lacks + pending pending^T
     hypothesis = SecondOrderKernelHypothesis(engine_supports(st, k), alpha[:k].copy(), kernel,
                                              m_inv[:k, :k].copy(), a)
     return LoopResult(trials, hypothesis)
@@ -367,6 +162,7 @@ def _fit_adaptive(data, order, params, margins, previous):
     c_r2 = params["c"] * r2
     k0 = 0 if previous is None else previous.state["k"]
     k_max = k0 + order.shape[0] + 1
+    record = margins.shape[0] > 0
     if not np.isfinite(c_r2 * k_max):
         raise ValueError(
             f"c={params['c']!r} is too large for this data: a_k = c R^2 k overflows float64 "
@@ -378,9 +174,12 @@ def _fit_adaptive(data, order, params, margins, previous):
             corr, v = np.zeros((n, n)), np.zeros(n)
         else:
             corr, v = np.array(previous.state["correlation"]), np.array(previous.state["v"])
-        w = np.empty(n)
-        trials = _so_adaptive_primal_loop(rows(data.X), data.y, order, c_r2, k0, corr, v, w,
-                                       margins)
+        w, tmp = np.empty(n), np.empty(n)
+        L = shifted_cholesky(corr, n, c_r2 * (k0 + 1))
+        cholesky_solve(L, v, n, tmp, w)
+        trials, _, _, _ = _so_adaptive_primal_loop(
+            rows(data.X), data.y, order, (corr, v, w, np.zeros(n), tmp), (record, c_r2, k0, L),
+            margins)
         k = k0 + trials.shape[0]
         a = c_r2 * (k + 1)
         import scipy.linalg  # on first use: 0.1-0.2 s of every command's start-up otherwise
@@ -395,8 +194,13 @@ def _fit_adaptive(data, order, params, margins, previous):
             ys = rows_buffer(previous.state["support_labels"])
             gram = square_buffer(previous.state["gram"])
         src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
-        trials, st, ys, gram, k, stop = _so_adaptive_dual_loop(
-            src, st, k, data.y, ys, gram, c_r2, _max_supports(params), margins)
+        tmp, alpha = np.zeros(capacity(k + 1)), np.zeros(capacity(k + 1))
+        L = shifted_cholesky(gram, k, c_r2 * (k + 1))
+        cholesky_solve(L, ys, k, tmp, alpha)
+        trials, _, (_, _, _, st, ys, gram, _, _, _, _, k), stop = _so_adaptive_dual_loop(
+            src, data.y, engine_order(src), (),
+            (record, c_r2, _max_supports(params), st, ys, gram, np.empty(0), tmp, alpha, L, k),
+            margins)
         _check_dual_stop(stop, k, params)
         a = c_r2 * (k + 1)
         import scipy.linalg
@@ -411,7 +215,8 @@ def _fit_adaptive(data, order, params, margins, previous):
     return LoopResult(trials, hypothesis, state=state)
 
 
-_FITS = {"inverse": _fit_inverse, "adaptive": _fit_adaptive, "pinv": fit_pinv}
+_FITS = FITS  # the pseudoinverse's fit is added by second_order_pinv
+_FITS.update(inverse=_fit_inverse, adaptive=_fit_adaptive)
 
 
 def _matrix(result, params, rows) -> np.ndarray | None:
@@ -456,7 +261,7 @@ def _resolve(params: dict, data) -> dict:
     variant = check_choice("variant", params["variant"], VARIANTS)
     budget = check_memory_budget(params["memory_budget"])
     form = check_form(params["form"], ("primal", "dual"))
-    matrices = _PRIMAL_MATRICES[variant]
+    matrices = MATRICES[variant]
     fits = dense_matrices_fit(data.n_features, matrices, budget)
     if form == "auto" and params["kernel"] == "linear":
         form = "primal" if fits and data.n_features <= data.n_samples else "dual"
@@ -465,13 +270,6 @@ def _resolve(params: dict, data) -> dict:
     resolved = resolve_kernel_form({**params, "form": form}, data)
     return {"a": a, "variant": variant, "c": c, "span_tol": span_tol, "memory_budget": budget,
             **resolved}
-
-
-# The n_features x n_features matrices each primal variant keeps: A^{-1}; the correlation and
-# the Cholesky factor of a_k I + it (and its copy); the basis Q (at most n rows) and C^{-1}.
-# The dual forms keep as many k x k matrices, k the supports: (a I + G)^{-1}; the Gram, the
-# shifted copy and its Cholesky factor; L^{-1} and C^{-1} of the basis.
-_PRIMAL_MATRICES = {"inverse": 1, "adaptive": 3, "pinv": PINV_MATRICES}
 
 
 SECOND_ORDER = register(

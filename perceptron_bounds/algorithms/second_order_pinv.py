@@ -16,7 +16,9 @@ feature space); then the margin is 0 and a new basis direction e / ||e|| is
 added, for which C^{-1} grows in O(r) (the old block is unchanged).
 
 :mod:`perceptron_bounds.algorithms.second_order` registers the algorithm and
-runs this variant through ``fit_pinv``.
+runs this variant through ``fit_pinv`` (added to
+``second_order_rules.FITS``); the update rules are in
+:mod:`perceptron_bounds.algorithms.second_order_rules`.
 
 References
 ----------
@@ -30,212 +32,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._interrupt import stop_requested
-from .._jit import jit
-from .._linalg import (
-    append_row,
-    dot,
-    grow_square,
-    grow_square_within,
-    grow_vector,
-    rank_one_downdate,
-    row_dense,
-    rows,
-    rows_buffer,
-    square_buffer,
-    sym_matvec,
-)
+from .._linalg import capacity, rows, rows_buffer, square_buffer
 from ..hypothesis import kernel_scores, primal_vectors
-from ..kernel_engine import (
-    engine_append,
-    engine_diag,
-    engine_order,
-    engine_row,
-    engine_supports,
-    kernel_engine,
-)
+from ..kernel_engine import engine_order, engine_supports, kernel_engine
 from ..kernels import Kernel, kernel_of, rowwise_dot
 from ..registry import LoopResult, register_hypothesis
 from ._common import check_dual_stop, max_supports, support_set
+from .second_order_rules import FITS, MATRICES, pinv_dual_loop, pinv_primal_loop
 
 #: The matrices the pseudoinverse keeps: the basis Q (at most n rows) and C^{-1} in the primal
 #: form; L^{-1} and C^{-1} of the basis (k x k, k the supports) in the dual form.
-PINV_MATRICES = 2
-
-
-@jit
-def _coordinates_update(c_inv, wc, p, r, s, yi, zc):
-    """In-span mistake in coordinates: Sherman-Morrison on c_inv and wc = c_inv v_c.
-
-    Returns (y - s) / (1 + p . c_inv p), with zc = c_inv p (old c_inv) left in ``zc``.
-    """
-    sym_matvec(c_inv, p, r, zc)
-    d = 1.0 + dot(p, zc, r)
-    rank_one_downdate(c_inv, zc, d, r)
-    c = (yi - s) / d
-    for j in range(r):
-        wc[j] += c * zc[j]
-    return c
-
-
-@jit
-def _coordinates_grow(c_inv, p, r, eta, zc):
-    """c_inv for one more basis direction, the mistake having coordinates (p, eta).
-
-    [[C + p p^T, eta p], [eta p^T, eta^2]]^{-1} = [[C^{-1}, -z/eta], [-z^T/eta, (1 + p.z)/eta^2]]
-    with z = C^{-1} p: the old block is unchanged.
-    """
-    sym_matvec(c_inv, p, r, zc)
-    d = 1.0 + dot(p, zc, r)
-    c_inv = grow_square(c_inv, r)
-    for j in range(r):
-        c_inv[j, r] = -zc[j] / eta
-        c_inv[r, j] = -zc[j] / eta
-    c_inv[r, r] = d / (eta * eta)
-    return c_inv
-
-
-@jit
-def _so_pinv_primal_loop(X, y, order, span_tol, Q, wc, c_inv, r, w, margins):
-    """Primal SO with the pseudoinverse, Q[:r] an orthonormal basis of the mistakes' span.
-
-    Returns (mistake trials, rank-growth flags per mistake, Q, wc, c_inv, r);
-    ``w`` = Q^T wc is updated in place.
-    """
-    n_trials = order.shape[0]
-    n = w.shape[0]
-    record = margins.shape[0] > 0
-    scratch = np.zeros(n)
-    e = np.empty(n)
-    p = np.empty(n)
-    p2 = np.empty(n)
-    zc = np.empty(n)
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    grew = np.zeros(n_trials, dtype=np.int64)
-    m = 0
-    for t in range(n_trials):
-        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        x = row_dense(X, i, scratch)
-        s = dot(w, x, n)
-        full = r == n
-        if full and not record and y[i] * s > 0.0:
-            continue
-        # Coordinates p = Q x and residual e = x - Q^T p (Gram-Schmidt applied twice).
-        e[:] = x
-        for j in range(r):
-            p[j] = 0.0
-        for _ in range(2):
-            for j in range(r):
-                p2[j] = dot(Q[j], e, n)
-                p[j] += p2[j]
-            for j in range(r):
-                c = p2[j]
-                for q in range(n):
-                    e[q] -= c * Q[j, q]
-        e2 = dot(e, e, n)
-        in_span = full or e2 <= span_tol * dot(x, x, n)
-        if in_span:
-            if record:
-                sym_matvec(c_inv, p, r, zc)
-                margins[t] = s / (1.0 + dot(p, zc, r))
-            if y[i] * s <= 0.0:
-                c = _coordinates_update(c_inv, wc, p, r, s, y[i], zc)
-                for j in range(r):
-                    cj = c * zc[j]
-                    for q in range(n):
-                        w[q] += cj * Q[j, q]
-                mistakes[m] = t
-                m += 1
-        else:
-            if record:
-                margins[t] = 0.0
-            eta = np.sqrt(e2)
-            c_inv = _coordinates_grow(c_inv, p, r, eta, zc)
-            c = (y[i] - s) / eta
-            for q in range(n):
-                e[q] /= eta
-                w[q] += c * e[q]
-            Q = append_row(Q, r, e)
-            wc = grow_vector(wc, r)
-            wc[r] = c
-            r += 1
-            grew[m] = 1
-            mistakes[m] = t
-            m += 1
-    return mistakes[:m].copy(), grew[:m].copy(), Q, wc, c_inv, r
-
-
-@jit
-def _so_pinv_dual_loop(src, st, r, y, span_tol, wc, l_inv, c_inv, max_k, margins):
-    """Dual SO with the pseudoinverse over the engine's r supports, the basis mistakes b_j.
-
-    ``l_inv`` is the inverse Cholesky factor of the Gram of b_0, ..., b_{r-1};
-    the coordinates of x are p = l_inv K(B, x), the kernel values coming from
-    the kernel-row engine (``src``, ``st``). Stops at a rank increase that
-    would make more than ``max_k`` supports. Returns (mistake trials,
-    rank-growth flags per mistake, engine state, wc, l_inv, c_inv, r, the trial
-    it stopped at or -1).
-    """
-    order = engine_order(src)
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    g = np.empty(0)
-    p = np.empty(0)
-    zc = np.empty(0)
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    grew = np.zeros(n_trials, dtype=np.int64)
-    m = 0
-    stop = -1
-    for t in range(n_trials):
-        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        g = grow_vector(g, r)
-        p = grow_vector(p, r)
-        zc = grow_vector(zc, r)
-        st = engine_row(src, st, t, r, g)
-        for j in range(r):
-            s = 0.0
-            for q in range(j + 1):
-                s += l_inv[j, q] * g[q]
-            p[j] = s
-        s = dot(wc, p, r)
-        kxx = engine_diag(src, i)
-        e2 = kxx - dot(p, p, r)
-        if e2 <= span_tol * kxx:
-            if record:
-                sym_matvec(c_inv, p, r, zc)
-                margins[t] = s / (1.0 + dot(p, zc, r))
-            if y[i] * s <= 0.0:
-                _coordinates_update(c_inv, wc, p, r, s, y[i], zc)
-                mistakes[m] = t
-                m += 1
-        else:
-            if r >= max_k:
-                stop = t
-                break
-            if record:
-                margins[t] = 0.0
-            eta = np.sqrt(e2)
-            c_inv = _coordinates_grow(grow_square_within(c_inv, r, max_k), p, r, eta, zc)
-            # Cholesky of the basis Gram gains the row (p^T, eta): invert it by rows.
-            l_inv = grow_square_within(l_inv, r, max_k)
-            for q in range(r):
-                s2 = 0.0
-                for j in range(q, r):
-                    s2 += p[j] * l_inv[j, q]
-                l_inv[r, q] = -s2 / eta
-            l_inv[r, r] = 1.0 / eta
-            st = engine_append(src, st, t, r)
-            wc = grow_vector(wc, r)
-            wc[r] = (y[i] - s) / eta
-            r += 1
-            grew[m] = 1
-            mistakes[m] = t
-            m += 1
-    return mistakes[:m].copy(), grew[:m].copy(), st, wc, l_inv, c_inv, r, stop
+PINV_MATRICES = MATRICES["pinv"]
 
 
 def fit_pinv(data, order, params, margins, previous) -> LoopResult:
@@ -244,30 +51,39 @@ def fit_pinv(data, order, params, margins, previous) -> LoopResult:
     kernel = kernel_of(params)
     h = None if previous is None else previous.hypothesis
     n = data.n_features
+    record = margins.shape[0] > 0
+    grew = np.zeros(order.shape[0], dtype=np.int64)  # per mistake: 1 if it grew the rank
     wc = np.empty(16) if h is None else rows_buffer(h.coords)
     c_inv = np.zeros((16, 16)) if h is None else square_buffer(h.c_inv)
     if params["form"] == "primal":
         r = 0 if h is None else h.basis.shape[0]
         basis = np.empty((16, n)) if h is None else rows_buffer(h.basis)
         w = np.zeros(n) if h is None else np.array(h.weights)
-        trials, grew, basis, wc, c_inv, r = _so_pinv_primal_loop(
-            rows(data.X), data.y, order, tol, basis, wc, c_inv, r, w, margins
-        )
+        work = (np.zeros(n), *(np.empty(n) for _ in range(4)))
+        trials, _, (_, _, basis, wc, c_inv, r), _ = pinv_primal_loop(
+            rows(data.X), data.y, order, (w, *work, grew), (record, tol, basis, wc, c_inv, r),
+            margins)
         basis, transform = basis[:r].copy(), None
     else:
         src, st, r = kernel_engine(data.X, order, kernel, support_set(previous))
         l_inv = np.zeros((16, 16)) if h is None else square_buffer(h.transform)
-        trials, grew, st, wc, l_inv, c_inv, r, stop = _so_pinv_dual_loop(
-            src, st, r, data.y, tol, wc, l_inv, c_inv,
-            max_supports(PINV_MATRICES, params["memory_budget"]), margins
-        )
-        check_dual_stop(stop, r, PINV_MATRICES, params["memory_budget"])
+        budget = params["memory_budget"]
+        g, p, zc = (np.zeros(capacity(r + 1)) for _ in range(3))
+        trials, _, (_, _, _, st, wc, l_inv, c_inv, _, _, _, r), stop = pinv_dual_loop(
+            src, data.y, engine_order(src), (grew,),
+            (record, tol, max_supports(PINV_MATRICES, budget), st, wc, l_inv, c_inv, g, p, zc, r),
+            margins)
+        check_dual_stop(stop, r, PINV_MATRICES, budget)
         basis, transform = engine_supports(st, r), l_inv[:r, :r].copy()
     hypothesis = PseudoinverseHypothesis(
         basis, transform, c_inv[:r, :r].copy(), wc[:r].copy(), kernel, tol
     )
+    grew = grew[:trials.shape[0]]
     state = {"rank": int(r), "rank_growth": np.flatnonzero(grew).astype(np.int64)}
     return LoopResult(trials, hypothesis, state=state)
+
+
+FITS["pinv"] = fit_pinv
 
 
 @register_hypothesis

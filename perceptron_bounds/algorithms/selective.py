@@ -34,15 +34,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._interrupt import stop_requested
 from .._jit import jit, rule
 from .._linalg import (
+    capacity,
     dot,
-    grow_square_within,
     grow_vector,
-    rank_one_matvec,
     row_axpy,
-    row_dense,
+    row_copy,
     row_dot,
     rows,
     square_buffer,
@@ -71,8 +69,16 @@ from ._common import (
     resolve_kernel_form,
     support_set,
 )
-from ._frame import online_loop
+from ._frame import STOP, online_loop
 from .second_order import SecondOrderHypothesis, SecondOrderKernelHypothesis
+from .second_order_rules import (
+    apply_pending,
+    border_inverse,
+    dual_margin,
+    dual_score,
+    inverse_margin,
+    inverse_update,
+)
 
 # ---------------------------------------------------------------- first order
 
@@ -153,137 +159,86 @@ def _fit_first(data, order, params, margins, previous) -> LoopResult:
 # ---------------------------------------------------------------- second order
 
 
-@jit
-def _selective_so_primal_loop(X, y, order, draws, b, a_inv, w,
-                              margins):
-    """Selective Second-Order Perceptron, primal, fixed a; updates ``a_inv`` and ``w``.
+@rule
+def _selective_so_primal_step(X, y, i, t, u, arrays, state):
+    """Selective Second-Order Perceptron, primal, fixed a, over a dense or CSR row.
 
     With z = A^{-1} x_t and d = 1 + x_t . z the margin is p_t = (w . x_t) / d
-    (Sherman-Morrison, as the Second-Order primal loop). Returns (mistake
-    trials, queried trials).
+    (Sherman-Morrison, as the Second-Order primal rule), needed on every trial
+    for the coin. ``arrays`` is (A^{-1}, w, the draws, the row buffer, z,
+    the pending change); ``state`` is (b,).
     """
-    n_trials = order.shape[0]
+    a_inv, w, draws, scratch, z, pending = arrays
+    (b,) = state
     n = w.shape[0]
-    record = margins.shape[0] > 0
-    scratch = np.zeros(n)
-    z = np.empty(n)
-    pending = np.zeros(n)  # the last update's z / sqrt(d), not yet subtracted from a_inv
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    queried = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    q = 0
-    for t in range(n_trials):
-        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        x = row_dense(X, i, scratch)
-        s = dot(w, x, n)
-        rank_one_matvec(a_inv, pending, 1.0, x, n, z)
-        d = 1.0 + dot(x, z, n)
-        p_t = s / d
-        if record:
-            margins[t] = p_t
-        wrong = y[i] * s <= 0.0
-        if wrong:
-            mistakes[m] = t
-            m += 1
-        if draws[t] < b / (b + abs(p_t)):
-            queried[q] = t
-            q += 1
-            if wrong:
-                c = (y[i] - s) / d
-                r = 1.0 / np.sqrt(d)
-                for j in range(n):
-                    w[j] += c * z[j]
-                    pending[j] = z[j] * r
-    rank_one_matvec(a_inv, pending, 1.0, scratch, n, z)
-    return mistakes[:m].copy(), queried[:q].copy()
+    row_copy(X, i, scratch)
+    x = scratch
+    s = dot(w, x, n)
+    d = inverse_margin(a_inv, pending, x, n, z)
+    p_t = s / d
+    case = query_case(y[i] * s, p_t, draws[t], b)
+    if case == WRONG | QUERIED:
+        inverse_update(w, z, pending, y[i], s, d, n)
+    return p_t, case, state
 
 
-@jit
-def _selective_so_dual_loop(src, st, k, y, draws, b, a, alpha, m_inv, max_k, margins):
+@rule(returns_arrays=True)
+def _selective_so_dual_step(src, y, i, t, u, arrays, state):
     """Selective Second-Order Perceptron, dual, fixed a, over the engine's k supports.
 
     Keeps m_inv = (a I_k + G_k)^{-1} and alpha = m_inv y_k; with g the kernel row
     and u = m_inv g, the margin is p_t = a (alpha . g) / (a + K(x_t, x_t) - g . u).
-    Stops at a queried mistake that would make more than ``max_k`` supports.
-    Returns (mistake trials, queried trials, engine state, alpha, m_inv, k, the
-    trial it stopped at or -1).
+    ``state`` is (b, a, max_k, engine state, alpha, m_inv, the buffers g, u and
+    the pending change, k); a queried mistake that would make more than
+    ``max_k`` supports stops the run.
     """
-    order = engine_order(src)
-    n_trials = order.shape[0]
-    record = margins.shape[0] > 0
-    g = grow_vector(np.empty(0), k)
-    u = grow_vector(np.empty(0), k)
-    pending = grow_vector(np.empty(0), k)  # m_inv[:k, :k] still lacks + pending pending^T
-    mistakes = np.empty(n_trials, dtype=np.int64)
-    queried = np.empty(n_trials, dtype=np.int64)
-    m = 0
-    q = 0
-    stop = -1
-    for t in range(n_trials):
-        if stop_requested(t):  # Ctrl-C: return trials 0..t-1
-            break
-        i = order[t]
-        g = grow_vector(g, k)
-        u = grow_vector(u, k)
-        pending = grow_vector(pending, k)
-        st = engine_row(src, st, t, k, g)
-        s = dot(alpha, g, k)
-        rank_one_matvec(m_inv, pending, -1.0, g, k, u)
-        schur = a + engine_diag(src, i) - dot(g, u, k)
-        p_t = a * s / schur
-        if record:
-            margins[t] = p_t
-        wrong = y[i] * s <= 0.0
-        ask = draws[t] < b / (b + abs(p_t))
-        if ask and wrong and k >= max_k:
-            stop = t
-            break
-        if wrong:
-            mistakes[m] = t
-            m += 1
-        if ask:
-            queried[q] = t
-            q += 1
-            if wrong:
-                m_inv = grow_square_within(m_inv, k, max_k)
-                r = 1.0 / np.sqrt(schur)
-                for p in range(k):
-                    m_inv[p, k] = -u[p] / schur
-                    m_inv[k, p] = -u[p] / schur
-                    pending[p] = u[p] * r
-                m_inv[k, k] = 1.0 / schur
-                c = (y[i] - s) / schur
-                for p in range(k):
-                    alpha[p] -= c * u[p]
-                st = engine_append(src, st, t, k)
-                alpha = grow_vector(alpha, k)
-                alpha[k] = c
-                k += 1
-    rank_one_matvec(m_inv, pending, -1.0, g, k, u)
-    return mistakes[:m].copy(), queried[:q].copy(), st, alpha, m_inv, k, stop
+    (draws,) = arrays
+    b, a, max_k, st, alpha, m_inv, g, v, pending, k = state
+    st, s, g, v, pending = dual_score(src, st, t, k, alpha, g, v, pending)
+    schur = dual_margin(m_inv, pending, g, k, v, a, engine_diag(src, i))
+    p_t = a * s / schur
+    case = query_case(y[i] * s, p_t, draws[t], b)
+    if case == WRONG | QUERIED:
+        if k >= max_k:
+            return p_t, STOP, (b, a, max_k, st, alpha, m_inv, g, v, pending, k)
+        m_inv, alpha = border_inverse(m_inv, alpha, pending, v, schur, y[i], s, k, max_k)
+        st = engine_append(src, st, t, k)
+        k += 1
+    return p_t, case, (b, a, max_k, st, alpha, m_inv, g, v, pending, k)
+
+
+_selective_so_primal_loop = online_loop(_selective_so_primal_step, every=1)
+_selective_so_dual_loop = online_loop(_selective_so_dual_step, every=1)
 
 
 def _fit_second(data, order, params, margins, previous) -> LoopResult:
     a, b = params["a"], params["b"]
     if params["form"] == "primal":
+        n = data.n_features
         if previous is None:
-            a_inv, w = np.eye(data.n_features) / a, np.zeros(data.n_features)
+            a_inv, w = np.eye(n) / a, np.zeros(n)
         else:
             a_inv = np.array(previous.hypothesis.a_inv)
             w = np.array(previous.hypothesis.weights)
-        trials, queried = _selective_so_primal_loop(rows(data.X), data.y, order,
-                                                    data.draws, b, a_inv, w, margins)
+        pending = np.zeros(n)  # the last update's z / sqrt(d), not yet subtracted from a_inv
+        updates, cases, _, _ = _selective_so_primal_loop(
+            rows(data.X), data.y, order, (a_inv, w, data.draws, np.zeros(n), np.empty(n), pending),
+            (b,), margins)
+        apply_pending(a_inv, pending, 1.0, n)
+        trials, queried = _split(updates, cases)
         return LoopResult(trials, SecondOrderHypothesis(w, a_inv), queried_trials=queried)
     kernel = kernel_of(params)
     src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
     m_inv = np.zeros((16, 16)) if previous is None else square_buffer(previous.hypothesis.m_inv)
     budget = params["memory_budget"]
-    trials, queried, st, alpha, m_inv, k, stop = _selective_so_dual_loop(
-        src, st, k, data.y, data.draws, b, a, dual_buffer(previous), m_inv,
-        max_supports(1, budget), margins)
+    g, u, pending = (np.zeros(capacity(k + 1)) for _ in range(3))
+    updates, cases, (_, _, _, st, alpha, m_inv, _, _, pending, k), stop = _selective_so_dual_loop(
+        src, data.y, engine_order(src), (data.draws,),
+        (b, a, max_supports(1, budget), st, dual_buffer(previous), m_inv, g, u, pending, k),
+        margins)
     check_dual_stop(stop, k, 1, budget)
+    apply_pending(m_inv, pending, -1.0, k)
+    trials, queried = _split(updates, cases)
     hypothesis = SecondOrderKernelHypothesis(engine_supports(st, k), alpha[:k].copy(), kernel,
                                              m_inv[:k, :k].copy(), a)
     return LoopResult(trials, hypothesis, queried_trials=queried)

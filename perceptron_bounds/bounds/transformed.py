@@ -16,7 +16,7 @@ from .._interrupt import interruptible, stop_requested
 from .._jit import jit
 from .._linalg import normalize_rows, row_norms
 from .._validation import check_labels, check_X
-from ..algorithms.higher_order import apply_b
+from ..algorithms.higher_order_rules import apply_b
 from ..algorithms.pnorm import link
 from ..kernels import kernel_of
 from ..registry import get as get_algorithm
@@ -27,7 +27,7 @@ from ..run import OnlineRun
 def _transform_loop(Z, F, G, frho, idx):
     """Z[k] <- B_{idx[k]} Z[k], B_a the product of the first a factors.
 
-    See :func:`~perceptron_bounds.algorithms.higher_order.apply_b`.
+    See :func:`~perceptron_bounds.algorithms.higher_order_rules.apply_b`.
     """
     for k in range(Z.shape[0]):
         if stop_requested(k):  # Ctrl-C: the caller raises KeyboardInterrupt
