@@ -45,6 +45,9 @@ from .._linalg import (
     solve_lower,
     sym_matvec,
 )
+from .._linalg import (
+    border_inverse as bordered_inverse,
+)
 from ..kernel_engine import engine_append, engine_diag, engine_row
 from ._cases import MISTAKE, NO_UPDATE
 from ._frame import STOP, online_loop
@@ -110,13 +113,7 @@ def border_inverse(m_inv, alpha, pending, u, schur, yi, s, k, max_k):
     its leading block's + u u^T / schur with the next product (``pending``);
     alpha <- (alpha - u d, d) with d = (y - alpha . g) / schur.
     """
-    m_inv = grow_square_within(m_inv, k, max_k)
-    r = 1.0 / np.sqrt(schur)
-    for p in range(k):
-        m_inv[p, k] = -u[p] / schur
-        m_inv[k, p] = -u[p] / schur
-        pending[p] = u[p] * r
-    m_inv[k, k] = 1.0 / schur
+    m_inv = bordered_inverse(m_inv, u, schur, pending, k, max_k)
     c = (yi - s) / schur
     for p in range(k):
         alpha[p] -= c * u[p]
