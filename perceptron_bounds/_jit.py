@@ -36,6 +36,7 @@ jitted functions it calls from other modules (the kernel engine's
 left the loops of the other modules running its old code from the cache.
 """
 
+import contextlib
 import functools
 import hashlib
 import re
@@ -89,6 +90,33 @@ class _CacheImpl(caching.CompileResultCacheImpl):
 
 class _Cache(caching.FunctionCache):
     _impl_class = _CacheImpl
+
+    def save_overload(self, sig, data):
+        """Numba's save, by one process at a time for a function (a lock on its index).
+
+        Numba reads a function's index, picks the first free data file number and writes
+        both. Two processes saving two signatures of one function at once (the test
+        run's processes, pytest-xdist) could both pick number 1, leaving the index naming
+        one signature's file that holds the other's code.
+        """
+        with _locked(self._cache_file._index_path + ".lock"):
+            super().save_overload(sig, data)
+
+
+@contextlib.contextmanager
+def _locked(path):
+    """An exclusive ``flock`` on ``path`` while the block runs; no lock where ``fcntl`` is
+    missing (Windows) or the file cannot be opened (Numba then reports its own error)."""
+    try:
+        import fcntl
+
+        handle = open(path, "a")  # noqa: SIM115 (closed below)
+    except (ImportError, OSError):
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield  # the lock goes with the file's closing
 
 
 def intrinsic(python):
