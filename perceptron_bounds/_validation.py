@@ -123,17 +123,45 @@ def _check_magnitude(X, name: str) -> None:
         )
 
 
+#: :func:`_duplicates` cannot tell without a marker per column, more columns than entries.
+UNKNOWN = -1
+
+
 @jit
-def _has_duplicates(indices, indptr, n_features):
-    """True if a row of the CSR structure (indices, indptr) names a column twice."""
-    last_row = np.full(n_features, -1, dtype=np.int64)
+def _duplicates(indices, indptr, n_features, markers_allowed):
+    """1 if a row of the CSR structure (indices, indptr) names a column twice, else 0.
+
+    A row whose indices are strictly increasing (sorted) or strictly decreasing (as
+    SciPy's products write them) has no duplicate: one sequential read. Any other row is
+    checked with a mark per column, set and then cleared; without ``markers_allowed``
+    such a row gives :data:`UNKNOWN`.
+    """
+    seen = np.zeros(0, dtype=np.bool_)  # the marks, made at the first row that needs them
     for i in range(indptr.shape[0] - 1):
-        for p in range(indptr[i], indptr[i + 1]):
-            j = indices[p]
-            if last_row[j] == i:
-                return True
-            last_row[j] = i
-    return False
+        start, end = indptr[i], indptr[i + 1]
+        p = start + 1
+        while p < end and indices[p] > indices[p - 1]:
+            p += 1
+        if p >= end:  # increasing
+            continue
+        p = start + 1
+        while p < end and indices[p] < indices[p - 1]:
+            p += 1
+        if p >= end:  # decreasing
+            continue
+        if not markers_allowed:
+            return UNKNOWN
+        if seen.shape[0] == 0:
+            seen = np.zeros(n_features, dtype=np.bool_)
+        twice = False
+        for p in range(start, end):
+            twice = twice or seen[indices[p]]
+            seen[indices[p]] = True
+        for p in range(start, end):
+            seen[indices[p]] = False
+        if twice:
+            return 1
+    return 0
 
 
 def _canonical_csr(X):
@@ -148,11 +176,10 @@ def _canonical_csr(X):
     X.data, X.indices, X.indptr = (
         np.require(a, requirements="W") for a in (X.data, X.indices, X.indptr)
     )
-    # scipy's flag (sorted indices, no duplicates) is a quick test; unsorted rows need a scan,
-    # whose marker array has one entry per column: with more columns than entries, sort instead.
-    if not X.has_canonical_format and (
-        X.shape[1] > X.indices.shape[0] or _has_duplicates(X.indices, X.indptr, X.shape[1])
-    ):
+    # scipy's flag (sorted indices, no duplicates) is a quick test; else a scan, whose marks
+    # (one per column) are not made when there are more columns than entries: then a sort.
+    if not X.has_canonical_format and _duplicates(
+            X.indices, X.indptr, X.shape[1], X.shape[1] <= X.indices.shape[0]) != 0:
         # Duplicate entries of a row add up, as in X.toarray(), before a loop that writes
         # a row into a dense vector or squares its entries sees them. On a copy: the
         # caller's arrays may be shared.
