@@ -21,7 +21,7 @@ from ._validation import (
     distinct_labels_warning,
 )
 from .algorithms import available, get
-from .algorithms.ovr import class_data
+from .algorithms.ovr import class_data, multiclass_mistake_trials
 from .hypothesis import OneVsRestHypothesis
 from .kernels import Kernel, check_norms_in_range, kernel_of
 from .registry import check_params
@@ -362,11 +362,7 @@ def multiclass_mistakes(scores: np.ndarray, y_index: np.ndarray) -> np.ndarray:
     >>> multiclass_mistakes(scores, np.array([0, 0, 1])).tolist()
     [0, 2]
     """
-    trials = np.arange(scores.shape[0])
-    own = scores[trials, y_index]
-    others = scores.copy()
-    others[trials, y_index] = -np.inf
-    return np.flatnonzero(own <= others.max(axis=1)).astype(np.int64)
+    return multiclass_mistake_trials(scores, y_index)
 
 
 def _resolve_warm(spec, given: dict, data: Data, warm_start: OnlineRun) -> dict:
