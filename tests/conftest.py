@@ -5,6 +5,8 @@ tests out between processes (the README's test command)."""
 import collections
 import importlib
 import pkgutil
+import signal
+import threading
 
 import numba
 import numpy as np
@@ -121,6 +123,23 @@ def parsed_files_cached_in_a_temporary_folder(tmp_path_factory, monkeypatch):
     from perceptron_bounds.datasets.parsed_cache import CACHE_ENV
 
     monkeypatch.setenv(CACHE_ENV, str(tmp_path_factory.mktemp("parsed")))
+
+
+#: The SIGINT handler of this process before any test (Python's, which raises
+#: KeyboardInterrupt).
+_SIGINT_AT_START = signal.getsignal(signal.SIGINT)
+
+
+@pytest.fixture(autouse=True)
+def sigint_handler_as_at_start():
+    """Every test starts with the SIGINT handler the process started with. A library that
+    sets its own and keeps it (or ignores SIGINT, which child processes inherit) left the
+    Ctrl-C tests of ``test_interrupt``, run later in the same pytest-xdist process, without
+    Python's handler."""
+    if threading.current_thread() is threading.main_thread():
+        if signal.getsignal(signal.SIGINT) is not _SIGINT_AT_START:
+            signal.signal(signal.SIGINT, _SIGINT_AT_START)
+    yield
 
 
 @pytest.fixture(autouse=True)

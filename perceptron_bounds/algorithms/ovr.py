@@ -341,8 +341,9 @@ def _multiclass_mistakes(scores, y_index, out):
 def multiclass_mistake_trials(scores: np.ndarray, y_index: np.ndarray) -> np.ndarray:
     """The trials t with s_{t, y_t} <= max_{r != y_t} s_{t, r} (theory §2.6), sorted, in one
     read of the (T, K) ``scores``; :func:`perceptron_bounds.online.multiclass_mistakes`."""
-    scores = np.ascontiguousarray(scores, dtype=np.float64)
-    y_index = np.ascontiguousarray(y_index, dtype=np.int64)
+    # writeable: Numba types read-only arrays (a run's frozen margins) apart
+    scores = np.require(scores, np.float64, ["C_CONTIGUOUS", "WRITEABLE"])
+    y_index = np.require(y_index, np.int64, ["C_CONTIGUOUS", "WRITEABLE"])
     out = np.empty(scores.shape[0], dtype=np.int64)
     return out[:_multiclass_mistakes(scores, y_index, out)].copy()
 
