@@ -132,13 +132,15 @@ _SIGINT_AT_START = signal.getsignal(signal.SIGINT)
 
 @pytest.fixture(autouse=True)
 def sigint_handler_as_at_start():
-    """Every test starts with the SIGINT handler the process started with. A library that
-    sets its own and keeps it (or ignores SIGINT, which child processes inherit) left the
-    Ctrl-C tests of ``test_interrupt``, run later in the same pytest-xdist process, without
-    Python's handler."""
+    """Every test starts with the SIGINT handler the process started with, SIGINT unblocked.
+    In the parallel run (9 of ``test_interrupt``'s Ctrl-C tests failed there, their child
+    processes ignoring SIGINT) a test file run earlier in the same pytest-xdist process had
+    left SIGINT ignored or blocked, which child processes inherit."""
     if threading.current_thread() is threading.main_thread():
         if signal.getsignal(signal.SIGINT) is not _SIGINT_AT_START:
             signal.signal(signal.SIGINT, _SIGINT_AT_START)
+        if hasattr(signal, "pthread_sigmask"):  # a blocked SIGINT is inherited too
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     yield
 
 
