@@ -383,14 +383,27 @@ def check_class_labels(y, n_samples: int, classes=None) -> tuple[np.ndarray, np.
     check_label_values(classes)
     if classes.shape[0] == 2:  # one comparison instead of a search (the binary case)
         return (y == classes[1]).astype(np.int64), classes
+    if _counted(y, y.size) and _counted(classes, y.size):  # a look-up table, not a search
+        low = int(classes[0])
+        table = np.zeros(int(classes[-1]) - low + 1, dtype=np.int64)
+        table[(classes - low).astype(np.intp)] = np.arange(classes.shape[0])
+        return table[(y - low).astype(np.intp)], classes
     return np.searchsorted(classes, y).astype(np.int64, copy=False), classes
+
+
+def _counted(values: np.ndarray, n_labels: int) -> bool:
+    """True for integers spanning fewer than 4 n_labels + 1,024 values: distinct labels
+    found by a count, class indices by a look-up table, each of that size."""
+    if values.dtype.kind not in "iu" or not values.size:
+        return False
+    return int(values.max()) - int(values.min()) < 4 * n_labels + 1024
 
 
 def _distinct(y: np.ndarray) -> np.ndarray:
     """Sorted distinct values of ``y``, as ``np.unique`` gives them.
 
     Numeric labels with at most two values (the usual case) take a few O(n)
-    passes instead of a sort.
+    passes instead of a sort, integer labels of a small range a count.
     """
     if y.dtype.kind in "biuf" and y.size:
         low, high = y.min(), y.max()
@@ -398,6 +411,9 @@ def _distinct(y: np.ndarray) -> np.ndarray:
             return y[:1].copy()
         if np.count_nonzero(y == low) + np.count_nonzero(y == high) == y.size:
             return np.array([low, high], dtype=y.dtype)
+        if _counted(y, y.size):
+            counts = np.bincount((y - low).astype(np.intp))
+            return (np.flatnonzero(counts) + low).astype(y.dtype)
     try:
         return np.unique(y)
     except TypeError:  # e.g. numbers and strings in one object array
