@@ -696,6 +696,32 @@ def _row_norms_loop(X, p, out):
         out[i] = top * s ** (1.0 / p)
 
 
+@jit(fastmath=GATHER)
+def _csr_row_sq_sums(data, indptr, out):
+    """out[i] = the sum of the squares of CSR row i's values.
+
+    A scalar loop: vectorised (``reassoc``), these sums of short rows took 5x longer
+    (100,000 rows of 80 values: 23 ms against 4.5 ms).
+    """
+    for i in range(out.shape[0]):
+        s = 0.0
+        for p in range(indptr[i], indptr[i + 1]):
+            s += data[p] * data[p]
+        out[i] = s
+
+
+def row_sq_norms(X) -> np.ndarray:
+    """x_i . x_i of every row of validated dense or CSR X, in one read of X.
+
+    Unlike :func:`row_norms` (p = 2), the squares may underflow or overflow.
+    """
+    if not sp.issparse(X):
+        return np.einsum("ij,ij->i", X, X)
+    out = np.empty(X.shape[0])
+    _csr_row_sq_sums(X.data, X.indptr.astype(np.int64, copy=False), out)
+    return out
+
+
 def dual_exponent(p: float) -> float:
     """q = p / (p - 1), the exponent of the dual norm of ||.||_p (2 for p = 2).
 

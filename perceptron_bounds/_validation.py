@@ -123,17 +123,45 @@ def _check_magnitude(X, name: str) -> None:
         )
 
 
+#: :func:`_duplicates` cannot tell without a marker per column, more columns than entries.
+UNKNOWN = -1
+
+
 @jit
-def _has_duplicates(indices, indptr, n_features):
-    """True if a row of the CSR structure (indices, indptr) names a column twice."""
-    last_row = np.full(n_features, -1, dtype=np.int64)
+def _duplicates(indices, indptr, n_features, markers_allowed):
+    """1 if a row of the CSR structure (indices, indptr) names a column twice, else 0.
+
+    A row whose indices are strictly increasing (sorted) or strictly decreasing (as
+    SciPy's products write them) has no duplicate: one sequential read. Any other row is
+    checked with a mark per column, set and then cleared; without ``markers_allowed``
+    such a row gives :data:`UNKNOWN`.
+    """
+    seen = np.zeros(0, dtype=np.bool_)  # the marks, made at the first row that needs them
     for i in range(indptr.shape[0] - 1):
-        for p in range(indptr[i], indptr[i + 1]):
-            j = indices[p]
-            if last_row[j] == i:
-                return True
-            last_row[j] = i
-    return False
+        start, end = indptr[i], indptr[i + 1]
+        p = start + 1
+        while p < end and indices[p] > indices[p - 1]:
+            p += 1
+        if p >= end:  # increasing
+            continue
+        p = start + 1
+        while p < end and indices[p] < indices[p - 1]:
+            p += 1
+        if p >= end:  # decreasing
+            continue
+        if not markers_allowed:
+            return UNKNOWN
+        if seen.shape[0] == 0:
+            seen = np.zeros(n_features, dtype=np.bool_)
+        twice = False
+        for p in range(start, end):
+            twice = twice or seen[indices[p]]
+            seen[indices[p]] = True
+        for p in range(start, end):
+            seen[indices[p]] = False
+        if twice:
+            return 1
+    return 0
 
 
 def _canonical_csr(X):
@@ -148,11 +176,10 @@ def _canonical_csr(X):
     X.data, X.indices, X.indptr = (
         np.require(a, requirements="W") for a in (X.data, X.indices, X.indptr)
     )
-    # scipy's flag (sorted indices, no duplicates) is a quick test; unsorted rows need a scan,
-    # whose marker array has one entry per column: with more columns than entries, sort instead.
-    if not X.has_canonical_format and (
-        X.shape[1] > X.indices.shape[0] or _has_duplicates(X.indices, X.indptr, X.shape[1])
-    ):
+    # scipy's flag (sorted indices, no duplicates) is a quick test; else a scan, whose marks
+    # (one per column) are not made when there are more columns than entries: then a sort.
+    if not X.has_canonical_format and _duplicates(
+            X.indices, X.indptr, X.shape[1], X.shape[1] <= X.indices.shape[0]) != 0:
         # Duplicate entries of a row add up, as in X.toarray(), before a loop that writes
         # a row into a dense vector or squares its entries sees them. On a copy: the
         # caller's arrays may be shared.
@@ -356,14 +383,27 @@ def check_class_labels(y, n_samples: int, classes=None) -> tuple[np.ndarray, np.
     check_label_values(classes)
     if classes.shape[0] == 2:  # one comparison instead of a search (the binary case)
         return (y == classes[1]).astype(np.int64), classes
+    if _counted(y, y.size) and _counted(classes, y.size):  # a look-up table, not a search
+        low = int(classes[0])
+        table = np.zeros(int(classes[-1]) - low + 1, dtype=np.int64)
+        table[(classes - low).astype(np.intp)] = np.arange(classes.shape[0])
+        return table[(y - low).astype(np.intp)], classes
     return np.searchsorted(classes, y).astype(np.int64, copy=False), classes
+
+
+def _counted(values: np.ndarray, n_labels: int) -> bool:
+    """True for integers spanning fewer than 4 n_labels + 1,024 values: distinct labels
+    found by a count, class indices by a look-up table, each of that size."""
+    if values.dtype.kind not in "iu" or not values.size:
+        return False
+    return int(values.max()) - int(values.min()) < 4 * n_labels + 1024
 
 
 def _distinct(y: np.ndarray) -> np.ndarray:
     """Sorted distinct values of ``y``, as ``np.unique`` gives them.
 
     Numeric labels with at most two values (the usual case) take a few O(n)
-    passes instead of a sort.
+    passes instead of a sort, integer labels of a small range a count.
     """
     if y.dtype.kind in "biuf" and y.size:
         low, high = y.min(), y.max()
@@ -371,6 +411,9 @@ def _distinct(y: np.ndarray) -> np.ndarray:
             return y[:1].copy()
         if np.count_nonzero(y == low) + np.count_nonzero(y == high) == y.size:
             return np.array([low, high], dtype=y.dtype)
+        if _counted(y, y.size):
+            counts = np.bincount((y - low).astype(np.intp))
+            return (np.flatnonzero(counts) + low).astype(y.dtype)
     try:
         return np.unique(y)
     except TypeError:  # e.g. numbers and strings in one object array

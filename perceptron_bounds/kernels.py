@@ -26,7 +26,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._jit import jit, row_kind
-from ._linalg import dot, row_norms
+from ._linalg import dot, row_norms, row_sq_norms
 from ._validation import check_choice, check_int, check_real
 
 KERNELS = ("linear", "poly", "rbf")
@@ -369,25 +369,51 @@ def check_feature_norms(X, kernel: Kernel) -> np.ndarray:
     """||x_i|| of every row in the kernel's feature space, sqrt(K(x_i, x_i)), checked.
 
     A nonzero norm outside :data:`NORM_RANGE` (about 1.5e-154 to 1.3e154) is a one-line
-    ``ValueError``: its square, which the loops and the bounds use (x.x, R^2, the margins
-    of rows of that scale), is not a normal float64 number, so a run would learn nothing
-    from such a row (its margins underflow to 0) and no bound would be exact (theory §4.4).
-    The same refusal where data enter a run (``run_online``) and where a run's bounds are
-    computed (``evaluate``). With the linear kernel the check takes the norms scaled by
-    each row's largest entry before squaring (:func:`~perceptron_bounds._linalg.row_norms`),
-    which do not underflow.
+    ``ValueError`` (:func:`check_norms_in_range`): its square, which the loops and the
+    bounds use (x.x, R^2, the margins of rows of that scale), is not a normal float64
+    number, so a run would learn nothing from such a row (its margins underflow to 0) and
+    no bound would be exact (theory §4.4). The same refusal where data enter a run
+    (``run_online``) and where a run's bounds are computed (``evaluate``).
     """
     norms = np.sqrt(np.maximum(kernel.diagonal(X), 0.0))
-    checked = row_norms(X, 2.0) if kernel.is_linear else norms
+    check_norms_in_range(X, kernel, norms)
+    return norms
+
+
+#: A row whose plain sum of squares lies in [4 tiny, max / 4] surely has its norm in
+#: :data:`NORM_RANGE`: rounding moves such a sum by far less than a factor of 4.
+_SURELY_IN_RANGE = (4.0 * float(np.finfo(np.float64).tiny), float(np.finfo(np.float64).max) / 4.0)
+
+
+def check_norms_in_range(X, kernel: Kernel, norms: np.ndarray | None = None) -> None:
+    """The refusal of :func:`check_feature_norms`, without the norms it returns.
+
+    ``norms`` are the feature-space norms when already computed (else computed here).
+    With the linear kernel the check takes the norms scaled by each row's largest entry
+    before squaring (:func:`~perceptron_bounds._linalg.row_norms`), which do not
+    underflow; they are computed only when a row's plain sum of squares
+    (:func:`~perceptron_bounds._linalg.row_sq_norms`, one quick read of X) is zero or
+    within a factor of 4 of underflow or overflow, so the same rows are refused with the
+    same numbers.
+    """
+    if kernel.is_linear:
+        low, high = _SURELY_IN_RANGE
+        sq = row_sq_norms(X)
+        suspects = np.flatnonzero(~((sq >= low) & (sq <= high)))
+        if not suspects.size:
+            return
+        checked = row_norms(X[suspects], 2.0)
+    else:
+        checked = np.sqrt(np.maximum(kernel.diagonal(X), 0.0)) if norms is None else norms
+        suspects = np.arange(X.shape[0])
     low, high = NORM_RANGE
     bad = np.flatnonzero((checked != 0.0) & ~((checked >= low) & (checked <= high)))
     if bad.size:
-        i = int(bad[0])
+        i = int(suspects[bad[0]])
         raise ValueError(
-            f"X row {i} has norm {checked[i]:.6g} in the kernel's feature space: the runs and "
+            f"X row {i} has norm {checked[bad[0]]:.6g} in the kernel's feature space: the runs and "
             f"the bounds need every nonzero norm in [{low:.3g}, {high:.3g}], where its square is "
             "a normal float64 number; rescale X")
-    return norms
 
 
 def kernel_of(params: dict) -> Kernel:

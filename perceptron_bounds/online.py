@@ -21,9 +21,9 @@ from ._validation import (
     distinct_labels_warning,
 )
 from .algorithms import available, get
-from .algorithms.ovr import class_data
+from .algorithms.ovr import class_data, multiclass_mistake_trials
 from .hypothesis import OneVsRestHypothesis
-from .kernels import Kernel, check_feature_norms, kernel_of
+from .kernels import Kernel, check_norms_in_range, kernel_of
 from .registry import check_params
 from .run import OnlineRun
 
@@ -234,14 +234,14 @@ def check_rows_in_range(spec, params: dict, X) -> None:
     ``kernels.NORM_RANGE`` (below about 1.5e-154: its square underflows) makes its
     margins underflow to 0, so a run would learn nothing from it and say nothing (issue
     31): the one-line ``ValueError`` of ``evaluate``
-    (:func:`~perceptron_bounds.kernels.check_feature_norms`), here where the data enter.
+    (:func:`~perceptron_bounds.kernels.check_norms_in_range`), here where the data enter.
     An algorithm that scales every instance to unit norm first (``instance_map``: ALMA,
     the p-norm Perceptron; ``normalize=True``: the Higher-Order Perceptron, by an exact
     power of two, ``_linalg.lift_tiny_rows``) sees no such row.
     """
     if spec.instance_map is not None or params.get("normalize", False):
         return
-    check_feature_norms(X, kernel_of(params) if "kernel" in params else Kernel())
+    check_norms_in_range(X, kernel_of(params) if "kernel" in params else Kernel())
 
 
 def _chain(warm_start: OnlineRun | None, hx: str, labels) -> tuple[str, ...]:
@@ -362,11 +362,7 @@ def multiclass_mistakes(scores: np.ndarray, y_index: np.ndarray) -> np.ndarray:
     >>> multiclass_mistakes(scores, np.array([0, 0, 1])).tolist()
     [0, 2]
     """
-    trials = np.arange(scores.shape[0])
-    own = scores[trials, y_index]
-    others = scores.copy()
-    others[trials, y_index] = -np.inf
-    return np.flatnonzero(own <= others.max(axis=1)).astype(np.int64)
+    return multiclass_mistake_trials(scores, y_index)
 
 
 def _resolve_warm(spec, given: dict, data: Data, warm_start: OnlineRun) -> dict:

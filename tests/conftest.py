@@ -1,8 +1,12 @@
 """Shared fixtures: small seeded data sets; the session-wide one-signature check; the served
-documentation site and a headless browser for the browser tests."""
+documentation site and a headless browser for the browser tests. How pytest-xdist shares the
+tests out between processes (the README's test command)."""
 
+import collections
 import importlib
 import pkgutil
+import signal
+import threading
 
 import numba
 import numpy as np
@@ -25,6 +29,63 @@ def noisy_separable(n_samples=200, n_features=5, noise=0.1, seed=0):
 @pytest.fixture
 def data():
     return noisy_separable()
+
+
+#: The xdist group of the tests that read the documentation site, which one process builds.
+DOCS_SITE = "docs-site"
+
+
+def _needs_docs_site(item) -> bool:
+    module = getattr(item, "module", None)
+    return "served_site" in getattr(item, "fixturenames", ()) or hasattr(module, "build_site")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (``-n 2 --dist loadgroup``), the order in which test files are shared
+    out: the documentation site's tests first (one build, minutes, in one process: the
+    build writes its generated sources into ``docs/``), then the files with the most tests,
+    so that a long file does not start last. Before xdist's own hook, which names the group."""
+    if not hasattr(config, "workerinput"):
+        return
+    for item in items:
+        if _needs_docs_site(item):
+            item.add_marker(pytest.mark.xdist_group(DOCS_SITE))
+    sizes = collections.Counter(item.path for item in items)
+    items.sort(key=lambda item: (not _needs_docs_site(item), -sizes[item.path], str(item.path)))
+
+
+#: ``-n auto`` starts at most this many processes: each compiles the loops its files use
+#: (unless another has cached them) and holds its own data.
+MAX_WORKERS = 8
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: one process per CPU this process may use, at most :data:`MAX_WORKERS`."""
+    import os
+
+    return max(1, min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                      else os.cpu_count() or 1, MAX_WORKERS))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` with a test file as the unit of work, not a test: a process runs
+    a file's tests together and compiles its loops once (the Numba cache on disk then serves
+    them to the other process), and the documentation site's group is one unit."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class ByFile(LoadGroupScheduling):
+        def _split_scope(self, nodeid):
+            if nodeid.rfind("@") > nodeid.rfind("]"):
+                return nodeid.split("@")[-1]
+            return nodeid.split("::", 1)[0]
+
+    config.option.loadscopereorder = False  # the order of pytest_collection_modifyitems
+    return ByFile(config, log)
 
 
 _DENSE_ROWS = numba.types.Array(numba.types.float64, 2, "C")
@@ -62,6 +123,25 @@ def parsed_files_cached_in_a_temporary_folder(tmp_path_factory, monkeypatch):
     from perceptron_bounds.datasets.parsed_cache import CACHE_ENV
 
     monkeypatch.setenv(CACHE_ENV, str(tmp_path_factory.mktemp("parsed")))
+
+
+#: The SIGINT handler of this process before any test (Python's, which raises
+#: KeyboardInterrupt).
+_SIGINT_AT_START = signal.getsignal(signal.SIGINT)
+
+
+@pytest.fixture(autouse=True)
+def sigint_handler_as_at_start():
+    """Every test starts with the SIGINT handler the process started with, SIGINT unblocked.
+    In the parallel run (9 of ``test_interrupt``'s Ctrl-C tests failed there, their child
+    processes ignoring SIGINT) a test file run earlier in the same pytest-xdist process had
+    left SIGINT ignored or blocked, which child processes inherit."""
+    if threading.current_thread() is threading.main_thread():
+        if signal.getsignal(signal.SIGINT) is not _SIGINT_AT_START:
+            signal.signal(signal.SIGINT, _SIGINT_AT_START)
+        if hasattr(signal, "pthread_sigmask"):  # a blocked SIGINT is inherited too
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    yield
 
 
 @pytest.fixture(autouse=True)

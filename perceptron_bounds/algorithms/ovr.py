@@ -317,6 +317,37 @@ def merged_supports(runs) -> tuple[np.ndarray | sp.csr_matrix, list[np.ndarray]]
                                                      for p in positions]
 
 
+@jit
+def _multiclass_mistakes(scores, y_index, out):
+    """Fills ``out`` with the trials t where scores[t, y_t] <= max_{r != y_t} scores[t, r],
+    as NumPy's max finds it (NaN if any other score is NaN, so no mistake); returns their
+    count."""
+    m = 0
+    for t in range(scores.shape[0]):
+        own = scores[t, y_index[t]]
+        top = -np.inf
+        nan = False
+        for r in range(scores.shape[1]):
+            if r != y_index[t]:
+                v = scores[t, r]
+                nan = nan or v != v
+                top = max(top, v)
+        if not nan and own <= top:
+            out[m] = t
+            m += 1
+    return m
+
+
+def multiclass_mistake_trials(scores: np.ndarray, y_index: np.ndarray) -> np.ndarray:
+    """The trials t with s_{t, y_t} <= max_{r != y_t} s_{t, r} (theory §2.6), sorted, in one
+    read of the (T, K) ``scores``; :func:`perceptron_bounds.online.multiclass_mistakes`."""
+    # writeable: Numba types read-only arrays (a run's frozen margins) apart
+    scores = np.require(scores, np.float64, ["C_CONTIGUOUS", "WRITEABLE"])
+    y_index = np.require(y_index, np.int64, ["C_CONTIGUOUS", "WRITEABLE"])
+    out = np.empty(scores.shape[0], dtype=np.int64)
+    return out[:_multiclass_mistakes(scores, y_index, out)].copy()
+
+
 def _class_runs(previous, n_classes: int):
     """The K binary runs to continue (None for a fresh run)."""
     if previous is None:

@@ -99,7 +99,7 @@ from .passive_aggressive_rules import (
 )
 
 
-@rule
+@rule(inline=True)
 def _pa_primal_step(X, y, i, t, u, arrays, state):
     """PA on trial t over a dense or CSR row: w updated in place, per update the loss and tau.
 
