@@ -66,14 +66,14 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from ._jit import jit
-from ._linalg import capacity, dot, grow_vector
-from ._validation import loop_arrays
+from ._jit import CONTIGUOUS, jit, row_kind
+from ._linalg import capacity, dot, grow_vector, rows
 from .kernels import (
     RBF,
     Kernel,
     cancels,
     dot_kernel,
+    row_scatter,
     rowwise_dot,
     scatter,
     scattered_sq_distance,
@@ -87,42 +87,45 @@ BLOCK_SIZE = 256
 # The kernel cache keeps at most this many float64 values (1 GiB) unless told otherwise.
 KERNEL_CACHE_ENTRIES = 1 << 27
 
-# src: (X, data, indices, indptr, sq, order, code, degree, gamma, coef0, block), read through
-#      the accessors _rows, _norms, engine_order, _kernel_args and _block_size only.
+# src: (X, sq, order, code, degree, gamma, coef0, block), X dense or CSR's (data, indices,
+#      indptr) (:func:`perceptron_bounds._linalg.rows`), read through the accessors _rows,
+#      _norms, engine_order, _kernel_args and _block_size only.
 # st:  (S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work)
 #      info = [t0, t1, k0, c0, top]; CSR support j is s_data/s_indices[s_span[j, 0]:s_span[j, 1]],
 #      top the end of the entries written (a replaced support's entries are left behind until
-#      the arrays are compacted)
+#      the arrays are compacted); dense supports are the rows of S (the CSR fields empty).
+# The helpers taking X first run a dense or a CSR body, chosen when a loop compiles
+# (perceptron_bounds._jit.row_kind): a loop compiles only its input kind's code.
 
 
 @jit
 def _rows(src):
-    """The data: (X, data, indices, indptr), X dense or CSR's three arrays (the others empty)."""
-    return src[0], src[1], src[2], src[3]
+    """The data X: a 2-D array, or CSR's (data, indices, indptr)."""
+    return src[0]
 
 
 @jit
 def _norms(src):
     """||x_i||^2 for every row i of X."""
-    return src[4]
+    return src[1]
 
 
 @jit
 def engine_order(src):
     """The trial order of a run: the row of X shown at each trial (int64)."""
-    return src[5]
+    return src[2]
 
 
 @jit
 def _kernel_args(src):
     """The kernel: (code, degree, gamma, coef0), as :meth:`Kernel.loop_args` gives them."""
-    return src[6], src[7], src[8], src[9]
+    return src[3], src[4], src[5], src[6]
 
 
 @jit
 def _block_size(src):
     """Trials per block."""
-    return src[10]
+    return src[7]
 
 
 @jit
@@ -134,18 +137,131 @@ def _sparse_row_dot(data, indices, start, end, work):
     return s
 
 
-@jit
-def _exact_sq_distance(src, S, s_data, s_indices, start, end, work, i, j):
-    """||x_i - s_j||^2 by the difference form, x_i row i of X, s_j row j of S.
+def _row_dot(X, r, i, work):
+    """x_r . x_i; for CSR X ``work`` must hold x_i scattered
+    (:func:`~perceptron_bounds.kernels.row_scatter`)."""
+    return (_csr_row_dot if isinstance(X, tuple) else _dense_row_dot)(X, r, i, work)
 
-    For CSR data s_j is s_data/s_indices[start:end] and ``work`` must hold
-    x_i scattered (it is left so).
-    """
-    X, data, indices, indptr = _rows(src)
-    if indptr.shape[0] > 0:
-        return scattered_sq_distance(data, indices, indptr[i], indptr[i + 1], work, s_data,
-                                     s_indices, start, end)
+
+def _dense_row_dot(X, r, i, work):
+    return dot(X[r], X[i], X.shape[1])
+
+
+def _csr_row_dot(X, r, i, work):
+    data, indices, indptr = X
+    return _sparse_row_dot(data, indices, indptr[r], indptr[r + 1], work)
+
+
+def _row_sq_distance(X, i, r, work):
+    """||x_i - x_r||^2 by the difference form; for CSR X ``work`` holds x_i scattered (and is
+    left so)."""
+    return (_csr_row_sq_distance if isinstance(X, tuple) else _dense_row_sq_distance)(
+        X, i, r, work)
+
+
+def _dense_row_sq_distance(X, i, r, work):
+    return sq_distance(X[i], X[r], X.shape[1])
+
+
+def _csr_row_sq_distance(X, i, r, work):
+    data, indices, indptr = X
+    return scattered_sq_distance(data, indices, indptr[i], indptr[i + 1], work, data, indices,
+                                 indptr[r], indptr[r + 1])
+
+
+def _support_sq_distance(X, i, S, s_data, s_indices, s_span, j, work):
+    """||x_i - s_j||^2 by the difference form; for CSR X ``work`` holds x_i scattered (and is
+    left so)."""
+    return (_csr_support_sq_distance if isinstance(X, tuple) else _dense_support_sq_distance)(
+        X, i, S, s_data, s_indices, s_span, j, work)
+
+
+def _dense_support_sq_distance(X, i, S, s_data, s_indices, s_span, j, work):
     return sq_distance(X[i], S[j], X.shape[1])
+
+
+def _csr_support_sq_distance(X, i, S, s_data, s_indices, s_span, j, work):
+    data, indices, indptr = X
+    return scattered_sq_distance(data, indices, indptr[i], indptr[i + 1], work, s_data,
+                                 s_indices, s_span[j, 0], s_span[j, 1])
+
+
+def _block_product(X, rows, c0, k, S, s_data, s_indices, s_span, XB, work, out):
+    """out[q, j - c0] = x_{rows[q]} . s_j for the supports c0 <= j < k: one BLAS product for
+    dense X (through the buffer XB), a scattered row against each support for CSR X."""
+    (_csr_block_product if isinstance(X, tuple) else _dense_block_product)(
+        X, rows, c0, k, S, s_data, s_indices, s_span, XB, work, out)
+
+
+def _dense_block_product(X, rows, c0, k, S, s_data, s_indices, s_span, XB, work, out):
+    nb = rows.shape[0]
+    for q in range(nb):
+        XB[q] = X[rows[q]]
+    np.dot(XB[:nb], S[c0:k].T, out)
+
+
+def _csr_block_product(X, rows, c0, k, S, s_data, s_indices, s_span, XB, work, out):
+    data, indices, indptr = X
+    for q in range(rows.shape[0]):
+        i = rows[q]
+        scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
+        for j in range(c0, k):
+            out[q, j - c0] = _sparse_row_dot(s_data, s_indices, s_span[j, 0], s_span[j, 1],
+                                             work)
+        scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
+
+
+def _store_row(X, i, j, top, S, s_data, s_indices, s_span, info):
+    """Store x_i as support j (CSR: its entries from ``top``, the arrays grown or compacted);
+    returns (S, s_data, s_indices, s_span)."""
+    return (_csr_store_row if isinstance(X, tuple) else _dense_store_row)(
+        X, i, j, top, S, s_data, s_indices, s_span, info)
+
+
+def _dense_store_row(X, i, j, top, S, s_data, s_indices, s_span, info):
+    if j == S.shape[0]:
+        grown_S = np.empty((capacity(j + 1), S.shape[1]))
+        grown_S[:j] = S[:j]
+        S = grown_S
+    S[j] = X[i]
+    return S, s_data, s_indices, s_span
+
+
+def _csr_store_row(X, i, j, top, S, s_data, s_indices, s_span, info):
+    data, indices, indptr = X
+    if j >= s_span.shape[0]:
+        grown_span = np.zeros((capacity(j + 1), 2), dtype=np.int64)
+        grown_span[:j] = s_span[:j]
+        s_span = grown_span
+    s_span[j, 0] = s_span[j, 1] = 0  # x_t's entries replace the slot's
+    nnz = indptr[i + 1] - indptr[i]
+    if top + nnz > s_data.shape[0]:  # compact the supports held, with room to spare
+        live = 0  # slots not (yet) holding a support have empty spans
+        for q in range(s_span.shape[0]):
+            live += s_span[q, 1] - s_span[q, 0]
+        grown_data = np.empty(capacity(2 * (live + nnz)))
+        grown_idx = np.empty(grown_data.shape[0], dtype=np.int64)
+        top = 0
+        for q in range(s_span.shape[0]):
+            a, b = s_span[q, 0], s_span[q, 1]
+            grown_data[top:top + b - a] = s_data[a:b]
+            grown_idx[top:top + b - a] = s_indices[a:b]
+            s_span[q, 0], s_span[q, 1] = top, top + b - a
+            top += b - a
+        s_data, s_indices = grown_data, grown_idx
+    s_data[top:top + nnz] = data[indptr[i]:indptr[i + 1]]
+    s_indices[top:top + nnz] = indices[indptr[i]:indptr[i + 1]]
+    s_span[j, 0], s_span[j, 1] = top, top + nnz
+    info[4] = top + nnz
+    return S, s_data, s_indices, s_span
+
+
+for _name in ("row_dot", "row_sq_distance", "support_sq_distance", "block_product",
+              "store_row"):
+    # Their CSR bodies sum nothing themselves (the jitted helpers they call do): the options
+    # every engine function had.
+    row_kind(globals()[f"_{_name}"], globals()[f"_dense_{_name}"], globals()[f"_csr_{_name}"],
+             csr_fastmath=CONTIGUOUS)
 
 
 @jit
@@ -157,9 +273,8 @@ def _rbf_row(src, S, s_data, s_indices, s_span, s_sq, work, i, c0, row):
     cancels (:func:`perceptron_bounds.kernels.cancels`; rare on data whose
     rows are not near-duplicates of large norm).
     """
-    _, data, indices, indptr = _rows(src)
+    X = _rows(src)
     sq, gamma = _norms(src), _kernel_args(src)[2]
-    csr = indptr.shape[0] > 0
     width = row.shape[0]
     sq_i = sq[i]
     for j in range(width):
@@ -167,13 +282,12 @@ def _rbf_row(src, S, s_data, s_indices, s_span, s_sq, work, i, c0, row):
     scattered = False
     for j in range(width):
         if cancels(row[j], sq_i, s_sq[c0 + j]):
-            if csr and not scattered:
-                scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
+            if not scattered:
+                row_scatter(X, i, work, 1.0)
                 scattered = True
-            a, b = (s_span[c0 + j, 0], s_span[c0 + j, 1]) if csr else (0, 0)
-            row[j] = _exact_sq_distance(src, S, s_data, s_indices, a, b, work, i, c0 + j)
+            row[j] = _support_sq_distance(X, i, S, s_data, s_indices, s_span, c0 + j, work)
     if scattered:
-        scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
+        row_scatter(X, i, work, 0.0)
     for j in range(width):
         row[j] = np.exp(-gamma * max(row[j], 0.0))
 
@@ -190,11 +304,10 @@ def engine_diag(src, i):
 @jit
 def _block(src, st, t, k):
     """Start the block at trial t with k supports: the block's product against s_c0..s_{k-1}."""
-    X, data, indices, indptr = _rows(src)
+    X = _rows(src)
     order, block = engine_order(src), _block_size(src)
     code, degree, gamma, coef0 = _kernel_args(src)
     S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work = st
-    csr = indptr.shape[0] > 0
     t1 = min(t + block, order.shape[0])
     nb = t1 - t
     c0 = k
@@ -208,18 +321,7 @@ def _block(src, st, t, k):
         G = np.empty(capacity(nb * width))
     out = G[: nb * width].reshape((nb, width))
     if width > 0:
-        if csr:
-            for q in range(nb):
-                i = order[t + q]
-                scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
-                for j in range(c0, k):
-                    out[q, j - c0] = _sparse_row_dot(s_data, s_indices, s_span[j, 0],
-                                                     s_span[j, 1], work)
-                scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
-        else:
-            for q in range(nb):
-                XB[q] = X[order[t + q]]
-            np.dot(XB[:nb], S[c0:k].T, out)
+        _block_product(X, order[t:t1], c0, k, S, s_data, s_indices, s_span, XB, work, out)
         if code == RBF:
             for q in range(nb):
                 _rbf_row(src, S, s_data, s_indices, s_span, s_sq, work, order[t + q], c0,
@@ -269,21 +371,16 @@ def _column(src, work, t, i, M, col, t0, t1):
 
     For CSR data ``work`` must hold x_i scattered.
     """
-    X, data, indices, indptr = _rows(src)
+    X = _rows(src)
     sq, order = _norms(src), engine_order(src)
     code, degree, gamma, coef0 = _kernel_args(src)
-    csr = indptr.shape[0] > 0
     for q in range(t - t0 + 1, t1 - t0):
         r = order[t0 + q]
-        if csr:
-            g = _sparse_row_dot(data, indices, indptr[r], indptr[r + 1], work)
-        else:
-            g = dot(X[r], X[i], X.shape[1])
+        g = _row_dot(X, r, i, work)
         if code == RBF:
             d = sq[r] + sq[i] - 2.0 * g
             if cancels(d, sq[r], sq[i]):
-                a, b = (indptr[r], indptr[r + 1]) if csr else (0, 0)
-                d = _exact_sq_distance(src, X, data, indices, a, b, work, i, r)
+                d = _row_sq_distance(X, i, r, work)
             M[q, col] = np.exp(-gamma * max(d, 0.0))
         else:
             M[q, col] = dot_kernel(g, code, degree, gamma, coef0)
@@ -293,43 +390,13 @@ def _column(src, work, t, i, M, col, t0, t1):
 def _store(src, st, t, j, top):
     """Store x_t as support j, its CSR entries from ``top`` (the arrays grown or compacted);
     returns the state."""
-    X, data, indices, indptr = _rows(src)
     sq, order = _norms(src), engine_order(src)
     S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work = st
     i = order[t]
     s_sq = grow_vector(s_sq, j)
     s_sq[j] = sq[i]
-    if indptr.shape[0] > 0:
-        if j >= s_span.shape[0]:
-            grown_span = np.zeros((capacity(j + 1), 2), dtype=np.int64)
-            grown_span[:j] = s_span[:j]
-            s_span = grown_span
-        s_span[j, 0] = s_span[j, 1] = 0  # x_t's entries replace the slot's
-        nnz = indptr[i + 1] - indptr[i]
-        if top + nnz > s_data.shape[0]:  # compact the supports held, with room to spare
-            live = 0  # slots not (yet) holding a support have empty spans
-            for q in range(s_span.shape[0]):
-                live += s_span[q, 1] - s_span[q, 0]
-            grown_data = np.empty(capacity(2 * (live + nnz)))
-            grown_idx = np.empty(grown_data.shape[0], dtype=np.int64)
-            top = 0
-            for q in range(s_span.shape[0]):
-                a, b = s_span[q, 0], s_span[q, 1]
-                grown_data[top:top + b - a] = s_data[a:b]
-                grown_idx[top:top + b - a] = s_indices[a:b]
-                s_span[q, 0], s_span[q, 1] = top, top + b - a
-                top += b - a
-            s_data, s_indices = grown_data, grown_idx
-        s_data[top:top + nnz] = data[indptr[i]:indptr[i + 1]]
-        s_indices[top:top + nnz] = indices[indptr[i]:indptr[i + 1]]
-        s_span[j, 0], s_span[j, 1] = top, top + nnz
-        info[4] = top + nnz
-    else:
-        if j == S.shape[0]:
-            grown_S = np.empty((capacity(j + 1), S.shape[1]))
-            grown_S[:j] = S[:j]
-            S = grown_S
-        S[j] = X[i]
+    S, s_data, s_indices, s_span = _store_row(_rows(src), i, j, top, S, s_data, s_indices,
+                                              s_span, info)
     return S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work
 
 
@@ -340,7 +407,7 @@ def engine_append(src, st, t, k):
     Stores x_t and fills the block's column of K(x_t, x_q) for the block's
     trials q after t.
     """
-    X, data, indices, indptr = _rows(src)
+    X = _rows(src)
     i = engine_order(src)[t]
     st = _store(src, st, t, k, st[8][4])
     S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work = st
@@ -351,12 +418,9 @@ def engine_append(src, st, t, k):
             grown_H = np.empty((H.shape[0], capacity(column + 1)))
             grown_H[:, : H.shape[1]] = H
             H = grown_H
-        csr = indptr.shape[0] > 0
-        if csr:
-            scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
+        row_scatter(X, i, work, 1.0)
         _column(src, work, t, i, H, column, t0, t1)
-        if csr:
-            scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
+        row_scatter(X, i, work, 0.0)
     return S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work
 
 
@@ -368,23 +432,20 @@ def engine_replace(src, st, t, j):
     overwrites the block's column of slot j with K(x_t, x_q) for the block's
     trials q after t (see the module docstring, "Budgets"); returns the state.
     """
-    X, data, indices, indptr = _rows(src)
+    X = _rows(src)
     i = engine_order(src)[t]
     st = _store(src, st, t, j, st[8][4])
     S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work = st
     t0, t1, k0, c0 = info[0], info[1], info[2], info[3]
     if t0 <= t < t1 and j >= c0:
-        csr = indptr.shape[0] > 0
-        if csr:
-            scatter(data, indices, indptr[i], indptr[i + 1], work, 1.0)
+        row_scatter(X, i, work, 1.0)
         if j < k0:
             width = k0 - c0
             _column(src, work, t, i, G[: (t1 - t0) * width].reshape((t1 - t0, width)), j - c0,
                     t0, t1)
         else:
             _column(src, work, t, i, H, j - k0, t0, t1)
-        if csr:
-            scatter(data, indices, indptr[i], indptr[i + 1], work, 0.0)
+        row_scatter(X, i, work, 0.0)
     return S, s_data, s_indices, s_span, s_sq, XB, G, H, info, values, filled, work
 
 
@@ -417,11 +478,10 @@ def kernel_engine(X, order, kernel: Kernel, supports=None, *, cache: bool = True
     k : int
         The number of supports held.
     """
-    Xd, data, indices, indptr = loop_arrays(X)
     csr = sp.issparse(X)
     n_features = X.shape[1]
     sq = rowwise_dot(X, X)
-    src = (Xd, data, indices, indptr, sq, np.array(order, dtype=np.int64),
+    src = (rows(X), sq, np.array(order, dtype=np.int64),
            *kernel.loop_args(), BLOCK_SIZE)
     k = 0 if supports is None else supports.shape[0]
     top = 0
