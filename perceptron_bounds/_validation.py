@@ -189,20 +189,6 @@ def _canonical_csr(X):
     return X
 
 
-def loop_arrays(X) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(dense, data, indices, indptr)`` for a loop that takes validated dense or CSR X.
-
-    The arrays of the other kind are empty, so the loop compiles for one
-    signature; an empty ``indptr`` means dense X. Index arrays are int64 even
-    when scipy shrank them (row slicing a CSR matrix gives int32).
-    """
-    if sp.issparse(X):
-        index = (a.astype(np.int64, copy=False) for a in (X.indices, X.indptr))
-        return np.empty((0, X.shape[1])), X.data, *index
-    empty = np.empty(0, dtype=np.int64)
-    return X, np.empty(0), empty, empty
-
-
 def _check_numeric_dtype(dtype, name: str) -> None:
     if not (np.issubdtype(dtype, np.number) or np.issubdtype(dtype, np.bool_)):
         raise TypeError(f"{name} must hold numbers, got dtype {dtype}")

@@ -97,7 +97,16 @@ def _input_kind_free(signature):
     """``signature`` with its rows (a float64 C-contiguous 2-D array or the CSR tuple of
     ``perceptron_bounds._linalg.rows``) named alike: signatures that differ only there
     differ by the input kind."""
-    return tuple("rows" if arg in (_DENSE_ROWS, _CSR_ROWS) else arg for arg in signature)
+    return tuple(_kind_free(arg) for arg in signature)
+
+
+def _kind_free(arg):
+    """``arg`` with rows named alike, also inside a tuple (the kernel engine's source)."""
+    if arg in (_DENSE_ROWS, _CSR_ROWS):
+        return "rows"
+    if isinstance(arg, numba.types.BaseTuple):
+        return tuple(_kind_free(item) for item in arg)
+    return arg
 
 
 @pytest.fixture(scope="session", autouse=True)
