@@ -149,7 +149,7 @@ def jit(func=None, *, fastmath=CONTIGUOUS):
     func : callable
         The loop, in the subset of Python and NumPy that Numba compiles.
     fastmath : frozenset
-        :data:`CONTIGUOUS` or :data:`GATHER`.
+        ``CONTIGUOUS`` or ``GATHER``.
 
     Returns
     -------

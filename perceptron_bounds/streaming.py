@@ -24,20 +24,20 @@ What streaming supports, and why:
   keeps one run per class; read such a file whole;
 * deterministic algorithms: a randomized one draws its uniforms for the whole presented
   sequence at once;
-* the algorithms whose chain of warm starts is bit-identical to one run (:data:`STREAMED`;
-  :data:`DENSE_STREAMED` from CSV files only; checked by ``tests/test_streaming.py`` against
-  every registered algorithm). AROW's per-update records (``state["m"]``, ``state["chi"]``)
-  are kept by each chunk's run for its own updates: the run over the file joins them
-  (:data:`JOINED_STATE`). ROMMA, the shifting and the projected Perceptron keep w as a
-  scale times a vector in their CSR loops, which a warm start multiplies out (one rounding
-  the run on the file read whole does not make): streamed from CSV files (dense chunks),
-  refused for svmlight ones. Refused, each for a reason in its warm start: ALMA (its
-  threshold's running sum recomputed), the Ballseptron (``norm_sq`` = w @ w recomputed
-  instead of the sum its loop kept), the Higher-Order Perceptron and the pseudoinverse
-  Second-Order Perceptron (their margins differ after a warm start), the adaptive
-  Second-Order Perceptron (its R is a maximum over all rows), the Voted Perceptron
-  (its ``norms_sq`` summed from the last norm, not in one running sum, and its vectors are
-  the mistaken rows: the data); each needs its warm start to carry that state exactly.
+* the algorithms whose chain of warm starts is bit-identical to one run
+  (:data:`STREAMED`; checked by ``tests/test_streaming.py`` against every registered
+  algorithm). AROW's per-update records (``state["m"]``, ``state["chi"]``) are kept by
+  each chunk's run for its own updates: the run over the file joins them
+  (:data:`JOINED_STATE`). Refused, each for a reason in its warm start: ROMMA, the
+  shifting and the projected Perceptron (:data:`SCALED`: w kept as a scale times a
+  vector, which a warm start multiplies out, one rounding the run on the file read whole
+  does not make), ALMA (its threshold's running sum recomputed), the Ballseptron
+  (``norm_sq`` = w @ w recomputed instead of the sum its loop kept), the Higher-Order
+  Perceptron and the pseudoinverse Second-Order Perceptron (their margins differ after a
+  warm start), the adaptive Second-Order Perceptron (its R is a maximum over all rows),
+  the Voted Perceptron (its ``norms_sq`` summed from the last norm, not in one running
+  sum, and its vectors are the mistaken rows: the data); each needs its warm start to
+  carry that state exactly.
 """
 
 from __future__ import annotations
@@ -58,9 +58,9 @@ from .run import OnlineRun
 #: The algorithms a file can be streamed to: a chain of their warm starts is one run, bit
 #: for bit (state, margins, mistakes).
 STREAMED = ("perceptron", "passive_aggressive", "pnorm", "second_order", "arow")
-#: Those streamed from CSV files only (dense chunks): their CSR loops keep w = scale * v, and
-#: a warm start multiplies it out.
-DENSE_STREAMED = ("romma", "shifting_perceptron", "projected_perceptron")
+#: Refused although deterministic and linear: their loops keep w = scale * v, and a warm
+#: start multiplies it out (one rounding more than one run).
+SCALED = ("romma", "shifting_perceptron", "projected_perceptron")
 #: Parameter values whose warm starts are not one run, and why: (algorithm, name, value).
 NOT_STREAMED = {
     ("second_order", "variant", "adaptive"): "its a_k = c R^2 k takes R = max ||x|| over all "
@@ -120,11 +120,13 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
         ``shuffle=True``, a randomized algorithm, a kernel or dual form.
     """
     spec = check_params(algorithm, params)
-    if spec.name not in STREAMED + DENSE_STREAMED:
-        raise ValueError(f"{spec.name!r} cannot be streamed: a chain of its warm starts is not "
-                         "yet bit-identical to one run (see perceptron_bounds.streaming); "
-                         f"streamed: {', '.join(STREAMED)}, and from CSV files "
-                         f"{', '.join(DENSE_STREAMED)}; or read the file with load_data")
+    if spec.name not in STREAMED:
+        why = ("its loop keeps w as a scale times a vector, which a warm start multiplies out "
+               "(one rounding more than one run)" if spec.name in SCALED else
+               "a chain of its warm starts is not yet bit-identical to one run (see "
+               "perceptron_bounds.streaming)")
+        raise ValueError(f"{spec.name!r} cannot be streamed: {why}; streamed: "
+                         f"{', '.join(STREAMED)}; or read the file with load_data")
     for (name, key, value), reason in NOT_STREAMED.items():
         if spec.name == name and params.get(key, spec.defaults.get(key)) == value:
             raise ValueError(f"{name!r} with {key}={value!r} cannot be streamed: {reason}; "
@@ -142,11 +144,6 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
     if "form" in spec.defaults:
         params.setdefault("form", "primal")
     chunks = open_chunks(path, memory_budget, label_column, delimiter, zero_based, n_features)
-    if spec.name in DENSE_STREAMED and not chunks.csv:
-        raise ValueError(f"{spec.name!r} cannot be streamed from an svmlight file: its CSR loop "
-                         "keeps w as a scale times a vector, which a warm start multiplies out "
-                         "(one rounding more than one run); stream a CSV file, or read this one "
-                         "with load_data")
     if chunks.n_rows is None:
         chunks.scan()
     if chunks.labels.shape[0] != 2:

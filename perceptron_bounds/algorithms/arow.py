@@ -82,16 +82,14 @@ from .._jit import row_kind, rule
 from .._linalg import (
     border_inverse,
     capacity,
-    cholesky_update,
     dot,
     grow_vector,
     rank_one_matvec,
     row_dense,
     rows,
     square_buffer,
-    upper_solve,
-    upper_solve_t,
 )
+from .._triangular import cholesky_update, upper_solve, upper_solve_t
 from .._validation import check_bool, check_real
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (

@@ -75,7 +75,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse
 
-from .._linalg import capacity, cholesky_solve, rows, rows_buffer, shifted_cholesky, square_buffer
+from .._linalg import capacity, rows, rows_buffer, square_buffer
+from .._triangular import cholesky_solve, shifted_cholesky
 from .._validation import check_choice, check_real
 from ..hypothesis import KernelHypothesis, kernel_blocks
 from ..kernel_engine import engine_order, engine_supports, kernel_engine

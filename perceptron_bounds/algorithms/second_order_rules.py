@@ -32,7 +32,6 @@ import numpy as np
 from .._jit import jit, rule
 from .._linalg import (
     append_row,
-    cholesky_solve,
     dot,
     grow_square,
     grow_square_within,
@@ -41,13 +40,12 @@ from .._linalg import (
     rank_one_matvec,
     row_copy,
     row_dense,
-    shifted_cholesky,
-    solve_lower,
     sym_matvec,
 )
 from .._linalg import (
     border_inverse as bordered_inverse,
 )
+from .._triangular import cholesky_solve, shifted_cholesky, solve_lower
 from ..kernel_engine import engine_append, engine_diag, engine_row
 from ._cases import MISTAKE, NO_UPDATE
 from ._frame import STOP, online_loop

@@ -25,7 +25,7 @@ import scipy.sparse as sp
 from .. import run_online
 from ..algorithms import available, get
 from ..online import MULTICLASS
-from ..streaming import DENSE_STREAMED, STREAMED, run_file
+from ..streaming import STREAMED, run_file
 from ._commands import HELP
 from ._common import (
     UsageError,
@@ -81,8 +81,7 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                         help="stream the --data file (svmlight or CSV, possibly larger "
                         "than memory) in chunks within SIZE bytes (e.g. 256MB, 1GiB): the run "
                         "equals the one on the file read whole; rows in file order, binary "
-                        "labels, the algorithms " + ", ".join(STREAMED) + " (from CSV files "
-                        "also " + ", ".join(DENSE_STREAMED) + ")")
+                        "labels, the algorithms " + ", ".join(STREAMED))
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(handler=run_command)
     return parser

@@ -151,7 +151,7 @@ def atlas_cells(tasks, algorithms, kernels, epochs, variants: bool = True) -> li
     :func:`~perceptron_bounds.experiments.bound_ratios.bound_cells`) and the ``head`` of
     the atlas's records, one per (task, algorithm and setting, kernel, epochs): each
     algorithm with its registered defaults and with each variant it declares
-    (:func:`atlas_variants`; the defaults only when ``variants`` is False). An algorithm
+    (``atlas_variants``; the defaults only when ``variants`` is False). An algorithm
     without a kernel form runs only under ``linear``; a task only under its kernels
     (``Task.kernels``)."""
     cells = []
