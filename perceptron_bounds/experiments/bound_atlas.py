@@ -232,7 +232,7 @@ def bound_atlas(data=None, *, algorithms=None, kernels=("linear",), epochs=(1,),
     quick : bool, default=False
         Reduced sizes (the data sets' quick sizes).
     variants : bool or None, default=None
-        Run the variants each algorithm declares (:func:`atlas_variants`) besides its
+        Run the variants each algorithm declares (``atlas_variants``) besides its
         registered defaults; None: unless ``quick`` (a quick atlas is a smoke test of every
         algorithm, in seconds).
     data_home, download
