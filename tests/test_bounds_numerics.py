@@ -71,6 +71,21 @@ def test_pinv_bound_uses_the_instances_as_the_run_used_them(form):
     assert np.all(curves["second_order_pinv"] >= curves.mistakes)
 
 
+def test_pinv_bound_not_applicable_where_a_rank_rise_is_inside_the_span():
+    # A run whose recorded rank rises include a mistake on the same instance as an earlier
+    # one (a Cholesky pivot of 0 in the bound's arithmetic; the full atlas met one on MNIST
+    # at pivot 613): the pinv bound says why it does not apply instead of raising.
+    X, y = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]]), np.array([1.0, -1.0, 1.0])
+    run = run_online("second_order", X, y, variant="pinv")
+    assert run.mistake_rows[:2].tolist() == [0, 1]
+    run.state["rank_growth"] = np.array([0, 1], dtype=np.int64)
+    row = next(row for row in evaluate(run, X, y, u=np.array([1.0, 1.0])).rows
+               if row.name == "second_order_pinv")
+    assert not row.applies and "inside the span" in row.reason and "mistake 2" in row.reason
+    curves = bounds_over_time(run, X, y, u=np.array([1.0, 1.0]), gamma=0.5)
+    assert "second_order_pinv" not in curves.keys()
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_pinv_kernel_bound_on_rbf_data_at_scale_1e_8(seed):
     # K(x, z) = 1 - O(1e-16): every instance is inside the span of the first one.

@@ -232,14 +232,19 @@ class SpectrumQuantities(Quantities):
     def whole(cls, ctx, comp, tightened):
         run = ctx.run
         used = cls.trials(run)
-        scores = cls.scores(ctx, comp)
+        failure = None
+        try:
+            scores = cls.scores(ctx, comp)
+        except np.linalg.LinAlgError as exc:
+            failure = f"f on the instances as the run used them could not be computed: {exc}"
+            scores = comp.values(ctx.X)[ctx.rows_all]
         margins = ctx.y[ctx.rows_all] * scores
         energy = float(np.sum(scores[used] ** 2))
-        failure = None
         try:  # LAPACK's symmetric eigensolver can stop ("Internal Error.") on ill-conditioned input
             spectral = cls.spectrum(ctx)
         except np.linalg.LinAlgError as exc:
-            failure = f"the eigenvalues of the mistakes' Gram matrix could not be computed ({exc})"
+            failure = failure or (
+                f"the eigenvalues of the mistakes' Gram matrix could not be computed ({exc})")
             spectral = {"eigenvalues": np.zeros(0), "lambda_star": np.inf, "rank": 0}
         profile = HingeProfile(margins[used if tightened else slice(None)])
         return cls(tightened=tightened, failure=failure, D=profile.d1, u_energy=energy,
@@ -298,11 +303,34 @@ class SpanQuantities(SpectrumQuantities):
             rank_growth=ctx.run.state["rank_growth"]))
 
     @classmethod
+    def undefined(cls, ctx) -> str | None:
+        """Why the projections cannot be computed, or None: a rank rise the run recorded at a
+        mistake whose instance the bound's arithmetic finds inside the span (pivot <= 0)."""
+        L, pivots, _ = cls.coordinates(ctx)
+        flat = np.flatnonzero(np.diagonal(L[pivots]) <= 0.0)
+        if not flat.size:
+            return None
+        return (f"the run raised its rank at mistake {int(pivots[flat[0]]) + 1}, whose instance "
+                "is inside the span of the earlier ones in the bound's arithmetic (squared "
+                "distance <= 0), so its projections are undefined")
+
+    @classmethod
+    def prefixes(cls, ctx, comp, gamma, tightened):
+        """As for the other spectral bounds; none (the bound infinite, not applicable) where
+        ``undefined``."""
+        if cls.undefined(ctx) is not None:
+            return []
+        return super().prefixes(ctx, comp, gamma, tightened)
+
+    @classmethod
     def scores(cls, ctx, comp) -> np.ndarray:
         """f(x~_t) on every trial, x~_t the instance as the run used it: on a trial where the
         run found x_t inside the span of the earlier mistakes, its projection on that span;
         where the rank rose, x_t itself (theory §4.1)."""
         L, pivots, rises = cls.coordinates(ctx)
+        undefined = cls.undefined(ctx)
+        if undefined is not None:
+            raise np.linalg.LinAlgError(undefined)
         basis = ctx.rows_mistakes[pivots]
         grew = ctx.run.mistake_trials[rises == 1]
         trials = np.arange(ctx.run.n_trials)
