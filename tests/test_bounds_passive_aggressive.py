@@ -107,6 +107,9 @@ def make_binary(seed):
         X = X - np.outer(X @ u0, u0) + np.outer(y * gamma0, u0)
     flip = rng.random(n) < rng.choice([0.0, 0.0, 0.1, 0.3])
     y[flip] = -y[flip]
+    if mode in ("scaled", "mixed"):  # norms in [0.5, 2] before the scale: inside the range
+        # run_online accepts, [1.49e-154, 1.34e154] (a standard normal row of d = 1 is 0.01)
+        X = X / np.linalg.norm(X, axis=1)[:, None] * rng.uniform(0.5, 2.0, n)[:, None]
     if mode == "scaled":
         X = X * 10.0 ** float(rng.choice([-150, -50, 50, 150]))
     elif mode == "mixed":  # rows of norms from 1e-150 to 1e150 in one run
