@@ -19,25 +19,33 @@ What streaming supports, and why:
 * the linear primal forms (a weight vector, or the Second-Order / AROW / Higher-Order
   matrices of ``n_features``): their state does not grow with the data. A kernel or dual
   form keeps support vectors, i.e. the data, so it is refused; ``form`` is set to
-  ``"primal"`` when the algorithm has one;
+  ``"primal"`` when the algorithm has one (the Higher-Order Perceptron's ``"implicit"``
+  form, for p > 2, streams too). Two keep a record that grows with the mistakes, not with
+  the trials: the voted Perceptron its vectors, as the mistaken rows (up to the data, on
+  noisy data), and the Higher-Order Perceptron the factors of its matrix, one n_features
+  vector per matrix update;
 * binary data (two labels): the multiclass runs read all labels first, and one-vs-rest
   keeps one run per class; read such a file whole;
 * deterministic algorithms: a randomized one draws its uniforms for the whole presented
   sequence at once;
 * the algorithms whose chain of warm starts is bit-identical to one run
   (:data:`STREAMED`; checked by ``tests/test_streaming.py`` against every registered
-  algorithm). AROW's per-update records (``state["m"]``, ``state["chi"]``) are kept by
-  each chunk's run for its own updates: the run over the file joins them
-  (:data:`JOINED_STATE`). Refused, each for a reason in its warm start: ROMMA, the
+  algorithm), each warm start carrying the state its loop keeps: the Higher-Order
+  Perceptron's w as its loop updated it (not A v) and whether a change of A is pending
+  (the next product is then the sweep that applies it), the pseudoinverse Second-Order
+  Perceptron's w (not Q^T wc), the voted Perceptron's running sum of its norms (not
+  restarted from the last, clamped norm). The adaptive Second-Order Perceptron's
+  a_k = c R^2 k takes R over every row before the first trial: each chunk's run is given
+  the file's largest squared norm from its scan (:data:`FROM_SCAN`). The per-update
+  records that each chunk's run keeps for its own updates (AROW's ``state["m"]``,
+  ``state["chi"]``, the Higher-Order Perceptron's ``rho``, ``y_v_x``, ``r``, the
+  Second-Order Perceptron's ``a_k`` and ``rank_growth``) are joined by the run over the
+  file (:data:`JOINED_STATE`). Refused, each for a reason in its warm start: ROMMA, the
   shifting and the projected Perceptron (:data:`SCALED`: w kept as a scale times a
   vector, which a warm start multiplies out, one rounding the run on the file read whole
   does not make), ALMA (its threshold's running sum recomputed), the Ballseptron
-  (``norm_sq`` = w @ w recomputed instead of the sum its loop kept), the Higher-Order
-  Perceptron and the pseudoinverse Second-Order Perceptron (their margins differ after a
-  warm start), the adaptive Second-Order Perceptron (its R is a maximum over all rows),
-  the Voted Perceptron (its ``norms_sq`` summed from the last norm, not in one running
-  sum, and its vectors are the mistaken rows: the data); each needs its warm start to
-  carry that state exactly.
+  (``norm_sq`` = w @ w recomputed instead of the sum its loop kept); each needs its warm
+  start to carry that state exactly.
 """
 
 from __future__ import annotations
@@ -53,24 +61,25 @@ from ._validation import check_real
 from .algorithms._common import check_memory_budget
 from .datasets.chunks import FileChunks
 from .registry import check_params
+from .registry import get as get_algorithm
 from .run import OnlineRun
 
 #: The algorithms a file can be streamed to: a chain of their warm starts is one run, bit
 #: for bit (state, margins, mistakes).
-STREAMED = ("perceptron", "passive_aggressive", "pnorm", "second_order", "arow")
+STREAMED = ("perceptron", "passive_aggressive", "pnorm", "second_order", "arow",
+            "higher_order", "voted_perceptron")
 #: Refused although deterministic and linear: their loops keep w = scale * v, and a warm
 #: start multiplies it out (one rounding more than one run).
 SCALED = ("romma", "shifting_perceptron", "projected_perceptron")
-#: Parameter values whose warm starts are not one run, and why: (algorithm, name, value).
-NOT_STREAMED = {
-    ("second_order", "variant", "adaptive"): "its a_k = c R^2 k takes R = max ||x|| over all "
-    "the rows before the first trial, a chunk's run over the rows so far",
-    ("second_order", "variant", "pinv"): "a warm start does not carry the span of the earlier "
-    "mistakes as the run keeps it (its margins differ)",
-}
-#: Per-update records of the state that each chunk's run keeps for its own updates, joined
-#: over the chunks.
-JOINED_STATE = {"arow": ("m", "chi")}
+#: Parameters that a chunk's run takes from the file's scan when the run is not given them
+#: (the rows before the first trial): (algorithm, name, value) -> (parameter, FileChunks
+#: attribute). The run over the file reports them as given.
+FROM_SCAN = {("second_order", "variant", "adaptive"): ("R2", "max_norm_sq")}
+#: Records of the state that each chunk's run keeps of its own updates, joined over the
+#: chunks: concatenated, or as :data:`_JOINS` says.
+JOINED_STATE = {"arow": ("m", "chi"),
+                "higher_order": ("rho", "y_v_x", "r", "matrix_updates", "pending"),
+                "second_order": ("a_k", "rank_growth")}
 #: The default ``memory_budget`` of :func:`run_file`: 256 MiB.
 DEFAULT_BUDGET = 256 * 1024 ** 2
 
@@ -127,10 +136,6 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
                "perceptron_bounds.streaming)")
         raise ValueError(f"{spec.name!r} cannot be streamed: {why}; streamed: "
                          f"{', '.join(STREAMED)}; or read the file with load_data")
-    for (name, key, value), reason in NOT_STREAMED.items():
-        if spec.name == name and params.get(key, spec.defaults.get(key)) == value:
-            raise ValueError(f"{name!r} with {key}={value!r} cannot be streamed: {reason}; "
-                             "read the file with load_data")
     if shuffle:
         raise ValueError("shuffle=True needs the rows in memory (a permutation of them); a "
                          "streamed file is presented in file order: read it with load_data "
@@ -152,25 +157,29 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
     from . import run_online
 
     n = chunks.n_rows
+    scanned = {name: getattr(chunks, attribute) or None
+               for (algorithm, key, value), (name, attribute) in FROM_SCAN.items()
+               if spec.name == algorithm and params.get(key, spec.defaults.get(key)) == value
+               and params.get(name) is None}
     fingerprint = FileFingerprint(chunks)
     records, previous = [], None
     for epoch in range(epochs):
         for X, y, first in chunks:
             run = run_online(spec.name, X, y, classes=chunks.labels, warm_start=previous,
                              record_margins=record_margins, progress=progress,
-                             **(params if previous is None else {}))
+                             **({**params, **scanned} if previous is None else {}))
             if previous is None and (run.params.get("kernel", "linear") != "linear"
-                                     or run.params.get("form", "primal") != "primal"):
+                                     or run.params.get("form") == "dual"):
                 raise ValueError(f"{spec.name!r} has no linear primal form to stream")
             if epoch == 0:
                 fingerprint.add(X, y, first)
             # what the gathered run needs of each chunk's run; its state only of the last
             records.append({name: getattr(run, name) for name in _JOINED})
-            records[-1]["state"] = {name: run.state[name]
+            records[-1]["state"] = {name: run.state.get(name)
                                     for name in JOINED_STATE.get(spec.name, ())}
             records[-1]["offset"] = epoch * n + first
             if previous is None:
-                resolved = run.params
+                resolved = {**run.params, **dict.fromkeys(scanned)}
             previous = run
     return _gathered(previous, resolved, records, fingerprint.text(), n, epochs,
                      record_margins)
@@ -214,7 +223,8 @@ def evaluate_file(run: OnlineRun, path, *, u, gamma=None, memory_budget: float =
         One line, before the bounds are computed: no ``u`` (or a sequence of them), a
         multiclass or kernel run, a file other than the run's data, dense matrices over the
         budget, a bound that needs the rows at once (the pseudoinverse Second-Order bound,
-        which projects every row on the mistakes' span).
+        which projects every row on the mistakes' span; the Higher-Order bounds, which
+        transform the mistaken rows in the order of the mistakes: before the file is read).
     """
     from .bounds.declaration import bounds_of
     from .bounds.evaluate import binary_report, check_memory
@@ -234,6 +244,10 @@ def evaluate_file(run: OnlineRun, path, *, u, gamma=None, memory_budget: float =
     if run.multiclass is not None or run.params.get("kernel", "linear") != "linear":
         raise ValueError("a streamed file is evaluated for a binary linear-kernel run; read the "
                          "file with load_data and call evaluate")
+    if get_algorithm(run.algorithm).transformed_sequence:
+        raise ValueError(f"the bounds of a {run.algorithm} run measure u on the transformed "
+                         "instances y_t B_(k-1) x_t of its mistakes, which read the mistaken "
+                         f"rows in the order of the mistakes: that {NEEDS_ROWS}")
     if gamma is not None:
         gamma = check_real("gamma", gamma, low=0.0, include_low=False)
     chunks = open_chunks(path, memory_budget, label_column, delimiter, zero_based, n_features)
@@ -278,6 +292,19 @@ def open_chunks(path, memory_budget, label_column=None, delimiter=None, zero_bas
 
 #: The per-trial records of the chunk runs, joined into the run over the file.
 _JOINED = ("mistake_trials", "margin_error_trials", "margins", "queried_trials")
+#: The state records (:data:`JOINED_STATE`) not concatenated, from the chunk runs' ``parts``
+#: and their ``mistakes``: a count is summed, indices among a run's mistakes are offset, a_k
+#: (the a in force at the start, then after each mistake) continues the last, and what a run
+#: without a mistake keeps of its warm start's (``pending``) is left out (None) once the
+#: records joined hold a mistake.
+_JOINS = {
+    "matrix_updates": lambda parts, mistakes: sum(parts),
+    "rank_growth": lambda parts, mistakes: np.concatenate(
+        [part + offset for part, offset in zip(parts, np.cumsum([0, *mistakes[:-1]]),
+                                                strict=True)]),
+    "a_k": lambda parts, mistakes: np.concatenate([parts[0], *(part[1:] for part in parts[1:])]),
+    "pending": lambda parts, mistakes: None if sum(mistakes) else parts[-1],
+}
 
 
 def _gathered(last: OnlineRun, params: dict, records: list, fingerprint: str, n: int,
@@ -289,8 +316,14 @@ def _gathered(last: OnlineRun, params: dict, records: list, fingerprint: str, n:
         return np.concatenate(parts) if parts else None
 
     state = dict(last.state)
+    mistakes = [record["mistake_trials"].shape[0] for record in records]
     for name in records[-1]["state"]:
-        state[name] = np.concatenate([record["state"][name] for record in records])
+        parts = [record["state"][name] for record in records]
+        if any(part is not None for part in parts):
+            state[name] = _JOINS.get(name, lambda parts, mistakes: np.concatenate(parts))(
+                parts, mistakes)
+            if state[name] is None:
+                del state[name]
     return dataclasses.replace(
         last,
         state=state,

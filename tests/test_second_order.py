@@ -181,6 +181,36 @@ def test_adaptive_matches_reference(form, kernel, options, c):
         assert rel_err(run.dual_coef, alpha) < 1e-9
 
 
+def test_adaptive_with_r2_given_chains_warm_starts_into_one_run():
+    """R2 = the largest squared norm, given to every batch: the chain of primal warm starts
+    is the run on the rows at once, bit for bit (without it, a batch takes the largest norm
+    so far); R2 below some row's squared norm is refused in one line before any trial. (The
+    dual form's kernel rows come in blocks of trials, rounded by how the batches cut them.)"""
+    form = "primal"
+    X, y = noisy_separable(n_samples=80, n_features=5, noise=0.2, seed=4)
+    X[50] *= 3.0  # the largest norm, in the last batch
+    whole = run_online("second_order", X, y, variant="adaptive", form=form, record_margins=True)
+    r2 = float(kernel_of(whole.params).diagonal(X).max())
+    assert whole.params["R2"] is None
+    for given, exact in ((r2, True), (None, False)):
+        run, margins = None, []
+        for start in range(0, 80, 20):
+            run = run_online("second_order", X[start:start + 20], y[start:start + 20],
+                             warm_start=run, record_margins=True,
+                             **({} if run else {"variant": "adaptive", "form": form, "R2": given}))
+            margins.append(run.margins)
+        assert np.array_equal(np.concatenate(margins), whole.margins) == exact
+        if exact:
+            for name, value in whole.state.items():
+                if name != "a_k":  # a_k: per run
+                    np.testing.assert_array_equal(run.state[name], value)
+    np.testing.assert_array_equal(run_online("second_order", X, y, variant="adaptive",
+                                             form=form, R2=r2).state["a_k"], whole.state["a_k"])
+    with pytest.raises(ValueError, match=r"R2=1.0 is below max \|\|x_t\|\|\^2 = .* "
+                                         r"\(paper 003, Theorem 3\)$"):
+        run_online("second_order", X, y, variant="adaptive", form=form, R2=1.0)
+
+
 def test_adaptive_rejects_all_zero_rows():
     with pytest.raises(ValueError, match="R = max"):
         run_online("second_order", np.zeros((4, 3)), [0, 1, 0, 1], variant="adaptive")

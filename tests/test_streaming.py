@@ -11,9 +11,10 @@ import re
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.datasets import dump_svmlight_file
 
-from perceptron_bounds import run_online
+from perceptron_bounds import load_run, run_online
 from perceptron_bounds.algorithms import available, get
 from perceptron_bounds.bounds import evaluate
 from perceptron_bounds.cli import main
@@ -120,8 +121,7 @@ def test_every_other_algorithm_is_refused_in_one_line(files):
     ({"kernel": "rbf"}, "linear primal forms"),
     ({"form": "dual"}, "linear primal forms"),
     ({"memory_budget": 0}, "memory_budget"),
-    ({"variant": "adaptive"}, "R = max ||x|| over all the rows"),
-    ({"variant": "pinv"}, "span of the earlier mistakes"),
+    ({"variant": "adaptive", "R2": 0.5}, "R2=0.5 is below max ||x_t||^2"),
 ])
 def test_what_a_stream_does_not_take(files, options, message):
     path, reader = files["svm"]
@@ -211,3 +211,67 @@ def test_chunks_scanned_once_serve_several_runs(files, monkeypatch):
         np.testing.assert_array_equal(shared.mistake_trials, alone.mistake_trials)
         assert shared.data_fingerprint == alone.data_fingerprint
     assert scans == []
+
+
+# Streamed by carrying what their loops keep (issue 34, item 3): the Higher-Order
+# Perceptron's w and pending matrix change, the pseudoinverse's w, the adaptive a_k's R^2
+# from the file's scan, the voted Perceptron's running sum of its norms.
+CARRIED = [("higher_order", {}), ("higher_order", {"sparse": True}),
+           ("higher_order", {"c": 0.9, "normalize": False}),
+           ("higher_order", {"form": "implicit"}), ("higher_order", {"form": "implicit", "p": 3.0}),
+           ("second_order", {"variant": "pinv"}), ("second_order", {"variant": "adaptive"}),
+           ("second_order", {"variant": "adaptive", "c": 0.05}), ("voted_perceptron", {})]
+
+
+def bits(value):
+    """The bytes of a state value (-0.0 and 0.0 told apart), with its kind and shape."""
+    if sp.issparse(value):
+        value = value.toarray()
+    value = np.asarray(value)
+    return value.dtype.str, value.shape, value.tobytes()
+
+
+def assert_same_bits(streamed, whole, X):
+    """Mistakes, margins, state and hypothesis of two runs equal bit for bit."""
+    np.testing.assert_array_equal(streamed.mistake_trials, whole.mistake_trials)
+    assert bits(streamed.margins) == bits(whole.margins)
+    assert streamed.params == whole.params
+    assert streamed.state.keys() == whole.state.keys()
+    for name, value in whole.state.items():
+        assert bits(streamed.state[name]) == bits(value), name
+    for name, value in vars(whole.hypothesis).items():
+        if isinstance(value, np.ndarray) or sp.issparse(value):
+            assert bits(getattr(streamed.hypothesis, name)) == bits(value), name
+    assert bits(streamed.decision_function(X)) == bits(whole.decision_function(X))
+    assert streamed.data_fingerprint == whole.data_fingerprint
+
+
+@pytest.mark.parametrize(("algorithm", "params"), CARRIED)
+@pytest.mark.parametrize("kind", ["svm", "csv"])
+def test_carried_state_streams_bit_for_bit(tmp_path_factory, algorithm, params, kind):
+    """Several budgets (chunks of a few rows to a few dozen), two epochs; wide sparse rows,
+    so that the Higher-Order Perceptron's products take each of their routes."""
+    folder = tmp_path_factory.mktemp("carried")
+    X, y = data(300, 24, seed=3, noise=0.5)
+    X[:, 12:] *= np.random.default_rng(5).random(300)[:, None] < 0.2  # rows of 6 to 18 nonzeros
+    path = folder / f"d.{kind}"
+    if kind == "svm":
+        dump_svmlight_file(X, y, str(path), zero_based=True)
+        options = {"zero_based": True}
+    else:
+        np.savetxt(path, np.column_stack([X, y]), delimiter=",")
+        options = {}
+    X, y, _ = load_data(path, **options)
+    form = {} if "form" in params else {"form": "primal"}
+    whole = run_online(algorithm, X, y, epochs=2, record_margins=True, **form, **params)
+    assert whole.mistakes > 20
+    for budget in (3_000, 12_000, 50_000):
+        streamed = run_file(algorithm, path, memory_budget=budget, epochs=2,
+                            record_margins=True, **options, **params)
+        assert_same_bits(streamed, whole, X)
+    saved = load_run(streamed.save(folder / "run.npz"))
+    assert_same_bits(saved, streamed, X)
+    # a saved streamed run continues as the run on the file read whole: one more pass
+    again = run_online(algorithm, X, y, warm_start=saved, record_margins=True)
+    assert_same_bits(again, run_online(algorithm, X, y, warm_start=whole, record_margins=True),
+                     X)

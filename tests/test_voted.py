@@ -179,6 +179,26 @@ def test_bad_prediction_options():
         run_online("voted_perceptron", Z, np.sign(Z[:, 0]), r=0.1)
 
 
+@pytest.mark.parametrize("cut", [3, 6, 9])
+def test_a_chain_of_warm_starts_keeps_one_running_sum_of_the_norms(cut):
+    """||v_j||^2 summed in one running sum over the warm starts, bit for bit as one run, also
+    where it fell below 0 by rounding (after 6 rows here: v back to 0 from three vectors),
+    where norms_sq holds the clamp at 0 and the state the sum itself."""
+    rng = np.random.default_rng(28)
+    base = rng.standard_normal((3, 3))
+    X = base[rng.integers(0, 3, 12)] * rng.choice([1.0, 1.0, 3.0], 12)[:, None]
+    y = rng.choice([-1, 1], 12)
+    whole = run_online("voted_perceptron", X, y, epochs=2)
+    first = run_online("voted_perceptron", X[:cut], y[:cut], classes=[-1, 1])
+    assert ("norm_sq_sum" in first.state) == (cut == 6)
+    if cut == 6:
+        assert first.state["norm_sq_sum"] < 0.0 == first.state["norms_sq"][-1]
+    run = run_online("voted_perceptron", X[cut:], y[cut:], warm_start=first)
+    run = run_online("voted_perceptron", X, y, warm_start=run)
+    assert run.state["norms_sq"].tobytes() == whole.state["norms_sq"].tobytes()
+    np.testing.assert_array_equal(run.state["counts"], whole.state["counts"])
+
+
 def test_supvec_rows_and_mistakes_of_a_warm_start_chain():
     """One SupVec (support_rows) and one corrections count (mistake_count is corrections)."""
     X, y = noisy_separable(n_samples=60, n_features=4, noise=0.1, seed=2)

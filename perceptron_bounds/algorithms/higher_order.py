@@ -73,6 +73,15 @@ entry per mistake of this run, in trial order):
     Mistakes over the whole history (warm starts included): the schedule's k.
 ``v``, ``A``
     (linear forms) v_k; (primal form) A_k = B_k^T B_k.
+``pending``
+    (primal form; True, and only in a run without a mistake of its own, when the last
+    mistake of its warm start's history changed A) Whether the last mistake changed A
+    (rho_k > 0), else told by ``rho[-1] > 0``: the loop takes the next mistake's A x_t
+    in the sweep that applies that change (summed in another order than the product
+    from x_t's nonzeros or from the factors), and a warm start does the same, with the
+    change already applied. With w (``run.weights``, as the loop kept it rather than
+    A v) and the records above, a chain of warm starts is one run, bit for bit
+    (:mod:`perceptron_bounds.streaming`).
 ``factors``, ``factor_rho``
     (linear forms) the instances x_i (as used) and rho_i > 0 of every factor of
     the final B, over the whole history.
@@ -217,6 +226,13 @@ def _factor_buffers(previous, n: int):
     return rows_buffer(F), rows_buffer(previous.state["factor_rho"]), F.shape[0]
 
 
+def _pending(state: dict) -> bool:
+    """Whether the last mistake of a primal run's history changed A (rho_k > 0): the run's
+    own last mistake, or (a run without one) the ``pending`` kept of its warm start."""
+    rho = state["rho"]
+    return bool(rho[-1] > 0) if rho.shape[0] else state.get("pending", False)
+
+
 def _fit_linear(data, order, params, margins, previous) -> LoopResult:
     p = params["p"]
     X = normalize_rows(data.X, p) if params["normalize"] else data.X
@@ -232,17 +248,23 @@ def _fit_linear(data, order, params, margins, previous) -> LoopResult:
     sparse = params["sparse"]
     x = np.empty(n)
     if params["form"] == "primal":
-        A = np.eye(n) if previous is None else np.array(previous.state["A"])
-        w = A @ v
-        ax, u, xp = np.empty(n), np.empty(n), np.empty(n)  # the change A += u xp^T + xp u^T
+        if previous is None:
+            A, w, pending = np.eye(n), np.zeros(n), False
+        else:  # w as the loop kept it, not A v (one rounding apart)
+            A, w = np.array(previous.state["A"]), np.array(previous.weights)
+            pending = _pending(previous.state)
+        # The change A += u xp^T + xp u^T; a warm start's, applied by its run, is zero.
+        ax, u, xp = np.empty(n), np.zeros(n), np.zeros(n)
         trials, _, (_, _, pending, F, frho, a), _ = primal_loop(
             X, data.y, order, (rho_seq, A, v, w, x, ax, u, xp, *outs),
-            (k0, sparse, False, F, frho, a), margins)
+            (k0, sparse, pending, F, frho, a), margins)
         if pending:
             symmetric_sweep(A, u, xp, x, ax)
         lower = np.tril_indices(n, -1)
         A[lower] = A.T[lower]  # the loop kept the upper triangle
         state["A"] = A
+        if pending and trials.shape[0] == 0:  # else this run's last rho tells it
+            state["pending"] = True
     else:
         w = np.zeros(n) if previous is None else np.array(previous.weights)
         if p == 2.0:

@@ -55,10 +55,18 @@ on the trial of the j-th mistake), ``R`` (the R of a_k = c R^2 k: the largest
 norm of this run's rows and of the warm start's), ``k`` (mistakes since the
 zero state, warm starts included), and ``correlation`` = X_m X_m^T with ``v``
 (primal) or ``gram`` = G_m with ``support_labels`` (dual); for
-``variant="pinv"``: ``rank`` (of X_m X_m^T) and ``rank_growth`` (0-based
+``variant="pinv"``: ``rank`` (of X_m X_m^T), ``rank_growth`` (0-based
 indices among this run's mistakes of those outside the span, which grew the
-rank). In the dual form of ``pinv`` the support vectors are those rank-growing
-mistakes, a basis of the span.
+rank) and, in the primal form, ``w`` (w = Q^T wc as the loop updated it, which a
+warm start continues; ``run.weights`` is Q^T wc multiplied out, rounded apart). In
+the dual form of ``pinv`` the support vectors are those rank-growing mistakes, a
+basis of the span.
+
+``R2`` (default None) is the R^2 of the adaptive a_k = c R^2 k given in advance (at
+least max K(x_t, x_t) over the rows, so that Theorem 3 holds): the largest squared
+norm of a file's rows read in chunks (:mod:`perceptron_bounds.streaming`), each chunk
+a warm start of the one before, makes the run over the file the run on the file read
+whole. None takes it from the rows, as above.
 
 References
 ----------
@@ -103,9 +111,15 @@ from .second_order_rules import inverse_primal_loop as _so_inverse_primal_loop
 # ---------------------------------------------------------------- Python wrappers
 
 
-def _squared_radius(kdiag, previous) -> float:
-    """R^2 = max K(x, x) over the rows (and the warm start's R^2); adaptive a needs R > 0."""
+def _squared_radius(kdiag, previous, given) -> float:
+    """R^2 = max K(x, x) over the rows (and the warm start's R^2), or the ``given`` R2 (at
+    least the rows' maximum); adaptive a needs R > 0."""
     r2 = float(np.max(kdiag))
+    if given is not None:
+        if given < r2:
+            raise ValueError(f"R2={given!r} is below max ||x_t||^2 = {r2!r} over the rows: "
+                             "a_k = c R^2 k takes R >= every ||x_t|| (paper 003, Theorem 3)")
+        return given
     if previous is not None:
         r2 = max(r2, previous.state["R"] ** 2)
     if r2 <= 0.0:
@@ -159,7 +173,7 @@ def _fit_adaptive(data, order, params, margins, previous):
     """a_k = c R^2 k (Fig. 4): a fresh Cholesky factor of a_k I + X_k X_k^T (or G_k) per mistake."""
     kernel = kernel_of(params)
     kdiag = kernel.diagonal(data.X)
-    r2 = _squared_radius(kdiag, previous)
+    r2 = _squared_radius(kdiag, previous, params["R2"])
     c_r2 = params["c"] * r2
     k0 = 0 if previous is None else previous.state["k"]
     k_max = k0 + order.shape[0] + 1
@@ -257,6 +271,8 @@ def _resolve(params: dict, data) -> dict:
     """
     a = check_real("a", params["a"], low=0.0, include_low=False)
     c = check_real("c", params["c"], low=0.0, include_low=False)
+    r2 = None if params["R2"] is None else check_real("R2", params["R2"], low=0.0,
+                                                      include_low=False)
     span_tol = check_real("span_tol", params["span_tol"], low=0.0, high=1.0, include_low=False,
                           include_high=False)
     variant = check_choice("variant", params["variant"], VARIANTS)
@@ -269,15 +285,15 @@ def _resolve(params: dict, data) -> dict:
     if form == "primal" and not fits:
         raise ValueError(over_budget("primal", data.n_features, matrices, budget, "form='dual'"))
     resolved = resolve_kernel_form({**params, "form": form}, data)
-    return {"a": a, "variant": variant, "c": c, "span_tol": span_tol, "memory_budget": budget,
-            **resolved}
+    return {"a": a, "variant": variant, "c": c, "R2": r2, "span_tol": span_tol,
+            "memory_budget": budget, **resolved}
 
 
 SECOND_ORDER = register(
     Algorithm(
         name="second_order",
         estimator="SecondOrderPerceptron",
-        defaults={"a": 1.0, "variant": "inverse", "c": 1.0, "span_tol": 1e-9,
+        defaults={"a": 1.0, "variant": "inverse", "c": 1.0, "R2": None, "span_tol": 1e-9,
                   **KERNEL_DEFAULTS, "form": "auto", "memory_budget": MEMORY_BUDGET},
         resolve=_resolve,
         fit=_fit,

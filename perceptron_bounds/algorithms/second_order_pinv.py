@@ -58,12 +58,14 @@ def fit_pinv(data, order, params, margins, previous) -> LoopResult:
     if params["form"] == "primal":
         r = 0 if h is None else h.basis.shape[0]
         basis = np.empty((16, n)) if h is None else rows_buffer(h.basis)
-        w = np.zeros(n) if h is None else np.array(h.weights)
+        # w as the loop kept it (``state["w"]``), not Q^T wc (rounded apart)
+        w = np.zeros(n) if h is None else np.array(previous.state.get("w", h.weights))
         work = (np.zeros(n), *(np.empty(n) for _ in range(4)))
         trials, _, (_, _, basis, wc, c_inv, r), _ = pinv_primal_loop(
             rows(data.X), data.y, order, (w, *work, grew), (record, tol, basis, wc, c_inv, r),
             margins)
         basis, transform = basis[:r].copy(), None
+        extra = {"w": w}
     else:
         src, st, r = kernel_engine(data.X, order, kernel, support_set(previous))
         l_inv = np.zeros((16, 16)) if h is None else square_buffer(h.transform)
@@ -75,11 +77,12 @@ def fit_pinv(data, order, params, margins, previous) -> LoopResult:
             margins)
         check_dual_stop(stop, r, PINV_MATRICES, budget)
         basis, transform = engine_supports(st, r), l_inv[:r, :r].copy()
+        extra = {}
     hypothesis = PseudoinverseHypothesis(
         basis, transform, c_inv[:r, :r].copy(), wc[:r].copy(), kernel, tol
     )
     grew = grew[:trials.shape[0]]
-    state = {"rank": int(r), "rank_growth": np.flatnonzero(grew).astype(np.int64)}
+    state = {"rank": int(r), "rank_growth": np.flatnonzero(grew).astype(np.int64), **extra}
     return LoopResult(trials, hypothesis, state=state)
 
 

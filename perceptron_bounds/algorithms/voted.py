@@ -12,9 +12,16 @@ is a ``VotedHypothesis`` (at the end of this module), whose
 Registered as ``"voted_perceptron"`` with the parameters of ``"perceptron"``:
 ``kernel``, ``degree``, ``gamma``, ``coef0`` (theory §1.7) and ``form``
 (``"primal"``, ``"dual"`` or ``"auto"``). ``OnlineRun.state`` holds
-``counts`` (c_1..c_{k+1}, int64, summing to the number of trials) and
-``norms_sq`` (||v_1||^2..||v_{k+1}||^2). A warm start continues the count of
-the last vector. ``run.weights`` is v_{k+1} (the Perceptron's final vector).
+``counts`` (c_1..c_{k+1}, int64, summing to the number of trials),
+``norms_sq`` (||v_1||^2..||v_{k+1}||^2) and, when it ended below 0 (rounding, v_{k+1}
+about 0), ``norm_sq_sum``, the running sum of the recurrence of
+``VotedHypothesis.norms_sq`` before its clamp at 0 (else it is ``norms_sq[-1]``). A warm
+start continues the count of the last vector and that running sum: a chain of warm
+starts on consecutive batches is one run, bit for bit, as a file streamed in chunks
+(:mod:`perceptron_bounds.streaming`). Its memory grows with the mistakes, not with the
+trials: the vectors v_j are kept as the mistaken instances (a chunk's run stacks its
+mistaken rows under the earlier ones). ``run.weights`` is v_{k+1} (the Perceptron's
+final vector).
 
 Multiclass (paper 001, sec. 5)
 ------------------------------
@@ -165,7 +172,14 @@ def _voted(data, order, kernel, trials, scores, weights, previous) -> LoopResult
     )
     counts = survival_counts(trials, order.shape[0], old.counts)
     steps = 2.0 * labels * scores[trials] + kernel.diagonal(X_m)
-    norms_sq = np.concatenate((old.norms_sq, np.maximum(old.norms_sq[-1] + np.cumsum(steps), 0.0)))
+    # One running sum over the warm starts (its association is the run's), continued from
+    # the last norm unless the clamp at 0 changed that (then kept as norm_sq_sum)
+    start = 0.0 if previous is None else previous.state.get("norm_sq_sum", old.norms_sq[-1])
+    running = np.cumsum(np.concatenate(([start], steps)))
+    norms_sq = np.concatenate((old.norms_sq, np.maximum(running[1:], 0.0)))
+    state = {"counts": counts, "norms_sq": norms_sq}
+    if running[-1] < 0.0:
+        state["norm_sq_sum"] = float(running[-1])
     hypothesis = VotedHypothesis(
         support_vectors=_stack(old.support_vectors, X_m),
         labels=np.concatenate((old.labels, labels)),
@@ -174,7 +188,7 @@ def _voted(data, order, kernel, trials, scores, weights, previous) -> LoopResult
         kernel=kernel,
         weights=weights,
     )
-    return LoopResult(trials, hypothesis, state={"counts": counts, "norms_sq": norms_sq})
+    return LoopResult(trials, hypothesis, state=state)
 
 
 

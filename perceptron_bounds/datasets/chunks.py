@@ -7,7 +7,9 @@ chunks in file order: X CSR (svmlight) or dense (CSV), every chunk with the file
 of features, y float64 (str for text labels). A first pass over the whole
 file (:meth:`FileChunks.scan`) finds what the first chunk needs to know and checks every
 line before any work: the labels, the number of rows, the largest feature index (and so
-the index base, decided as :func:`~perceptron_bounds.datasets.load_data` decides it).
+the index base, decided as :func:`~perceptron_bounds.datasets.load_data` decides it), and
+the largest squared norm of a row (``max_norm_sq``, summed as the linear kernel's K(x, x)
+sums it, for the adaptive Second-Order Perceptron's R).
 
 Memory: one buffer of ``memory_budget / 16`` bytes holds the text (whole lines), and a
 block is parsed in pieces whose arrays (16 bytes per value and per line, svmlight; 8 per
@@ -24,7 +26,8 @@ import warnings
 
 import numpy as np
 
-from .._validation import first_nonfinite
+from .._validation import check_X, first_nonfinite
+from ..kernels import rowwise_dot
 from . import _parse
 from ._parse import csr
 from .loaders import (
@@ -81,7 +84,7 @@ class FileChunks:
         self.csv = self.suffix in CSV_SUFFIXES
         self.label_column, self.delimiter = label_column, delimiter
         self.zero_based, self.requested_features = zero_based, n_features
-        self.n_rows = self.n_features = self.labels = None
+        self.n_rows = self.n_features = self.labels = self.max_norm_sq = None
         self.shift = 0
 
     def _blocks(self):
@@ -197,6 +200,7 @@ class FileChunks:
         """Read the whole file once: check every line and find the rows, the labels and the
         number of features (see the class docstring). Returns self."""
         labels, n_rows, largest, has_zero, stated, kinds = [], 0, -1, False, "", set()
+        self.max_norm_sq = 0.0
         self.n_columns = 2
         for k, (text, line) in enumerate(self._blocks()):
             if k == 0:
@@ -213,6 +217,9 @@ class FileChunks:
                                  "one kind; read the file with load_data")
             labels.append(np.unique(y))
             n_rows += X.shape[0]
+            if X.shape[0] and X.shape[1]:
+                X = check_X(X)  # as run_online reads a chunk: duplicate entries summed
+                self.max_norm_sq = max(self.max_norm_sq, float(rowwise_dot(X, X).max()))
             if not self.csv and X.nnz:
                 largest = max(largest, int(X.indices.max()))
                 has_zero = has_zero or bool(np.any(X.indices == 0))

@@ -30,6 +30,10 @@ class SecondOrderPerceptron(OnlineClassifier):
         Fixed a, adaptive a_k = c R^2 k, or the pseudoinverse.
     c : float, default=1.0
         c > 0 of ``variant="adaptive"``.
+    R2 : float or None, default=None
+        ``variant="adaptive"``: R^2 of a_k = c R^2 k given in advance, at least the
+        largest squared norm of the instances (after the intercept's feature); None
+        takes the largest seen so far.
     span_tol : float, default=1e-9
         ``variant="pinv"``: x is outside the span of the mistakes when
         ||x_perp||^2 > span_tol ||x||^2 (in the kernel's feature space).
@@ -82,7 +86,8 @@ class SecondOrderPerceptron(OnlineClassifier):
     Notes
     -----
     ``partial_fit`` continues the run; with ``variant="adaptive"`` R becomes
-    the largest norm seen so far, so a_k may jump at a batch boundary.
+    the largest norm seen so far, so a_k may jump at a batch boundary (unless
+    ``R2`` is given).
 
     References
     ----------
@@ -110,6 +115,7 @@ class SecondOrderPerceptron(OnlineClassifier):
         a=1.0,
         variant="inverse",
         c=1.0,
+        R2=None,
         span_tol=1e-9,
         kernel="linear",
         degree=3,
@@ -127,6 +133,7 @@ class SecondOrderPerceptron(OnlineClassifier):
         self.a = a
         self.variant = variant
         self.c = c
+        self.R2 = R2
         self.span_tol = span_tol
         self.kernel = kernel
         self.degree = degree
