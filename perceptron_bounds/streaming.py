@@ -73,7 +73,7 @@ STREAMED = ("perceptron", "passive_aggressive", "pnorm", "second_order", "arow",
 SCALED = ("romma", "shifting_perceptron", "projected_perceptron")
 #: Parameters that a chunk's run takes from the file's scan when the run is not given them
 #: (the rows before the first trial): (algorithm, name, value) -> (parameter, FileChunks
-#: attribute). The run over the file reports them as given.
+#: attribute found by ``scan(norms=True)``). The run over the file reports them as given.
 FROM_SCAN = {("second_order", "variant", "adaptive"): ("R2", "max_norm_sq")}
 #: Records of the state that each chunk's run keeps of its own updates, joined over the
 #: chunks: concatenated, or as :data:`_JOINS` says.
@@ -148,19 +148,19 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
                          f"numbers), got {params}; a kernel or dual form keeps the data")
     if "form" in spec.defaults:
         params.setdefault("form", "primal")
+    wanted = {name: attribute for (algorithm, key, value), (name, attribute) in FROM_SCAN.items()
+              if spec.name == algorithm and params.get(key, spec.defaults.get(key)) == value
+              and params.get(name) is None}
     chunks = open_chunks(path, memory_budget, label_column, delimiter, zero_based, n_features)
-    if chunks.n_rows is None:
-        chunks.scan()
+    if chunks.n_rows is None or any(getattr(chunks, name) is None for name in wanted.values()):
+        chunks.scan(norms=bool(wanted))
     if chunks.labels.shape[0] != 2:
         raise ValueError(f"{chunks.path}: {chunks.labels.shape[0]} label value(s); streaming "
                          "runs binary data (two labels): read the file with load_data")
     from . import run_online
 
     n = chunks.n_rows
-    scanned = {name: getattr(chunks, attribute) or None
-               for (algorithm, key, value), (name, attribute) in FROM_SCAN.items()
-               if spec.name == algorithm and params.get(key, spec.defaults.get(key)) == value
-               and params.get(name) is None}
+    scanned = {name: getattr(chunks, attribute) or None for name, attribute in wanted.items()}
     fingerprint = FileFingerprint(chunks)
     records, previous = [], None
     for epoch in range(epochs):

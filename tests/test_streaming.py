@@ -20,6 +20,7 @@ from perceptron_bounds.bounds import evaluate
 from perceptron_bounds.cli import main
 from perceptron_bounds.datasets import load_data
 from perceptron_bounds.datasets.chunks import FileChunks
+from perceptron_bounds.kernels import rowwise_dot
 from perceptron_bounds.streaming import SCALED, STREAMED, run_file
 
 BUDGET = 8_000  # bytes: blocks of 1 kB of text, about 7 rows of the files below
@@ -211,6 +212,22 @@ def test_chunks_scanned_once_serve_several_runs(files, monkeypatch):
         np.testing.assert_array_equal(shared.mistake_trials, alone.mistake_trials)
         assert shared.data_fingerprint == alone.data_fingerprint
     assert scans == []
+
+
+@pytest.mark.parametrize("kind", ["svm", "csv", "bz2"])
+def test_a_scan_with_norms_finds_the_largest_squared_norm_as_the_run_does(files, kind):
+    """scan(norms=True): the R^2 that run_online takes from the rows read whole, same bits;
+    a FileChunks scanned without them is scanned again by an adaptive run that needs them."""
+    path, options = files[kind]
+    X, y, _ = load_data(path, **options)
+    chunks = FileChunks(path, BUDGET, **options).scan()
+    assert chunks.max_norm_sq is None
+    whole = run_online("second_order", X, y, variant="adaptive", form="primal")
+    run = run_file("second_order", chunks, variant="adaptive")
+    assert np.float64(chunks.max_norm_sq).tobytes() == np.float64(
+        rowwise_dot(X, X).max()).tobytes()
+    assert run.state["R"] == whole.state["R"] and run.params["R2"] is None
+    np.testing.assert_array_equal(run.state["a_k"], whole.state["a_k"])
 
 
 # Streamed by carrying what their loops keep (issue 34, item 3): the Higher-Order

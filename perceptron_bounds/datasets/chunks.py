@@ -8,8 +8,8 @@ of features, y float64 (str for text labels). A first pass over the whole
 file (:meth:`FileChunks.scan`) finds what the first chunk needs to know and checks every
 line before any work: the labels, the number of rows, the largest feature index (and so
 the index base, decided as :func:`~perceptron_bounds.datasets.load_data` decides it), and
-the largest squared norm of a row (``max_norm_sq``, summed as the linear kernel's K(x, x)
-sums it, for the adaptive Second-Order Perceptron's R).
+on request the largest squared norm of a row (``max_norm_sq``, summed as the linear
+kernel's K(x, x) sums it, for the adaptive Second-Order Perceptron's R).
 
 Memory: one buffer of ``memory_budget / 16`` bytes holds the text (whole lines), and a
 block is parsed in pieces whose arrays (16 bytes per value and per line, svmlight; 8 per
@@ -196,11 +196,13 @@ class FileChunks:
                              f"{delimiter!r}")
         self.delimiter_byte = 0 if delimiter == "whitespace" else ord(delimiter)
 
-    def scan(self) -> FileChunks:
+    def scan(self, norms: bool = False) -> FileChunks:
         """Read the whole file once: check every line and find the rows, the labels and the
-        number of features (see the class docstring). Returns self."""
+        number of features (see the class docstring), and with ``norms`` the largest
+        squared norm of a row, ``max_norm_sq`` (measured on 20,000 x 100 rows: 6% more time
+        for CSV, 24% for svmlight). Returns self."""
         labels, n_rows, largest, has_zero, stated, kinds = [], 0, -1, False, "", set()
-        self.max_norm_sq = 0.0
+        largest_sq = 0.0
         self.n_columns = 2
         for k, (text, line) in enumerate(self._blocks()):
             if k == 0:
@@ -217,9 +219,9 @@ class FileChunks:
                                  "one kind; read the file with load_data")
             labels.append(np.unique(y))
             n_rows += X.shape[0]
-            if X.shape[0] and X.shape[1]:
-                X = check_X(X)  # as run_online reads a chunk: duplicate entries summed
-                self.max_norm_sq = max(self.max_norm_sq, float(rowwise_dot(X, X).max()))
+            if norms and X.shape[0] and X.shape[1]:
+                rows = check_X(X)  # as run_online reads a chunk: duplicate entries summed
+                largest_sq = max(largest_sq, float(rowwise_dot(rows, rows).max()))
             if not self.csv and X.nnz:
                 largest = max(largest, int(X.indices.max()))
                 has_zero = has_zero or bool(np.any(X.indices == 0))
@@ -227,6 +229,8 @@ class FileChunks:
             raise ValueError(f"{self.path}: no samples")
         self.n_rows = n_rows
         self.labels = np.unique(np.concatenate(labels))
+        if norms:
+            self.max_norm_sq = largest_sq
         if self.csv:
             self.n_features = self.n_columns - 1
             return self
