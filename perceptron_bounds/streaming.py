@@ -32,7 +32,8 @@ What streaming supports, and why:
   Ballseptron and ALMA_2 keep w as a scale times a vector (``state["v"]``,
   ``state["scale"]``), the last two also a running ||w||^2 (``state["norm_sq"]``), and
   ALMA_p (p > 2) its w projected after the link: their warm starts continue these as the
-  loop kept them, not w multiplied out, w @ w or g(theta), which round differently. Refused, each for a reason in its warm start: the Higher-Order
+  loop kept them, not w multiplied out, w @ w or g(theta), which round differently.
+  Refused, each for a reason in its warm start: the Higher-Order
   Perceptron and the pseudoinverse Second-Order Perceptron (their margins differ after a
   warm start), the adaptive Second-Order Perceptron (its R is a maximum over all rows),
   the Voted Perceptron (its ``norms_sq`` summed from the last norm, not in one running
