@@ -28,11 +28,12 @@ What streaming supports, and why:
   (:data:`STREAMED`; checked by ``tests/test_streaming.py`` against every registered
   algorithm). AROW's per-update records (``state["m"]``, ``state["chi"]``) are kept by
   each chunk's run for its own updates: the run over the file joins them
-  (:data:`JOINED_STATE`). Refused, each for a reason in its warm start: ROMMA, the
-  shifting and the projected Perceptron (:data:`SCALED`: w kept as a scale times a
-  vector, which a warm start multiplies out, one rounding the run on the file read whole
-  does not make), ALMA (its threshold's running sum recomputed), the Ballseptron
-  (``norm_sq`` = w @ w recomputed instead of the sum its loop kept), the Higher-Order
+  (:data:`JOINED_STATE`). ROMMA, the shifting and the projected Perceptron, the
+  Ballseptron and ALMA_2 keep w as a scale times a vector (``state["v"]``,
+  ``state["scale"]``), the last two also a running ||w||^2 (``state["norm_sq"]``), and
+  ALMA_p (p > 2) its w projected after the link: their warm starts continue these as the
+  loop kept them, not w multiplied out, w @ w or g(theta), which round differently.
+  Refused, each for a reason in its warm start: the Higher-Order
   Perceptron and the pseudoinverse Second-Order Perceptron (their margins differ after a
   warm start), the adaptive Second-Order Perceptron (its R is a maximum over all rows),
   the Voted Perceptron (its ``norms_sq`` summed from the last norm, not in one running
@@ -57,10 +58,8 @@ from .run import OnlineRun
 
 #: The algorithms a file can be streamed to: a chain of their warm starts is one run, bit
 #: for bit (state, margins, mistakes).
-STREAMED = ("perceptron", "passive_aggressive", "pnorm", "second_order", "arow")
-#: Refused although deterministic and linear: their loops keep w = scale * v, and a warm
-#: start multiplies it out (one rounding more than one run).
-SCALED = ("romma", "shifting_perceptron", "projected_perceptron")
+STREAMED = ("perceptron", "passive_aggressive", "pnorm", "second_order", "arow",
+            "romma", "shifting_perceptron", "projected_perceptron", "ballseptron", "alma")
 #: Parameter values whose warm starts are not one run, and why: (algorithm, name, value).
 NOT_STREAMED = {
     ("second_order", "variant", "adaptive"): "its a_k = c R^2 k takes R = max ||x|| over all "
@@ -121,12 +120,9 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
     """
     spec = check_params(algorithm, params)
     if spec.name not in STREAMED:
-        why = ("its loop keeps w as a scale times a vector, which a warm start multiplies out "
-               "(one rounding more than one run)" if spec.name in SCALED else
-               "a chain of its warm starts is not yet bit-identical to one run (see "
-               "perceptron_bounds.streaming)")
-        raise ValueError(f"{spec.name!r} cannot be streamed: {why}; streamed: "
-                         f"{', '.join(STREAMED)}; or read the file with load_data")
+        raise ValueError(f"{spec.name!r} cannot be streamed: a chain of its warm starts is not "
+                         "yet bit-identical to one run (see perceptron_bounds.streaming); "
+                         f"streamed: {', '.join(STREAMED)}; or read the file with load_data")
     for (name, key, value), reason in NOT_STREAMED.items():
         if spec.name == name and params.get(key, spec.defaults.get(key)) == value:
             raise ValueError(f"{name!r} with {key}={value!r} cannot be streamed: {reason}; "
