@@ -30,22 +30,21 @@ What streaming supports, and why:
   sequence at once;
 * the algorithms whose chain of warm starts is bit-identical to one run
   (:data:`STREAMED`; checked by ``tests/test_streaming.py`` against every registered
-  algorithm), each warm start carrying the state its loop keeps: the Higher-Order
-  Perceptron's w as its loop updated it (not A v) and whether a change of A is pending
-  (the next product is then the sweep that applies it), the pseudoinverse Second-Order
-  Perceptron's w (not Q^T wc), the voted Perceptron's running sum of its norms (not
-  restarted from the last, clamped norm). The adaptive Second-Order Perceptron's
-  a_k = c R^2 k takes R over every row before the first trial: each chunk's run is given
-  the file's largest squared norm from its scan (:data:`FROM_SCAN`). The per-update
-  records that each chunk's run keeps for its own updates (AROW's ``state["m"]``,
-  ``state["chi"]``, the Higher-Order Perceptron's ``rho``, ``y_v_x``, ``r``, the
-  Second-Order Perceptron's ``a_k`` and ``rank_growth``) are joined by the run over the
-  file (:data:`JOINED_STATE`). Refused, each for a reason in its warm start: ROMMA, the
-  shifting and the projected Perceptron (:data:`SCALED`: w kept as a scale times a
-  vector, which a warm start multiplies out, one rounding the run on the file read whole
-  does not make), ALMA (its threshold's running sum recomputed), the Ballseptron
-  (``norm_sq`` = w @ w recomputed instead of the sum its loop kept); each needs its warm
-  start to carry that state exactly.
+  algorithm), each warm start carrying the state its loop keeps. ROMMA, the shifting and
+  the projected Perceptron, the Ballseptron and ALMA_2 keep w as a scale times a vector
+  (``state["v"]``, ``state["scale"]``), the last two also a running ||w||^2
+  (``state["norm_sq"]``), and ALMA_p (p > 2) its w projected after the link: their warm
+  starts continue these as the loop kept them, not w multiplied out, w @ w or g(theta),
+  which round differently. The Higher-Order Perceptron carries its w as its loop updated
+  it (not A v) and whether a change of A is pending (the next product is then the sweep
+  that applies it), the pseudoinverse Second-Order Perceptron its w (not Q^T wc), the
+  voted Perceptron its running sum of the norms (not restarted from the last, clamped
+  norm). The adaptive Second-Order Perceptron's a_k = c R^2 k takes R over every row
+  before the first trial: each chunk's run is given the file's largest squared norm from
+  its scan (:data:`FROM_SCAN`). The per-update records that each chunk's run keeps for
+  its own updates (AROW's ``state["m"]``, ``state["chi"]``, the Higher-Order
+  Perceptron's ``rho``, ``y_v_x``, ``r``, the Second-Order Perceptron's ``a_k`` and
+  ``rank_growth``) are joined by the run over the file (:data:`JOINED_STATE`).
 """
 
 from __future__ import annotations
@@ -67,10 +66,8 @@ from .run import OnlineRun
 #: The algorithms a file can be streamed to: a chain of their warm starts is one run, bit
 #: for bit (state, margins, mistakes).
 STREAMED = ("perceptron", "passive_aggressive", "pnorm", "second_order", "arow",
+            "romma", "shifting_perceptron", "projected_perceptron", "ballseptron", "alma",
             "higher_order", "voted_perceptron")
-#: Refused although deterministic and linear: their loops keep w = scale * v, and a warm
-#: start multiplies it out (one rounding more than one run).
-SCALED = ("romma", "shifting_perceptron", "projected_perceptron")
 #: Parameters that a chunk's run takes from the file's scan when the run is not given them
 #: (the rows before the first trial): (algorithm, name, value) -> (parameter, FileChunks
 #: attribute found by ``scan(norms=True)``). The run over the file reports them as given.
@@ -130,10 +127,9 @@ def run_file(algorithm: str, path, *, memory_budget: float = DEFAULT_BUDGET, epo
     """
     spec = check_params(algorithm, params)
     if spec.name not in STREAMED:
-        why = ("its loop keeps w as a scale times a vector, which a warm start multiplies out "
-               "(one rounding more than one run)" if spec.name in SCALED else
-               "a chain of its warm starts is not yet bit-identical to one run (see "
-               "perceptron_bounds.streaming)")
+        why = ("it is randomized: its draws are made for the whole presented sequence at once"
+               if spec.randomized else "it has no linear primal form: its state keeps support "
+               "vectors, i.e. the data")
         raise ValueError(f"{spec.name!r} cannot be streamed: {why}; streamed: "
                          f"{', '.join(STREAMED)}; or read the file with load_data")
     if shuffle:

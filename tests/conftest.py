@@ -26,6 +26,34 @@ def noisy_separable(n_samples=200, n_features=5, noise=0.1, seed=0):
     return X, y
 
 
+def assert_warm_chain_is_one_run(algorithm, X, y, cuts, epochs=2, **params):
+    """Warm starts chained over the pieces of X cut at ``cuts`` (``epochs`` passes over
+    them, file order) give the run on X whole, bit for bit: mistakes, margin errors,
+    margins, every entry of the state and the weights (issue 34: what streaming a file
+    needs). Returns the run on X whole."""
+    whole = perceptron_bounds.run_online(algorithm, X, y, epochs=epochs, record_margins=True,
+                                         **params)
+    edges = [0, *cuts, X.shape[0]]
+    previous, mistakes, margin_errors, margins = None, [], [], []
+    for epoch in range(epochs):
+        for start, stop in zip(edges[:-1], edges[1:], strict=True):
+            previous = perceptron_bounds.run_online(
+                algorithm, X[start:stop], y[start:stop], classes=whole.classes,
+                warm_start=previous, record_margins=True, **(params if previous is None else {}))
+            offset = epoch * X.shape[0] + start
+            mistakes.append(previous.mistake_trials + offset)
+            margin_errors.append(previous.margin_error_trials + offset)
+            margins.append(previous.margins)
+    assert np.array_equal(np.concatenate(mistakes), whole.mistake_trials)
+    assert np.array_equal(np.concatenate(margin_errors), whole.margin_error_trials)
+    assert np.concatenate(margins).tobytes() == whole.margins.tobytes()
+    assert previous.state.keys() == whole.state.keys()
+    for name, value in whole.state.items():
+        assert np.asarray(previous.state[name]).tobytes() == np.asarray(value).tobytes(), name
+    assert previous.weights.tobytes() == whole.weights.tobytes()
+    return whole
+
+
 @pytest.fixture
 def data():
     return noisy_separable()

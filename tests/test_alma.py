@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from conftest import noisy_separable
+from conftest import assert_warm_chain_is_one_run, noisy_separable
 from reference import alma, kernel_alma
 
 from perceptron_bounds import run_online
@@ -120,6 +120,21 @@ def test_warm_start_continues_k(kind):
                                   ref["mistakes"][ref["mistakes"] >= offset])
     np.testing.assert_array_equal(second.margin_error_trials + offset,
                                   ref["margin_errors"][ref["margin_errors"] >= offset])
+
+
+@pytest.mark.parametrize("params", [{}, {"alpha": 0.3, "C": 5.0}, {"p": 3.0, "alpha": 0.3},
+                                    {"p": 4.0, "alpha": 0.6, "C": 5.0}])
+@pytest.mark.parametrize("kind", ["dense", "csr"])
+def test_a_chain_of_warm_starts_is_one_run_bit_for_bit(kind, params):
+    """The warm start continues what the loop keeps: for p = 2 its w = scale * v and
+    running ||w||^2 (not w multiplied out and w @ w), for p > 2 w as the projection left it
+    (not g(theta) again): pieces of 1 to 40 rows, two passes, give the one run's margins,
+    state and weights to the bit."""
+    X, y = data(120, seed=4)
+    X_in = sp.csr_matrix(X) if kind == "csr" else X
+    whole = assert_warm_chain_is_one_run("alma", X_in, y, [1, 2, 40, 41, 90], form="primal",
+                                         **params)
+    assert whole.state.get("scale", 0.0) != 1.0
 
 
 def test_rows_scaled_far_apart_give_the_same_run():

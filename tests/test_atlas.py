@@ -31,7 +31,7 @@ from perceptron_bounds.experiments.bound_atlas import (  # noqa: E402
     atlas_variants,
     takes_kernel,
 )
-from perceptron_bounds.papers.atlas import save_atlas  # noqa: E402
+from perceptron_bounds.papers.atlas import describe, run_seconds, save_atlas  # noqa: E402
 from real_fixtures import mnist_home  # noqa: E402
 
 # The module, not the function of the same name that perceptron_bounds.experiments exports.
@@ -142,6 +142,20 @@ def test_an_interrupted_run_resumes_from_the_cache(tmp_path, monkeypatch):
     rows = bound_atlas(tasks, algorithms=ALGORITHMS, cache=tmp_path / "c")
     assert len(calls) == len(tasks) * RUNS - 3  # the 3 finished cells read back
     assert {row["algorithm"] for row in rows} == set(ALGORITHMS)
+
+
+def test_a_resumed_atlas_states_its_runs_seconds_summed_not_its_last_wall_time(
+        tmp_path, iris_rows):
+    seconds = {}
+    for row in iris_rows:  # every row of a run carries that run's seconds
+        key = (row["task"], row["algorithm"], row["setting"], row["params"], row["kernel"],
+               row["epochs"])
+        seconds[key] = row["seconds"]
+    assert len(seconds) < len(iris_rows)
+    assert run_seconds(iris_rows) == pytest.approx(sum(seconds.values()))
+    caption = describe({"seconds": 9.8, "summed": True, "run_seconds": 2757.2})
+    assert "runs 2757 s summed" in caption and "10 s" not in caption
+    assert describe({"seconds": 9.8}).endswith(" · 10 s")
 
 
 def test_kernels_run_only_where_an_algorithm_has_a_kernel_form():

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from conftest import noisy_separable
+from conftest import assert_warm_chain_is_one_run, noisy_separable
 from reference import ballseptron, kernel_ballseptron
 
 from perceptron_bounds import run_online
@@ -159,6 +159,19 @@ def test_warm_start_continues_the_sequence(kind):
     np.testing.assert_array_equal(second.mistake_trials + offset, mistakes[mistakes >= offset])
     np.testing.assert_array_equal(second.margin_error_trials + offset,
                                   margin_errors[margin_errors >= offset])
+
+
+@pytest.mark.parametrize("r", [0.1, 0.5])
+@pytest.mark.parametrize("kind", ["dense", "csr"])
+def test_a_chain_of_warm_starts_is_one_run_bit_for_bit(kind, r):
+    """The warm start continues the loop's w = scale * v and its running ||w||^2, not w
+    multiplied out and w @ w, which round differently: pieces of 1 to 40 rows, two passes,
+    give the one run's margins, state and weights to the bit."""
+    X, y = unit_rows(120, seed=4)
+    X_in = sp.csr_matrix(X) if kind == "csr" else X
+    whole = assert_warm_chain_is_one_run("ballseptron", X_in, y, [1, 2, 40, 41, 90],
+                                         form="primal", r=r)
+    assert whole.margin_errors > 0 and whole.state["scale"] != 1.0
 
 
 def test_same_seed_same_kernel_run():

@@ -218,6 +218,34 @@ def test_warm_started_runs_round_trip_and_continue_alike(algorithm, tmp_path):
                run_online(algorithm, X, Y, warm_start=loaded, epochs=2, shuffle=True, seed=9))
 
 
+#: The state entries that a warm start continues since issue 34, which runs saved before
+#: it lack (the loop's w = scale * v, ALMA_2's running ||w||^2).
+CARRIED = {"romma": ("v", "scale"), "shifting_perceptron": ("v", "scale"),
+           "projected_perceptron": ("v", "scale"), "ballseptron": ("v", "scale"),
+           "alma": ("v", "scale", "norm_sq")}
+
+
+@pytest.mark.parametrize("algorithm", sorted(CARRIED))
+def test_a_run_saved_before_the_carried_state_continues_from_its_weights(algorithm, tmp_path):
+    """Such a run holds w multiplied out: a warm start from it starts from w, scale 1 (and
+    w @ w), as before; the same mistakes, the weights to rounding."""
+    first = run_online(algorithm, X[:20], Y[:20])
+    path = first.save(tmp_path / "run")
+
+    def without_carried(header, entries):
+        for name in CARRIED[algorithm]:
+            header["run"]["state"]["dict"].pop(name)
+            entries.pop(f"state/{name}", None)
+
+    rewritten(path, without_carried)
+    old = load_run(path)
+    assert not old.state.keys() & set(CARRIED[algorithm])
+    second, again = (run_online(algorithm, X[20:], Y[20:], warm_start=run, epochs=3)
+                     for run in (first, old))
+    np.testing.assert_array_equal(again.mistake_trials, second.mistake_trials)
+    np.testing.assert_allclose(again.weights, second.weights, rtol=1e-12)
+
+
 @pytest.mark.parametrize(("shuffle", "seed"), [(False, None), (True, None), (True, 2**70)])
 def test_the_presentation_and_its_seed(shuffle, seed, tmp_path):
     run = run_online("perceptron", X, Y, epochs=3, shuffle=shuffle, seed=seed)

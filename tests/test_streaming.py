@@ -21,7 +21,7 @@ from perceptron_bounds.cli import main
 from perceptron_bounds.datasets import load_data
 from perceptron_bounds.datasets.chunks import FileChunks
 from perceptron_bounds.kernels import rowwise_dot
-from perceptron_bounds.streaming import SCALED, STREAMED, run_file
+from perceptron_bounds.streaming import STREAMED, run_file
 
 BUDGET = 8_000  # bytes: blocks of 1 kB of text, about 7 rows of the files below
 
@@ -58,7 +58,10 @@ def test_a_tiny_budget_makes_many_chunks(files):
 
 
 # Parameters beside the defaults that change what the loops keep.
-VARIANTS = {"arow": {"diagonal": True, "r": 0.5}, "second_order": {"a": 0.25}}
+VARIANTS = {"arow": {"diagonal": True, "r": 0.5}, "romma": {"aggressive": True},
+            "shifting_perceptron": {"decay": 0.9}, "projected_perceptron": {"radius": 1.0},
+            "ballseptron": {"r": 0.5}, "alma": {"p": 3.0, "alpha": 0.3},
+            "second_order": {"a": 0.25}}
 CASES = [(algorithm, kind, {}) for algorithm in STREAMED for kind in ("svm", "csv", "bz2")] + [
     (algorithm, "svm", params) for algorithm, params in VARIANTS.items()]
 
@@ -82,6 +85,45 @@ def test_streamed_run_is_the_in_memory_run(files, algorithm, kind, params, epoch
         np.testing.assert_array_equal(np.asarray(streamed.state[name]), np.asarray(value))
     assert streamed.data_fingerprint == whole.data_fingerprint
     np.testing.assert_array_equal(streamed.decision_function(X), whole.decision_function(X))
+
+
+#: The streamed algorithms whose loops keep w as a scale times a vector or a running ||w||^2
+#: (or ALMA_p's projected w), which their warm starts carry: with their parameters that
+#: change what the loops keep.
+CARRIED = [("romma", {}), ("romma", {"aggressive": True}), ("shifting_perceptron", {}),
+           ("shifting_perceptron", {"decay": 0.1}), ("projected_perceptron", {"radius": 1.0}),
+           ("ballseptron", {}), ("ballseptron", {"r": 0.5}), ("alma", {}),
+           ("alma", {"alpha": 0.3, "C": 5.0}), ("alma", {"p": 3.0, "alpha": 0.3})]
+
+
+@pytest.mark.parametrize(("algorithm", "params"), CARRIED)
+@pytest.mark.parametrize("kind", ["svm", "csv"])
+def test_carried_state_streams_bit_for_bit_at_any_budget(files, algorithm, params, kind):
+    """From chunks of one to three rows to a few dozen: the run on the file read whole, its
+    state (the carried v, scale and ||w||^2 included) and weights to the bit."""
+    path, options = files[kind]
+    X, y, _ = load_data(path, **options)
+    whole = run_online(algorithm, X, y, epochs=2, record_margins=True, form="primal", **params)
+    assert whole.state.keys() >= ({"theta"} if params.get("p", 2.0) > 2.0 else {"v", "scale"})
+    for budget in (600, 5_000, 50_000):
+        streamed = run_file(algorithm, path, memory_budget=budget, epochs=2,
+                            record_margins=True, **options, **params)
+        assert np.array_equal(streamed.mistake_trials, whole.mistake_trials), budget
+        assert np.array_equal(streamed.margin_error_trials, whole.margin_error_trials)
+        assert streamed.margins.tobytes() == whole.margins.tobytes()
+        assert streamed.state.keys() == whole.state.keys()
+        for name, value in whole.state.items():
+            assert np.array_equal(streamed.state[name], value), (budget, name)
+            assert np.asarray(streamed.state[name]).tobytes() == np.asarray(value).tobytes()
+        assert streamed.weights.tobytes() == whole.weights.tobytes()
+
+
+@pytest.mark.parametrize("kind", ["svm", "csv"])
+def test_the_budgets_above_make_chunks_of_one_row_to_dozens(files, kind):
+    path, options = files[kind]
+    sizes = {budget: [X.shape[0] for X, _, _ in FileChunks(path, budget, **options).scan()]
+             for budget in (600, 5_000, 50_000)}
+    assert min(sizes[600]) == 1 and max(sizes[600]) <= 3 and max(sizes[50_000]) > 8
 
 
 def test_a_streamed_run_evaluates_on_the_data(files):
@@ -113,8 +155,8 @@ def test_every_other_algorithm_is_refused_in_one_line(files):
         with pytest.raises(ValueError) as info:
             run_file(name, path, memory_budget=BUDGET, **options)
         assert "cannot be streamed" in str(info.value) and "\n" not in str(info.value)
-        if name in SCALED:
-            assert "scale times a vector" in str(info.value)
+        assert ("it is randomized" if get(name).randomized else "no linear primal form") in (
+            str(info.value))
 
 
 @pytest.mark.parametrize(("options", "message"), [
@@ -233,11 +275,12 @@ def test_a_scan_with_norms_finds_the_largest_squared_norm_as_the_run_does(files,
 # Streamed by carrying what their loops keep (issue 34, item 3): the Higher-Order
 # Perceptron's w and pending matrix change, the pseudoinverse's w, the adaptive a_k's R^2
 # from the file's scan, the voted Perceptron's running sum of its norms.
-CARRIED = [("higher_order", {}), ("higher_order", {"sparse": True}),
-           ("higher_order", {"c": 0.9, "normalize": False}),
-           ("higher_order", {"form": "implicit"}), ("higher_order", {"form": "implicit", "p": 3.0}),
-           ("second_order", {"variant": "pinv"}), ("second_order", {"variant": "adaptive"}),
-           ("second_order", {"variant": "adaptive", "c": 0.05}), ("voted_perceptron", {})]
+LOOP_STATE = [("higher_order", {}), ("higher_order", {"sparse": True}),
+              ("higher_order", {"c": 0.9, "normalize": False}),
+              ("higher_order", {"form": "implicit"}),
+              ("higher_order", {"form": "implicit", "p": 3.0}),
+              ("second_order", {"variant": "pinv"}), ("second_order", {"variant": "adaptive"}),
+              ("second_order", {"variant": "adaptive", "c": 0.05}), ("voted_perceptron", {})]
 
 
 def bits(value):
@@ -263,9 +306,9 @@ def assert_same_bits(streamed, whole, X):
     assert streamed.data_fingerprint == whole.data_fingerprint
 
 
-@pytest.mark.parametrize(("algorithm", "params"), CARRIED)
+@pytest.mark.parametrize(("algorithm", "params"), LOOP_STATE)
 @pytest.mark.parametrize("kind", ["svm", "csv"])
-def test_carried_state_streams_bit_for_bit(tmp_path_factory, algorithm, params, kind):
+def test_loop_state_streams_bit_for_bit_and_saved(tmp_path_factory, algorithm, params, kind):
     """Several budgets (chunks of a few rows to a few dozen), two epochs; wide sparse rows,
     so that the Higher-Order Perceptron's products take each of their routes."""
     folder = tmp_path_factory.mktemp("carried")

@@ -4,7 +4,7 @@ their plain-NumPy references, trial by trial: dense, CSR and kernel forms, warm 
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from conftest import noisy_separable
+from conftest import assert_warm_chain_is_one_run, noisy_separable
 from reference import projected_perceptron, shifting_perceptron
 
 from perceptron_bounds import run_online
@@ -107,6 +107,20 @@ def test_warm_start_continues_the_run(name, form):
     np.testing.assert_allclose(second.weights if form == "primal" else
                                second.dual_coef, whole.weights if form == "primal" else
                                whole.dual_coef, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+@pytest.mark.parametrize("kind", ["dense", "csr"])
+def test_a_chain_of_warm_starts_is_one_run_bit_for_bit(name, kind):
+    """The warm start continues the loop's w = scale * v (``state``), not w multiplied
+    out, which rounds each later update differently: pieces of 1 to 150 rows, two passes,
+    give the one run's margins, state and weights to the bit."""
+    _, key = REFERENCES[name]
+    X, y = drifting(n=300)
+    X_in = sp.csr_matrix(X) if kind == "csr" else X
+    whole = assert_warm_chain_is_one_run(name, X_in, y, [1, 2, 40, 41, 190], form="primal",
+                                         **{key: VALUES[key][0]})
+    assert whole.state["scale"] != 1.0
 
 
 @pytest.mark.parametrize("name, params, message", [

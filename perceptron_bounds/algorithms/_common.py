@@ -105,3 +105,25 @@ def support_set(previous):
 def dual_buffer(previous) -> np.ndarray:
     """A coefficient buffer starting with the dual coefficients of ``previous`` (empty if None)."""
     return np.empty(16) if previous is None else rows_buffer(previous.dual_coef)
+
+
+def scaled_start(previous, n_features: int) -> tuple[np.ndarray, float]:
+    """The (v, scale) that a primal loop keeping w = scale * v starts from.
+
+    Zeros and 1 for a fresh run; for a warm start the v and scale the ``previous`` run's
+    loop ended with (``state["v"]``, ``state["scale"]``, see :func:`scaled_state`), so that
+    a chain of warm starts makes the roundings of one run: its w = scale * v multiplied
+    out and started again from scale 1 would round each later update differently. A run
+    saved by perceptron_bounds before it kept them starts from its weights and scale 1.
+    """
+    if previous is None:
+        return np.zeros(n_features), 1.0
+    if "v" not in previous.state:
+        return np.array(previous.weights, dtype=np.float64), 1.0
+    return np.array(previous.state["v"], dtype=np.float64), float(previous.state["scale"])
+
+
+def scaled_state(v: np.ndarray, scale: float) -> dict:
+    """The state entries of a primal loop's final w = scale * v that :func:`scaled_start`
+    continues from: ``v`` and ``scale``."""
+    return {"v": v, "scale": float(scale)}

@@ -29,7 +29,10 @@ sqrt(2)), the kernel parameters ``kernel``, ``degree``, ``gamma``,
 and CSR rows; the dual (kernel) form exists for p = 2, with instances
 normalised in feature space, x_hat = phi(x) / sqrt(K(x, x)).
 ``run.state`` records ``updates_total`` (k - 1 at the end), and ``theta``
-(primal) or ``norm_sq`` = ||w||^2 (dual).
+(primal) or ``norm_sq`` = ||w||^2 (dual); the primal form for p = 2 also
+``norm_sq`` as its loop kept it and its w = theta = ``scale`` * ``v``. A warm
+start continues these as the loop keeps them (and, for p > 2, the projected w),
+so that a chain of warm starts is one run, bit for bit.
 
 References
 ----------
@@ -74,9 +77,9 @@ from ..kernel_engine import (
 from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, attach, register
 from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, scale_in_range
-from ._common import dual_buffer, resolve_kernel_form, support_set
+from ._common import dual_buffer, resolve_kernel_form, scaled_start, scaled_state, support_set
 from ._frame import online_loop
-from .pnorm import HigherOrderHypothesis, HigherOrderKernelHypothesis, link, link_into
+from .pnorm import HigherOrderHypothesis, HigherOrderKernelHypothesis, link_into
 
 
 @jit
@@ -212,24 +215,28 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     p, alpha, B, C = params["p"], params["alpha"], params["B"], params["C"]
     k0 = 0 if previous is None else int(previous.state["updates_total"])
     if params["form"] == "primal":
-        theta = np.zeros(data.n_features) if previous is None else np.array(
-            previous.state["theta"])
         X = rows(normalize_rows(data.X, p))
         margin, sqrt_k = (1.0 - alpha) * B, np.sqrt(k0 + 1.0)
         if p == 2.0:
-            updates, cases, (*_, scale), _ = _alma2_primal_loop(
-                X, data.y, order, (theta,),
-                (margin, C, k0, sqrt_k, margin / sqrt_k, float(theta @ theta), 1.0), margins)
-            theta *= scale
-            w = theta.copy()
+            v, scale = scaled_start(previous, data.n_features)
+            # the ||w||^2 the loop kept (its recurrence), not w @ w: a warm start continues it
+            norm_sq = (0.0 if previous is None else
+                       previous.state.get("norm_sq", float(previous.weights @ previous.weights)))
+            updates, cases, (*_, norm_sq, scale), _ = _alma2_primal_loop(
+                X, data.y, order, (v,),
+                (margin, C, k0, sqrt_k, margin / sqrt_k, norm_sq, scale), margins)
+            w = v * scale
+            state = {"theta": w.copy(), "norm_sq": norm_sq, **scaled_state(v, scale)}
         else:
-            w = link(theta, p)
+            theta, w = np.zeros(data.n_features), np.zeros(data.n_features)
+            if previous is not None:  # w as the loop left it (projected), not g(theta) again
+                theta, w = np.array(previous.state["theta"]), np.array(previous.weights)
             root = np.sqrt(p - 1.0)
             updates, cases, _, _ = _alma_primal_loop(
                 X, data.y, order, (theta, w),
                 (p, root, margin, C, k0, sqrt_k, margin * root / sqrt_k), margins)
+            state = {"theta": theta}
         hypothesis = HigherOrderHypothesis(w, p, True)
-        state = {"theta": theta}
     else:
         kernel = kernel_of(params)
         X = lift_tiny_rows(data.X) if kernel.is_linear else data.X

@@ -19,7 +19,10 @@ the kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0`` (theory §1.7
 and ``form``. Mistakes and margin errors are recorded separately
 (``mistake_trials``, ``margin_error_trials``); the kernel form keeps every
 updated instance as a support vector with its effective coefficient
-(``run.dual_coef``). ``OnlineRun.state["norm_sq"]`` is the final ||w||^2.
+(``run.dual_coef``). ``OnlineRun.state["norm_sq"]`` is the final ||w||^2 as the
+loop kept it; the primal form's ``state["v"]`` and ``state["scale"]`` are its
+w = scale * v. A warm start continues all three (a chain of warm starts is then
+one run, bit for bit).
 
 References
 ----------
@@ -57,7 +60,7 @@ from ..kernel_engine import (
 from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, attach, register
 from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, ball_case, rescaled
-from ._common import dual_buffer, resolve_kernel_form, support_set
+from ._common import dual_buffer, resolve_kernel_form, scaled_start, scaled_state, support_set
 from ._frame import online_loop
 from .native import fit_native_ballseptron
 from .ovr import fit_ovr_ballseptron
@@ -120,26 +123,28 @@ def _resolve(params: dict, data) -> dict:
 
 def _fit(data, order, params, margins, previous) -> LoopResult:
     r = params["r"]
+    # the ||w||^2 the loop kept (its recurrence), not w @ w: a warm start continues it
+    norm_sq = 0.0 if previous is None else previous.state["norm_sq"]
     if params["form"] == "primal":
-        w = np.zeros(data.n_features) if previous is None else np.array(previous.weights)
+        v, scale = scaled_start(previous, data.n_features)
         updates, cases, (_, norm_sq, scale), _ = _ballseptron_primal_loop(
-            rows(data.X), data.y, order, (w,), (r, float(w @ w), 1.0), margins)
-        w *= scale
-        hypothesis = LinearHypothesis(w)
+            rows(data.X), data.y, order, (v,), (r, norm_sq, scale), margins)
+        hypothesis = LinearHypothesis(v * scale)
+        carried = scaled_state(v, scale)
     else:
         kernel = kernel_of(params)
         src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
-        norm_sq = 0.0 if previous is None else previous.state["norm_sq"]
         coef = dual_buffer(previous)
         updates, cases, (_, st, coef, _, k, norm_sq, scale), _ = _ballseptron_dual_loop(
             src, data.y, engine_order(src), (),
             (r, st, coef, np.empty(coef.shape[0]), k, norm_sq, 1.0), margins)
         hypothesis = KernelHypothesis(engine_supports(st, k), coef[:k] * scale, kernel)
+        carried = {}
     return LoopResult(
         updates[cases == MISTAKE],
         hypothesis,
         margin_error_trials=updates[cases == MARGIN_ERROR],
-        state={"norm_sq": norm_sq},
+        state={"norm_sq": norm_sq, **carried},
     )
 
 

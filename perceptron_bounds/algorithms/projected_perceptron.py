@@ -19,7 +19,9 @@ Registered as ``"projected_perceptron"`` with ``radius`` (D > 0, default
 10.0), the kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0``
 (theory §1.7) and ``form``. ``OnlineRun.state["norm_sq"]`` is the final
 ||w||^2 and ``OnlineRun.state["projected"]`` the number of updates the
-projection shortened.
+projection shortened; the primal form's ``state["v"]`` and ``state["scale"]`` are
+the loop's w = scale * v, which a warm start continues (a chain of warm starts is
+then one run, bit for bit).
 
 Herbster and Warmuth's paper could not be read here (its abstract only); the
 rule is the issue's, and the shifting bound is proved on the theory page
@@ -59,7 +61,7 @@ from ..kernel_engine import (
 from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, attach, register
 from ._cases import MISTAKE, NO_UPDATE, rescaled
-from ._common import dual_buffer, resolve_kernel_form, support_set
+from ._common import dual_buffer, resolve_kernel_form, scaled_start, scaled_state, support_set
 from ._frame import online_loop
 
 
@@ -139,11 +141,11 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     radius = params["radius"]
     norm_sq = 0.0 if previous is None else previous.state["norm_sq"]
     if params["form"] == "primal":
-        w = np.zeros(data.n_features) if previous is None else np.array(previous.weights)
+        v, scale = scaled_start(previous, data.n_features)
         trials, _, (_, norm_sq, scale, projected), _ = _projected_primal_loop(
-            rows(data.X), data.y, order, (w,), (radius, norm_sq, 1.0, 0), margins)
-        w *= scale
-        hypothesis = LinearHypothesis(w)
+            rows(data.X), data.y, order, (v,), (radius, norm_sq, scale, 0), margins)
+        hypothesis = LinearHypothesis(v * scale)
+        carried = scaled_state(v, scale)
     else:
         kernel = kernel_of(params)
         src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
@@ -152,9 +154,11 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
             src, data.y, engine_order(src), (),
             (radius, norm_sq, st, coef, np.empty(coef.shape[0]), k, 1.0, 0), margins)
         hypothesis = KernelHypothesis(engine_supports(st, k), coef[:k] * scale, kernel)
+        carried = {}
     if previous is not None:
         projected += previous.state["projected"]
-    return LoopResult(trials, hypothesis, state={"norm_sq": norm_sq, "projected": projected})
+    return LoopResult(trials, hypothesis,
+                      state={"norm_sq": norm_sq, "projected": projected, **carried})
 
 
 PROJECTED_PERCEPTRON = register(

@@ -32,7 +32,9 @@ CSR; plus, in the kernel form, one appended support).
 
 Registered as ``"romma"`` with ``aggressive`` (default False), the kernel
 parameters ``kernel``, ``degree``, ``gamma``, ``coef0`` (theory §1.7) and
-``form``. ``OnlineRun.state["norm"]`` is the final ||w||.
+``form``. ``OnlineRun.state["norm"]`` is the final ||w||; the primal form's
+``state["v"]`` and ``state["scale"]`` are the loop's w = scale * v, which a
+warm start continues (a chain of warm starts is then one run, bit for bit).
 
 On data that are not linearly separable ROMMA's ||w|| grows geometrically
 (each mistake multiplies ||w||^2 by at least 1/g) and its state becomes
@@ -75,7 +77,7 @@ from ..kernel_engine import (
 from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, attach, register
 from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, rescaled
-from ._common import dual_buffer, resolve_kernel_form, support_set
+from ._common import dual_buffer, resolve_kernel_form, scaled_start, scaled_state, support_set
 from ._frame import online_loop
 
 #: x_t and w_t count as parallel when the squared sine of their angle, g = 1 - cos^2, is at
@@ -187,11 +189,11 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     aggressive = params["aggressive"]
     norm = 0.0 if previous is None else previous.state["norm"]
     if params["form"] == "primal":
-        w = np.zeros(data.n_features) if previous is None else np.array(previous.weights)
+        v, scale = scaled_start(previous, data.n_features)
         updates, cases, (_, norm, scale), _ = _romma_primal_loop(
-            rows(data.X), data.y, order, (w,), (aggressive, norm, 1.0), margins)
-        w *= scale
-        hypothesis = LinearHypothesis(w)
+            rows(data.X), data.y, order, (v,), (aggressive, norm, scale), margins)
+        hypothesis = LinearHypothesis(v * scale)
+        state = {"norm": norm, **scaled_state(v, scale)}
     else:
         kernel = kernel_of(params)
         src, st, k = kernel_engine(data.X, order, kernel, support_set(previous))
@@ -200,11 +202,12 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
             src, data.y, engine_order(src), (),
             (aggressive, st, coef, np.empty(coef.shape[0]), k, norm, 1.0), margins)
         hypothesis = KernelHypothesis(engine_supports(st, k), coef[:k] * scale, kernel)
+        state = {"norm": norm}
     return LoopResult(
         updates[cases == MISTAKE],
         hypothesis,
         margin_error_trials=updates[cases == MARGIN_ERROR],
-        state={"norm": norm},
+        state=state,
     )
 
 

@@ -17,7 +17,9 @@ when it leaves [1e-100, 1e100], as at the first update, c = 0).
 Registered as ``"shifting_perceptron"`` with ``decay`` (lambda > 0, default
 1.0), the kernel parameters ``kernel``, ``degree``, ``gamma``, ``coef0``
 (theory §1.7) and ``form``. ``OnlineRun.state["updates"]`` is k, the number
-of updates made (a warm start continues the schedule lambda_k from it).
+of updates made (a warm start continues the schedule lambda_k from it); the
+primal form's ``state["v"]`` and ``state["scale"]`` are the loop's w = scale * v,
+which a warm start continues (a chain of warm starts is then one run, bit for bit).
 
 The paper could not be read here (its abstract only); the rule follows
 Cognitive Foundry's ``OnlineShiftingPerceptron.java`` (BSD, read to
@@ -53,7 +55,7 @@ from ..kernel_engine import engine_append, engine_order, engine_row, engine_supp
 from ..kernels import KERNEL_DEFAULTS, kernel_of
 from ..registry import Algorithm, LoopResult, attach, register
 from ._cases import MISTAKE, NO_UPDATE, rescaled
-from ._common import dual_buffer, resolve_kernel_form, support_set
+from ._common import dual_buffer, resolve_kernel_form, scaled_start, scaled_state, support_set
 from ._frame import online_loop
 
 
@@ -117,11 +119,11 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     decay = params["decay"]
     k = 0 if previous is None else int(previous.state["updates"])
     if params["form"] == "primal":
-        w = np.zeros(data.n_features) if previous is None else np.array(previous.weights)
-        trials, _, (_, k, scale), _ = _shifting_primal_loop(rows(data.X), data.y, order, (w,),
-                                                            (decay, k, 1.0), margins)
-        w *= scale
-        hypothesis = LinearHypothesis(w)
+        v, scale = scaled_start(previous, data.n_features)
+        trials, _, (_, k, scale), _ = _shifting_primal_loop(rows(data.X), data.y, order, (v,),
+                                                            (decay, k, scale), margins)
+        hypothesis = LinearHypothesis(v * scale)
+        carried = scaled_state(v, scale)
     else:
         kernel = kernel_of(params)
         src, st, k_sup = kernel_engine(data.X, order, kernel, support_set(previous))
@@ -130,7 +132,8 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
             src, data.y, engine_order(src), (),
             (decay, k, st, coef, np.empty(coef.shape[0]), k_sup, 1.0), margins)
         hypothesis = KernelHypothesis(engine_supports(st, k_sup), coef[:k_sup] * scale, kernel)
-    return LoopResult(trials, hypothesis, state={"updates": k})
+        carried = {}
+    return LoopResult(trials, hypothesis, state={"updates": k, **carried})
 
 
 SHIFTING_PERCEPTRON = register(

@@ -23,7 +23,7 @@ from ..algorithms import available
 from ..datasets.catalog import CATALOG, GROUPS, atlas_tasks, check_data_names
 from ..experiments import bound_atlas, read_atlas_csv
 from ..experiments.bound_atlas import KERNELS, check_atlas_options
-from ..papers.atlas import save_atlas, views_left_out
+from ..papers.atlas import run_seconds, save_atlas, views_left_out
 from ._commands import HELP
 from ._common import UsageError
 
@@ -99,7 +99,8 @@ def atlas_command(args) -> int:
         sources = _split(args.from_csv)
         records = [row for path in sources for row in _read_csv(path)]
         target = os.path.abspath(os.path.join(args.out, "atlas.csv"))
-        paths = save_atlas(records, args.out, {"quick": args.quick},
+        paths = save_atlas(records, args.out, {"quick": args.quick, "summed": True,
+                                               "run_seconds": run_seconds(records)},
                            csv=target not in map(os.path.abspath, sources))
         print(f"atlas: {', '.join(paths)} (from {args.from_csv}, {len(records)} rows)")
         _say_left_out(records)
@@ -129,8 +130,9 @@ def atlas_command(args) -> int:
                               n_jobs=None if args.scheduler else _n_jobs(args), progress=True,
                               cache=args.cache)
     seconds = time.perf_counter() - start
-    paths = save_atlas(records, args.out, {"quick": args.quick, "seconds": seconds,
-                                           "skipped": skipped})
+    paths = save_atlas(records, args.out, {
+        "quick": args.quick, "seconds": seconds, "skipped": skipped,
+        "summed": args.cache is not None, "run_seconds": run_seconds(records)})
     violated = sum(row["holds"] is False for row in records)
     print(f"atlas: {', '.join(paths)} ({len(records)} rows, {violated} violated, "
           f"{seconds:.1f} s)")

@@ -47,10 +47,28 @@ def primary(records) -> list[dict]:
 
 
 def describe(meta: dict) -> str:
-    """The caption line: version, sizes, what was run."""
+    """The caption line: version, sizes, what was run and how long it took.
+
+    Where cells may have been read back (``meta["summed"]``: a cache, or a CSV written
+    before), it states the runs' own seconds summed (:func:`run_seconds`), not the wall
+    time of the invocation that wrote the files.
+    """
     size = "quick (reduced sizes)" if meta.get("quick") else "full size"
-    return (f"perceptron_bounds {meta.get('version', __version__)} · bound atlas · {size}"
-            + (f" · {meta['seconds']:.0f} s" if meta.get("seconds") is not None else ""))
+    if meta.get("summed"):
+        took = f" · runs {meta['run_seconds']:.0f} s summed (cells kept in a cache or CSV)"
+    elif meta.get("seconds") is not None:
+        took = f" · {meta['seconds']:.0f} s"
+    else:
+        took = ""
+    return f"perceptron_bounds {meta.get('version', __version__)} · bound atlas · {size}{took}"
+
+
+def run_seconds(records) -> float:
+    """The seconds of the atlas's runs summed: each run's (with its bounds) counted once,
+    although every one of its rows carries it."""
+    runs = {(row["dataset"], row["task"], row["algorithm"], row["setting"], row["params"],
+             row["kernel"], row["epochs"]): row["seconds"] for row in records}
+    return float(sum(runs.values()))
 
 
 def views_left_out(records) -> dict:
