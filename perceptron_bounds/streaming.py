@@ -9,7 +9,8 @@ state as the run on the file read whole, trial for trial, and the same data fing
 
 :func:`evaluate_file` reads the file again for the bounds of a run at a given comparator
 u (:mod:`perceptron_bounds.bounds.streamed`): the report of ``evaluate`` on the file read
-whole.
+whole; a bound that needs the rows at once (the pseudoinverse Second-Order bound, the
+Higher-Order bounds on the transformed mistaken rows) is refused in one line.
 
 What streaming supports, and why:
 

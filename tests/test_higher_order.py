@@ -22,7 +22,7 @@ from reference import (
 from sklearn.base import clone
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from perceptron_bounds import HigherOrderPerceptron, PNormPerceptron, run_online
+from perceptron_bounds import HigherOrderPerceptron, PNormPerceptron, load_run, run_online
 from perceptron_bounds.algorithms.higher_order import PRIMAL_MAX_FEATURES
 from perceptron_bounds.algorithms.pnorm import link
 from perceptron_bounds.bounds.transformed import transformed_instances, transformed_margins
@@ -366,3 +366,29 @@ def test_estimators_are_run_online(estimator, algorithm, params):
     whole = run_online(algorithm, X, Y, **params)
     assert part.mistakes_ == whole.mistakes
     close(part.decision_function(X), whole.decision_function(X), rtol=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["dense", "csr"])
+def test_a_warm_start_without_a_mistake_keeps_the_pending_change_through_save(kind, tmp_path):
+    """Primal form: a batch without a mistake keeps ``pending`` (its own ``rho`` is empty),
+    saved and loaded; the chain first | correct rows | rest is one run, bit for bit."""
+    rng = np.random.default_rng(2)
+    Xw = rng.standard_normal((120, 30))
+    Xw[rng.random(Xw.shape) < 0.7] = 0.0
+    yw = np.where(Xw @ rng.standard_normal(30) + 0.3 * rng.standard_normal(120) > 0, 1, -1)
+    Xk = sp.csr_matrix(Xw) if kind == "csr" else Xw
+    first = run_online("higher_order", Xk[:60], yw[:60], form="primal", c=0.6)
+    assert first.state["rho"][-1] > 0 and "pending" not in first.state
+    correct = np.flatnonzero(first.decision_function(Xk[60:]) * yw[60:] > 0)[:3] + 60
+    middle = run_online("higher_order", Xk[correct], yw[correct], warm_start=first)
+    assert middle.mistakes == 0 and middle.state["pending"] is True
+    loaded = load_run(middle.save(tmp_path / "middle"))
+    assert loaded.state["pending"] is True
+    rest = run_online("higher_order", Xk[60:], yw[60:], warm_start=loaded, record_margins=True)
+    order = np.concatenate([np.arange(60), correct, np.arange(60, 120)])
+    whole = run_online("higher_order", Xk[order], yw[order], form="primal", c=0.6,
+                       record_margins=True)
+    assert rest.margins.tobytes() == whole.margins[63:].tobytes()
+    for name in ("A", "v", "factors"):
+        assert rest.state[name].tobytes() == whole.state[name].tobytes(), name
+    assert rest.weights.tobytes() == whole.weights.tobytes()
