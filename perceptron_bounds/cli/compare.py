@@ -4,6 +4,10 @@
 [--param NAME=VALUE ...] [--multiclass ovr|native] [--gamma G] [--comparator auto|target|svm]
 [--u FILE] [--pieces K] [--memory-budget SIZE] [--json]``
 
+The table comes a run at a time: each algorithm's rows as soon as its run is done (on a
+cold Numba cache, before the next algorithms' loops compile), in fixed columns, so that every
+run prints the same table (:class:`ReportPrinter`).
+
 With ``--memory-budget`` the ``--data`` file is streamed in chunks of that size, for the
 runs (:func:`~perceptron_bounds.streaming.run_file`) and for their bounds at the comparator
 ``--u`` (:func:`~perceptron_bounds.streaming.evaluate_file`): the table of the file read
