@@ -19,7 +19,11 @@ options below hold everywhere:
   and ``arcp`` (approximate reciprocals) stay off: the loops rely on exact
   comparisons such as ``y * margin <= 0``;
 * ``error_model="numpy"``: division by zero gives inf/nan as in NumPy instead
-  of raising inside a loop (inputs are validated before any loop runs).
+  of raising inside a loop (inputs are validated before any loop runs);
+* ``no_cfunc_wrapper``: no C-callable wrapper, which only a jitted function
+  passed as a first-class function value needs (none is); a loop's wrapper
+  unboxes all its tuples, and it was a tenth of the code compiled on the first
+  run of ``compare`` (``benchmarks/bench_first_run.py``).
 
 Loops receive only float64 C-contiguous arrays, int64 arrays and scalars, so
 each compiles for exactly one signature per input kind: the rows X are a 2-D
@@ -51,7 +55,8 @@ from numba.core import caching
 CONTIGUOUS = frozenset({"reassoc"})
 #: Fast math of a sum through an index array (a CSR row): none, a scalar loop.
 GATHER = frozenset()
-JIT_OPTIONS = {"cache": True, "fastmath": set(CONTIGUOUS), "error_model": "numpy"}
+JIT_OPTIONS = {"cache": True, "fastmath": set(CONTIGUOUS), "error_model": "numpy",
+               "no_cfunc_wrapper": True}
 
 _PACKAGE = Path(__file__).resolve().parent
 # A module of jitted code imports this module or Numba.
@@ -136,10 +141,11 @@ def intrinsic(python):
 def jit(func=None, *, fastmath=CONTIGUOUS):
     """Compile ``func`` with the package's Numba options: a decorator for an online loop.
 
-    ``numba.njit(cache=True, fastmath={"reassoc"}, error_model="numpy")``: the
-    compiled code is cached on disk; sums may be reassociated (vectorised dot
-    products), but no other fast-math flag is on, so comparisons such as
-    ``y * margin <= 0`` stay exact; a division by zero gives inf or nan as in NumPy.
+    ``numba.njit(cache=True, fastmath={"reassoc"}, error_model="numpy",
+    no_cfunc_wrapper=True)``: the compiled code is cached on disk; sums may be
+    reassociated (vectorised dot products), but no other fast-math flag is on, so
+    comparisons such as ``y * margin <= 0`` stay exact; a division by zero gives inf
+    or nan as in NumPy; it cannot be passed to jitted code as a first-class function.
     Pass the loop float64 C-contiguous arrays, int64 index arrays and scalars only,
     so that it compiles for one signature. ``@jit(fastmath=GATHER)`` compiles a
     function whose sums measure faster unvectorised (module docstring).

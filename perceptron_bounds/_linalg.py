@@ -540,13 +540,40 @@ def prefetch(typingctx, array, index):
 
 
 @jit
+def copy_into(out, v, n):
+    """out[:n] = v[:n], entry by entry (1-D float64 arrays).
+
+    The jitted code copies through this, not a slice assignment from an array:
+    Numba compiles the latter with its shape-mismatch error, whose message
+    formatting (about 300 kB of LLVM IR) was then optimised and compiled again in
+    every loop linking the function; on the first run of ``compare`` (a cold
+    cache) it cost a quarter of the kernel loops' compile time
+    (``benchmarks/bench_first_run.py``).
+    """
+    for p in range(n):
+        out[p] = v[p]
+
+
+@jit
 def grow_vector(v, k):
     """v if it has room for k + 1 entries, else a zero-padded copy of :func:`capacity` (k + 1)."""
     if v.shape[0] > k:
         return v
     out = np.zeros(capacity(k + 1))
-    out[: v.shape[0]] = v
+    copy_into(out, v, v.shape[0])
     return out
+
+
+@jit
+def grow_columns(A, k):
+    """A if it has room for column k, else a copy with :func:`capacity` (k + 1) columns
+    keeping A[:, :k] (the others unset)."""
+    if k < A.shape[1]:
+        return A
+    grown = np.empty((A.shape[0], capacity(k + 1)))
+    for q in range(A.shape[0]):
+        copy_into(grown[q], A[q], k)
+    return grown
 
 
 @jit
@@ -562,8 +589,8 @@ def grow_square_within(M, k, limit):
         return M
     size = min(capacity(k + 1), limit)
     out = np.zeros((size, size))
-    for i in range(k):  # row by row: a 2-D slice assignment took 5.7 s to compile
-        out[i, :k] = M[i, :k]
+    for i in range(k):
+        copy_into(out[i], M[i], k)
     return out
 
 
@@ -572,9 +599,10 @@ def append_row(S, k, x):
     """Store x as row k of S, growing S when full; returns the (possibly new) buffer."""
     if k == S.shape[0]:
         S_new = np.empty((capacity(k + 1), S.shape[1]))
-        S_new[:k] = S[:k]
+        for r in range(k):
+            copy_into(S_new[r], S[r], S.shape[1])
         S = S_new
-    S[k] = x
+    copy_into(S[k], x, S.shape[1])
     return S
 
 

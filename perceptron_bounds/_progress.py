@@ -117,6 +117,7 @@ class _CompileNotice(event.Listener):
         self.seconds = 0.0  # finished top-level compiling
         self.began = self.last = 0.0
         self.shown = False  # this command printed the notice: it also prints the count
+        self.status = ""  # the status line on the terminal, until erased or ended
 
     def elapsed(self, now: float) -> float:
         return self.seconds + (now - self.began if self.depth else 0.0)
@@ -154,14 +155,21 @@ class _CompileNotice(event.Listener):
                 print(f"  {self.count} loops compiled, {seconds:.0f} s", file=sys.stderr,
                       flush=True)
         else:
-            print(f"\r  {self.count} loops compiled, {seconds:.0f} s", end="", file=sys.stderr,
-                  flush=True)
+            self.status = f"  {self.count} loops compiled, {seconds:.0f} s"
+            print(f"\r{self.status}", end="", file=sys.stderr, flush=True)
+
+    def erase(self) -> None:
+        """Blank the status line on the terminal (the next count draws it again)."""
+        if self.status:
+            print("\r" + " " * len(self.status) + "\r", end="", file=sys.stderr, flush=True)
+            self.status = ""
 
     def close(self) -> None:
         """The last word of a compilation that was announced: how many loops, how long."""
         if self.shown:
-            if not (_LINES[0] or not sys.stderr.isatty()):
+            if self.status:
                 print(file=sys.stderr)
+                self.status = ""
             print(f"perceptron-bounds: compiled {self.count} loops in "
                   f"{self.elapsed(time.monotonic()):.0f} s (cached for later runs)",
                   file=sys.stderr, flush=True)
@@ -187,3 +195,11 @@ def announcing_compilation():
 
 
 _ACTIVE: list = []  # the listener of the outermost announcing_compilation()
+
+
+def status_line_ended() -> None:
+    """Before a command prints to stdout while its loops may still compile: the compile
+    count's status line on a terminal is erased, so that the printed lines do not follow
+    it (the next count draws it below them)."""
+    for notice in _ACTIVE:
+        notice.erase()

@@ -67,7 +67,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._jit import CONTIGUOUS, jit, row_kind
-from ._linalg import capacity, dot, grow_vector, rows
+from ._linalg import capacity, copy_into, dot, grow_vector, row_copy, rows
 from .kernels import (
     RBF,
     Kernel,
@@ -196,7 +196,7 @@ def _block_product(X, rows, c0, k, S, s_data, s_indices, s_span, XB, work, out):
 def _dense_block_product(X, rows, c0, k, S, s_data, s_indices, s_span, XB, work, out):
     nb = rows.shape[0]
     for q in range(nb):
-        XB[q] = X[rows[q]]
+        row_copy(X, rows[q], XB[q])
     np.dot(XB[:nb], S[c0:k].T, out)
 
 
@@ -221,9 +221,10 @@ def _store_row(X, i, j, top, S, s_data, s_indices, s_span, info):
 def _dense_store_row(X, i, j, top, S, s_data, s_indices, s_span, info):
     if j == S.shape[0]:
         grown_S = np.empty((capacity(j + 1), S.shape[1]))
-        grown_S[:j] = S[:j]
+        for r in range(j):
+            copy_into(grown_S[r], S[r], S.shape[1])
         S = grown_S
-    S[j] = X[i]
+    row_copy(X, i, S[j])
     return S, s_data, s_indices, s_span
 
 
@@ -231,7 +232,8 @@ def _csr_store_row(X, i, j, top, S, s_data, s_indices, s_span, info):
     data, indices, indptr = X
     if j >= s_span.shape[0]:
         grown_span = np.zeros((capacity(j + 1), 2), dtype=np.int64)
-        grown_span[:j] = s_span[:j]
+        for r in range(j):
+            grown_span[r, 0], grown_span[r, 1] = s_span[r, 0], s_span[r, 1]
         s_span = grown_span
     s_span[j, 0] = s_span[j, 1] = 0  # x_t's entries replace the slot's
     nnz = indptr[i + 1] - indptr[i]
@@ -244,13 +246,15 @@ def _csr_store_row(X, i, j, top, S, s_data, s_indices, s_span, info):
         top = 0
         for q in range(s_span.shape[0]):
             a, b = s_span[q, 0], s_span[q, 1]
-            grown_data[top:top + b - a] = s_data[a:b]
-            grown_idx[top:top + b - a] = s_indices[a:b]
+            for p in range(b - a):
+                grown_data[top + p] = s_data[a + p]
+                grown_idx[top + p] = s_indices[a + p]
             s_span[q, 0], s_span[q, 1] = top, top + b - a
             top += b - a
         s_data, s_indices = grown_data, grown_idx
-    s_data[top:top + nnz] = data[indptr[i]:indptr[i + 1]]
-    s_indices[top:top + nnz] = indices[indptr[i]:indptr[i + 1]]
+    for p in range(nnz):
+        s_data[top + p] = data[indptr[i] + p]
+        s_indices[top + p] = indices[indptr[i] + p]
     s_span[j, 0], s_span[j, 1] = top, top + nnz
     info[4] = top + nnz
     return S, s_data, s_indices, s_span
@@ -416,7 +420,8 @@ def engine_append(src, st, t, k):
         column = k - k0
         if column >= H.shape[1]:
             grown_H = np.empty((H.shape[0], capacity(column + 1)))
-            grown_H[:, : H.shape[1]] = H
+            for q in range(H.shape[0]):
+                copy_into(grown_H[q], H[q], H.shape[1])
             H = grown_H
         row_scatter(X, i, work, 1.0)
         _column(src, work, t, i, H, column, t0, t1)

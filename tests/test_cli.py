@@ -496,3 +496,32 @@ def test_the_main_job_prints_the_same_table_on_every_run_with_its_seed(capsys):
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1]
     assert "in order, seed 0 of the random draws (the default --seed)" in outputs[0]
+
+
+def test_compare_prints_each_run_as_it_is_done_in_the_table_printed_at_once(capsys,
+                                                                              monkeypatch):
+    """Issue 32: a cold compare printed nothing until every loop had compiled. Each run's
+    rows now come when it is done, in fixed columns: the table of format_table."""
+    from perceptron_bounds.cli import compare
+
+    printed, reports = [], []
+
+    def running(name, *args, **kwargs):
+        printed.append(capsys.readouterr().out)  # what was on stdout when the run began
+        return run_online(name, *args, **kwargs)
+
+    def evaluating(*args, **kwargs):
+        reports.append(evaluate(*args, **kwargs))
+        return reports[-1]
+
+    monkeypatch.setattr(compare, "run_online", running)
+    monkeypatch.setattr(compare, "evaluate", evaluating)
+    assert main(["compare", "--algorithms", "perceptron,romma,ballseptron"]) == 0
+    printed.append(capsys.readouterr().out)
+    assert printed[0] == ""
+    first = printed[1].splitlines()
+    assert first[0].startswith("data: built-in make_separable(")
+    assert first[1].split() == list(compare.COLUMNS)
+    assert first[2:] and all(line.startswith("perceptron   ") for line in first[2:])
+    assert printed[2].split() == ["romma", "322", *"------"]  # no bound applies on noisy data
+    assert "".join(printed).split("\n", 1)[1] == compare.format_table(reports) + "\n"

@@ -115,6 +115,33 @@ def test_the_compile_notice_says_what_is_true_and_counts_as_it_goes(capsys, monk
         "perceptron-bounds: compiled 2 loops in 15 s (cached for later runs)"]
 
 
+def test_printed_lines_do_not_follow_the_compile_status_line(capsys, monkeypatch):
+    """Issue 32: compare prints a run's rows while the next loops compile; on a terminal
+    the count's status line is erased first and drawn again by the next count."""
+    event = numba.core.event.Event("numba:compile", "START", {"dispatcher": main_loop()})
+    clock = iter([0.0, 3.0, 4.0, 5.0])
+    _progress._CompileNotice.said = False
+    notice = _progress._CompileNotice()
+    monkeypatch.setattr(_progress.sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr(_progress.time, "monotonic", lambda: next(clock))
+    _progress._ACTIVE.append(notice)
+    try:
+        notice.on_start(event)
+        notice.on_end(event)  # 3 s: the notice and the status line
+        _progress.status_line_ended()
+        print("a row")
+        notice.on_start(event)  # 4 s: the count drawn again (3 s of compiling so far)
+        notice.close()
+    finally:
+        _progress._ACTIVE.remove(notice)
+    status = "  1 loops compiled, 3 s"
+    captured = capsys.readouterr()
+    assert captured.out == "a row\n"
+    assert captured.err == (f"{COMPILING}\n\r{status}\r{' ' * len(status)}\r"
+                            f"\r{status}\n"
+                            "perceptron-bounds: compiled 1 loops in 4 s (cached for later runs)\n")
+
+
 def main_loop():
     """A stand-in dispatcher of a package loop, for the compile events."""
     def loop(x):

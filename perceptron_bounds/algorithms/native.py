@@ -93,7 +93,16 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit, rule
-from .._linalg import capacity, dot, grow_vector, row_axpy, row_dot, row_sq_norm, rows
+from .._linalg import (
+    capacity,
+    dot,
+    grow_columns,
+    grow_vector,
+    row_axpy,
+    row_dot,
+    row_sq_norm,
+    rows,
+)
 from ..hypothesis import PrototypeHypothesis, PrototypeKernelHypothesis
 from ..kernel_engine import (
     engine_append,
@@ -216,10 +225,7 @@ def _native_dual_step(src, y, i, t, u, arrays, state):
             A_b[j] -= delta
     _update_gram(G, s, a, b, c, vv, p)
     st = engine_append(src, st, t, k)
-    if k == A.shape[1]:
-        grown = np.empty((n_classes, capacity(k + 1)))
-        grown[:, :k] = A[:, :k]
-        A = grown
+    A = grow_columns(A, k)
     row = grow_vector(row, k)
     A[:, k] = 0.0
     A[a, k] = 1.0

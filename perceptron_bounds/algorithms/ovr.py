@@ -199,8 +199,10 @@ def _deeper(index, coef, depth):
     width = capacity(depth + 1)
     grown_index = np.zeros((index.shape[0], width), dtype=np.int64)
     grown_coef = np.zeros((coef.shape[0], width))
-    grown_index[:, :depth] = index[:, :depth]
-    grown_coef[:, :depth] = coef[:, :depth]
+    for k in range(index.shape[0]):
+        for j in range(depth):
+            grown_index[k, j] = index[k, j]
+            grown_coef[k, j] = coef[k, j]
     return grown_index, grown_coef
 
 

@@ -53,6 +53,7 @@ from .._jit import jit, rule
 from .._linalg import (
     capacity,
     dot,
+    grow_columns,
     grow_vector,
     row_axpy_over,
     row_dot,
@@ -160,10 +161,7 @@ def _native_pa_dual_step(src, y, i, t, u, arrays, state):
     if xx >= NORMAL_LOW:
         tau = pa_step(loss, 2.0 * xx, variant, C)
         st = engine_append(src, st, t, k)
-        if k == A.shape[1]:
-            grown = np.empty((A.shape[0], capacity(k + 1)))
-            grown[:, :k] = A[:, :k]
-            A = grown
+        A = grow_columns(A, k)
         row = grow_vector(row, k)
         A[:, k] = 0.0
         A[a, k] = tau

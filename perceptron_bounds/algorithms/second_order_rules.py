@@ -32,6 +32,7 @@ import numpy as np
 from .._jit import jit, rule
 from .._linalg import (
     append_row,
+    copy_into,
     dot,
     grow_square,
     grow_square_within,
@@ -313,7 +314,7 @@ def _pinv_primal_step(X, y, i, t, u, arrays, state):
     if full and not record and y[i] * s > 0.0:
         return s, NO_UPDATE, state
     # Coordinates p = Q x and residual e = x - Q^T p (Gram-Schmidt applied twice).
-    e[:] = x
+    copy_into(e, x, n)
     for j in range(r):
         p[j] = 0.0
     for _ in range(2):

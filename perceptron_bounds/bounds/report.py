@@ -377,10 +377,15 @@ def _error(row) -> str:
     return f" (mean - bound {row.mistakes - row.value:+.3g} +/- {row.stderr:.2g})"
 
 
-def aligned(table, *, ragged_last: bool = False) -> list[str]:
-    """Rows of string cells as lines of left-aligned columns (the last one unpadded if asked)."""
+def aligned(table, *, ragged_last: bool = False, widths=None) -> list[str]:
+    """Rows of string cells as lines of left-aligned columns (the last one unpadded if asked).
+
+    ``widths`` fixes the padded columns' widths (a longer cell shifts the rest of its line);
+    by default each column is as wide as its longest cell.
+    """
     padded = len(table[0]) - (1 if ragged_last else 0)
-    widths = [max(len(line[i]) for line in table) for i in range(padded)]
+    if widths is None:
+        widths = [max(len(line[i]) for line in table) for i in range(padded)]
     return ["  ".join([*(cell.ljust(width) for cell, width in zip(line[:padded], widths,
                                                                   strict=True)),
                        *line[padded:]]).rstrip() for line in table]

@@ -4,6 +4,10 @@
 [--param NAME=VALUE ...] [--multiclass ovr|native] [--gamma G] [--comparator auto|target|svm]
 [--u FILE] [--pieces K] [--memory-budget SIZE] [--json]``
 
+The table comes a run at a time: each algorithm's rows as soon as its run is done (on a
+cold Numba cache, before the next algorithms' loops compile), in fixed columns, so that every
+run prints the same table (:class:`ReportPrinter`).
+
 With ``--memory-budget`` the ``--data`` file is streamed in chunks of that size, for the
 runs (:func:`~perceptron_bounds.streaming.run_file`) and for their bounds at the comparator
 ``--u`` (:func:`~perceptron_bounds.streaming.evaluate_file`): the table of the file read
@@ -30,10 +34,12 @@ import math
 import numpy as np
 
 from .. import run_online
+from .._progress import status_line_ended
 from .._validation import did_you_mean
 from ..algorithms import available, get
 from ..bounds import evaluate
-from ..bounds.evaluate import COMPARATORS
+from ..bounds.declaration import declared_bounds
+from ..bounds.evaluate import COMPARATORS, VARIANTS
 from ..bounds.report import aligned, holds_text
 from ..online import MULTICLASS
 from ..registry import current_name
@@ -60,6 +66,8 @@ DEFAULT_SEED = 0
 
 COLUMNS = ("algorithm", "mistakes", "bound", "variant", "value", "margin_gamma",
            "mistakes/bound", "holds")
+#: The width of the value column: a bound's value as printed (``.6g``), e.g. 1.23457e+06.
+VALUE_WIDTH = 11
 
 
 def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
@@ -162,7 +170,8 @@ def compare_command(args) -> int:
         raise UsageError(f"--comparator target needs data with a known target (the built-in "
                          f"data, or an .npz file with an array u); {args.data} has none")
     seed = args.seed
-    reports = []
+    printer = ReportPrinter(args, params, shares, algorithms)
+    source = describe_data(args.data, X, args)
     with warnings_printed():  # e.g. as many classes as rows, once for all the algorithms
         for name in algorithms:
             run = run_online(name, X, y, epochs=args.epochs, shuffle=args.shuffle, seed=seed,
@@ -173,10 +182,9 @@ def compare_command(args) -> int:
                 shifting = {"pieces": args.pieces}
             elif run.multiclass is None and sequence is not None:
                 shifting = {"u": sequence[run.sample_index]}
-            reports.append(evaluate(run, X, y, gamma=args.gamma, comparator=args.comparator,
-                                    target=target, **{"u": u, **shifting}))
-    return print_reports(args, describe_data(args.data, X, args), seed, params, shares,
-                         algorithms, reports)
+            printer.add(evaluate(run, X, y, gamma=args.gamma, comparator=args.comparator,
+                                 target=target, **{"u": u, **shifting}), source, seed)
+    return printer.close(source, seed)
 
 
 def read_comparator(path: str) -> np.ndarray:
@@ -204,42 +212,120 @@ def streamed_compare(args, algorithms, params, shares, u) -> int:
     if args.comparator != "auto":
         raise UsageError(f"--comparator {args.comparator} needs the rows in memory; "
                          "--memory-budget evaluates the bounds at --u")
-    reports = []
+    printer = ReportPrinter(args, params, shares, algorithms)
     chunks = open_chunks(args.data, args.memory_budget, **file_options(args))  # scanned once
     for name in algorithms:
         run = run_file(name, chunks, epochs=args.epochs, progress=True, **shares[name])
-        reports.append(evaluate_file(run, chunks, u=u, gamma=args.gamma))
-    source = (f"{args.data}: {run.n_trials // run.epochs} samples, {run.n_features} features, "
-              f"streamed within {size_text(args.memory_budget)}")
-    return print_reports(args, source, args.seed, params, shares, algorithms, reports)
+        source = (f"{args.data}: {run.n_trials // run.epochs} samples, {run.n_features} "
+                  f"features, streamed within {size_text(args.memory_budget)}")
+        printer.add(evaluate_file(run, chunks, u=u, gamma=args.gamma), source, args.seed)
+    return printer.close(source, args.seed)
 
 
-def print_reports(args, source, seed, params, shares, algorithms, reports) -> int:
-    """The reports of ``compare``: a table, or JSON with ``--json``."""
-    if args.json:
-        payload = {"data": source, "epochs": args.epochs, "shuffle": args.shuffle, "seed": seed,
-                   "params": params, "margin_gamma": args.gamma, "multiclass": args.multiclass,
-                   "reports": [json.loads(report.to_json()) for report in reports]}
-        print(json.dumps(payload, indent=2))
+class ReportPrinter:
+    """The output of ``compare``, printed as the reports arrive.
+
+    As text, the data line and the table's head are printed with the first report
+    and each report's rows as soon as it exists (its run may be the first to compile
+    its loop: a cold cache shows results while the others compile), in the columns
+    of :func:`table_widths`, so that the table is the same printed a run at a time or
+    at once (:func:`format_table`); :meth:`close` prints the multiclass counts, the
+    inapplicable bounds and the notes. With ``--json`` the one document is printed
+    by :meth:`close`.
+    """
+
+    def __init__(self, args, params, shares, algorithms):
+        self.args, self.params, self.shares, self.algorithms = args, params, shares, algorithms
+        self.reports = []
+        self.widths = None
+
+    def add(self, report, source, seed) -> None:
+        """Record ``report``; as text, print its rows (after the head, for the first one)."""
+        self.reports.append(report)
+        if self.args.json:
+            return
+        lines = []
+        if self.widths is None:
+            mode = getattr(report, "multiclass", None)
+            self.widths = table_widths([_labelled(name, mode) for name in self.algorithms])
+            lines = [*self._head(source, seed), *aligned([COLUMNS], ragged_last=True,
+                                                         widths=self.widths)]
+        lines += aligned(_cells(report), ragged_last=True, widths=self.widths)
+        status_line_ended()
+        print("\n".join(lines), flush=True)
+
+    def _head(self, source, seed) -> list[str]:
+        args = self.args
+        draws = any(get(name).randomized for name in self.algorithms)
+        lines = [f"data: {source}; " + sequence_text(
+            args.epochs, args.shuffle, seed, draws=draws,
+            origin=seed_origin(args.seed, seed, DEFAULT_SEED))]
+        for key, value in self.params.items():
+            takers = [name for name in self.algorithms if key in self.shares[name]]
+            lines.append(f"param: {format_params({key: value})} for {', '.join(takers)}")
+        return lines
+
+    def close(self, source, seed) -> int:
+        """Print what follows the table (or the JSON document); the command's exit code."""
+        args = self.args
+        if args.json:
+            payload = {"data": source, "epochs": args.epochs, "shuffle": args.shuffle,
+                       "seed": seed, "params": self.params, "margin_gamma": args.gamma,
+                       "multiclass": args.multiclass,
+                       "reports": [json.loads(report.to_json()) for report in self.reports]}
+            print(json.dumps(payload, indent=2))
+            return 0
+        lines = _after_table(self.reports)
+        if lines:
+            status_line_ended()
+            print("\n".join(lines), flush=True)
         return 0
-    draws = any(get(name).randomized for name in algorithms)
-    print(f"data: {source}; " + sequence_text(args.epochs, args.shuffle, seed, draws=draws,
-                                              origin=seed_origin(args.seed, seed, DEFAULT_SEED)))
-    for key, value in params.items():
-        takers = [name for name in algorithms if key in shares[name]]
-        print(f"param: {format_params({key: value})} for {', '.join(takers)}")
-    print(format_table(reports))
-    return 0
+
+
+def _labelled(name: str, mode) -> str:
+    """An algorithm's name, with the multiclass mode of a multiclass run."""
+    return name if mode is None else f"{name} ({mode})"
 
 
 def _label(report) -> str:
     """The algorithm's name, with its multiclass mode for a multiclass run."""
-    mode = getattr(report, "multiclass", None)
-    return report.algorithm if mode is None else f"{report.algorithm} ({mode})"
+    return _labelled(report.algorithm, getattr(report, "multiclass", None))
+
+
+def table_widths(labels) -> list[int]:
+    """The widths of the table's columns but the last (holds), for runs labelled ``labels``.
+
+    Fixed before any row is known (:class:`ReportPrinter`): the algorithm column as wide as
+    the longest label, the bound column as the longest declared bound's name, the variant
+    column as the longest variant, the value column :data:`VALUE_WIDTH`; the others as their
+    heads, which hold what their cells print (a count of 8 digits, a margin ``.4g`` or
+    ``per class``, a ratio ``.3g``). A longer cell shifts the rest of its line.
+    """
+    return [max(len(COLUMNS[0]), *map(len, labels)), len(COLUMNS[1]),
+            max(len(COLUMNS[2]), *map(len, declared_bounds())),
+            max(len(COLUMNS[3]), *map(len, VARIANTS)), max(len(COLUMNS[4]), VALUE_WIDTH),
+            len(COLUMNS[5]), len(COLUMNS[6])]
+
+
+def _cells(report) -> list[tuple]:
+    """The table's rows of one report: a row per applicable bound, or one with its mistakes
+    alone when none applies (e.g. ROMMA's bound on noisy data)."""
+    label = _label(report)
+    table = []
+    for row in report.rows:
+        if row.applies:
+            gamma = "per class" if row.gamma is None else f"{row.gamma:.4g}"
+            table.append((label, str(row.mistakes), row.name, row.variant, f"{row.value:.6g}",
+                          gamma, f"{row.ratio:.3g}", holds_text(row)))
+    if not table:
+        table.append((label, str(getattr(report, "corrections", report.mistakes)), "-", "-",
+                      "-", "-", "-", "-"))
+    return table
 
 
 def format_table(reports) -> str:
-    """One aligned table of every applicable bound, then the inapplicable ones with reasons.
+    """One aligned table of every applicable bound, then the inapplicable ones with reasons:
+    what ``compare`` prints a run at a time (:class:`ReportPrinter`), at once.
 
     A run none of whose bounds applies still has its line, with its mistakes.
 
@@ -249,7 +335,15 @@ def format_table(reports) -> str:
     one. A line per multiclass run gives both counts. Each note is printed once, with
     the runs it concerns unless it concerns them all.
     """
-    table = [COLUMNS]
+    widths = table_widths([_label(report) for report in reports])
+    table = [COLUMNS, *(cells for report in reports for cells in _cells(report))]
+    return "\n".join([*aligned(table, ragged_last=True, widths=widths),
+                      *_after_table(reports)])
+
+
+def _after_table(reports) -> list[str]:
+    """The lines after the table: the multiclass runs' counts, the bounds that do not apply
+    (with the reason), the notes (each once, with the runs it concerns unless all)."""
     missing = []
     notes: dict[str, list[str]] = {}
     labels = []
@@ -257,17 +351,8 @@ def format_table(reports) -> str:
     for report in reports:
         label = _label(report)
         labels.append(label)
-        for row in report.rows:
-            if row.applies:
-                gamma = "per class" if row.gamma is None else f"{row.gamma:.4g}"
-                table.append((label, str(row.mistakes), row.name, row.variant,
-                              f"{row.value:.6g}", gamma, f"{row.ratio:.3g}",
-                              holds_text(row)))
-            else:
-                missing.append(f"  {label} {row.name} ({row.variant}): {row.reason}")
-        if not any(row.applies for row in report.rows):  # e.g. ROMMA's bound on noisy data
-            table.append((label, str(getattr(report, "corrections", report.mistakes)), "-", "-",
-                          "-", "-", "-", "-"))
+        missing += [f"  {label} {row.name} ({row.variant}): {row.reason}"
+                    for row in report.rows if not row.applies]
         for note in report.notes:
             notes.setdefault(note, []).append(label)
         if hasattr(report, "corrections"):
@@ -276,7 +361,7 @@ def format_table(reports) -> str:
                           "classes)")
         elif getattr(report, "multiclass", None) is not None:
             counts.append(f"  {label}: {report.mistakes} multiclass mistakes")
-    lines = aligned(table)
+    lines = []
     if counts:
         lines += ["multiclass runs (the mistakes column is what the bounds bound):", *counts]
     if missing:
@@ -284,4 +369,4 @@ def format_table(reports) -> str:
     if notes:
         lines += ["notes:", *(f"  {note}" if len(runs) == len(labels) else
                               f"  {', '.join(runs)}: {note}" for note, runs in notes.items())]
-    return "\n".join(lines)
+    return lines
