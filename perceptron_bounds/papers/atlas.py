@@ -19,7 +19,7 @@ from .._version import __version__
 from ..bounds.report import EXPECTATION_SIGMAS, HOLDS_RTOL
 from ..datasets.catalog import CATALOG
 from ..experiments import tightest, write_atlas_csv
-from ..experiments._cells import check_n_jobs
+from ..experiments._cells import check_n_jobs, workers_replaced_quietly
 from ..plots.atlas import (
     plot_atlas_drift,
     plot_atlas_heatmap,
@@ -240,8 +240,9 @@ def save_atlas(records, out, meta: dict, *, csv: bool = True,
     paths.append(save_markdown(atlas_markdown(records, meta), os.path.join(base, "atlas.md")))
     names = atlas_views(records)
     longest = sorted(names, key=lambda name: -_DRAWING_COST.get(name, 0))
-    written = dict(zip(longest, Parallel(n_jobs=n_jobs)(
-        delayed(_save_view)(name, records, meta, base) for name in longest), strict=True))
+    with workers_replaced_quietly():
+        written = dict(zip(longest, Parallel(n_jobs=n_jobs)(
+            delayed(_save_view)(name, records, meta, base) for name in longest), strict=True))
     return paths + [path for name in names for path in written[name]]
 
 
