@@ -595,6 +595,30 @@ def grow_square_within(M, k, limit):
 
 
 @jit
+def span_residual(Q, r, x, e, p, p2):
+    """Coordinates p[:r] = Q[:r] x and residual e = x - Q[:r]^T p of x against the
+    orthonormal rows Q[:r], by Gram-Schmidt applied twice; returns ||e||^2.
+
+    The squared distance of x to the span is computed from e itself, to about machine
+    precision of ||x||^2, not as ||x||^2 - ||p||^2, which loses it (paper 003, Fig. 5's
+    span test; theory §2.4). ``p2`` is a work vector of at least r entries.
+    """
+    n = x.shape[0]
+    copy_into(e, x, n)
+    for j in range(r):
+        p[j] = 0.0
+    for _ in range(2):
+        for j in range(r):
+            p2[j] = dot(Q[j], e, n)
+            p[j] += p2[j]
+        for j in range(r):
+            c = p2[j]
+            for q in range(n):
+                e[q] -= c * Q[j, q]
+    return dot(e, e, n)
+
+
+@jit
 def append_row(S, k, x):
     """Store x as row k of S, growing S when full; returns the (possibly new) buffer."""
     if k == S.shape[0]:

@@ -5,6 +5,7 @@ one-line errors. Small data only: the full atlas is ``benchmarks/run_atlas.py``.
 import csv
 import importlib
 import math
+import os
 
 import matplotlib
 
@@ -398,3 +399,15 @@ def test_the_drift_view_is_drawn_from_the_drifting_family(tmp_path):
     paths = save_atlas(rows, tmp_path, {"quick": True})
     assert str(tmp_path / "atlas-drift.png") in paths
     assert not any(path.endswith(".pdf") for path in paths)
+
+
+def test_the_views_drawn_by_two_workers_are_the_files_one_process_draws(tmp_path, iris_rows):
+    """Issue 35: a quick atlas draws its views in its workers; the files cannot tell."""
+    meta = {"quick": True, "seconds": 1.0}
+    one = save_atlas(iris_rows, tmp_path / "one", meta, n_jobs=1)
+    two = save_atlas(iris_rows, tmp_path / "two", meta, n_jobs=2)
+    assert [os.path.basename(path) for path in one] == [os.path.basename(p) for p in two]
+    assert len(one) == 2 + 3  # the CSV, the report, the heat map, the winners, the ratios
+    for a, b in zip(one, two, strict=True):
+        with open(a, "rb") as first, open(b, "rb") as second:
+            assert first.read() == second.read(), a

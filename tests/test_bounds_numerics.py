@@ -7,6 +7,8 @@ import pytest
 from perceptron_bounds import run_online
 from perceptron_bounds.bounds import HingeProfile, bounds_over_time, evaluate
 from perceptron_bounds.bounds.second_order import second_order_bound
+from perceptron_bounds.bounds.spectra import span_coordinates
+from perceptron_bounds.kernels import Kernel
 
 
 def test_d2_on_exactly_tight_data_is_the_direct_sum():
@@ -84,6 +86,28 @@ def test_pinv_bound_not_applicable_where_a_rank_rise_is_inside_the_span():
     assert not row.applies and "inside the span" in row.reason and "mistake 2" in row.reason
     curves = bounds_over_time(run, X, y, u=np.array([1.0, 1.0]), gamma=0.5)
     assert "second_order_pinv" not in curves.keys()
+
+
+def test_pinv_bound_applies_where_a_primal_runs_rank_rise_is_real():
+    # Issue 35: on MNIST 9 vs rest the bound recomputed a primal run's basis by a Cholesky
+    # factor of the mistakes' Gram, whose distances K(x, x) - ||p||^2 were off by 6e-6 (the
+    # Gram as ill-conditioned as span_tol 1e-9 lets it be) where mistake 792's is 3.7e-6: a
+    # zero pivot, inf and NaN after it, the bound not applicable. Here the same at small size:
+    # x_1's distance 1e-9 is what Gram-Schmidt on the instance (the run) sees, while
+    # (1 + 1e-18) - 1 rounds to 0.
+    X = np.array([[1.0, 0.0, 0.0], [1.0, 1e-9, 0.0], [1.0, 0.3, 1e-6]])
+    y = np.array([1.0, -1.0, 1.0])
+    run = run_online("second_order", X, y, variant="pinv", span_tol=1e-20, form="primal")
+    assert run.state["rank_growth"].tolist() == [0, 1, 2]
+    Xm = X[run.mistake_rows]
+    gram = span_coordinates(Xm, Kernel(), rtol=1e-20, rank_growth=run.state["rank_growth"])
+    assert np.diagonal(gram[0][gram[1]])[1] == 0.0  # the Gram's arithmetic: a zero pivot
+    L, pivots, rises = span_coordinates(Xm, Kernel(), rtol=1e-20, primal=True)
+    assert np.flatnonzero(rises).tolist() == [0, 1, 2]  # the run's own decisions, unforced
+    assert np.diagonal(L[pivots]) == pytest.approx([1.0, 1e-9, 1e-6], rel=1e-6)
+    u = np.array([1.0, -2.0, 1.0]) / np.sqrt(6.0)
+    row = next(row for row in evaluate(run, X, y, u=u).rows if row.name == "second_order_pinv")
+    assert row.applies and row.holds and row.quantities["rank"] == 3, row
 
 
 @pytest.mark.parametrize("seed", range(6))

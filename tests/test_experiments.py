@@ -2,7 +2,10 @@
 
 import doctest
 import importlib
+import inspect
 import math
+import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +23,7 @@ from perceptron_bounds.experiments import (
     summarize,
     write_csv,
 )
+from perceptron_bounds.experiments._cells import WORKER_REPLACED, run_cells
 
 
 @pytest.fixture(scope="module")
@@ -291,3 +295,24 @@ def test_docstring_examples_run(module):
     """The Examples sections of the experiments, data sets and plots are doctested."""
     result = doctest.testmod(importlib.import_module(f"perceptron_bounds.{module}"))
     assert result.attempted > 0 and result.failed == 0
+
+
+def _cell_warning_as_loky_does(k):
+    warnings.warn(f"{WORKER_REPLACED}. This can be caused by a too short worker timeout or by "
+                  "a memory leak.", UserWarning, stacklevel=1)
+    return [{"k": k}]
+
+
+def test_run_cells_silences_lokys_worker_replaced_warning_only():
+    """Issue 35: the full atlas printed loky's warning when loky replaced a worker grown by
+    300 MB (no cell lost); the words silenced are still loky's, and other warnings pass."""
+    from joblib.externals.loky import process_executor
+
+    joined = re.sub(r'"\s+"', "", inspect.getsource(process_executor))  # its literals joined
+    assert WORKER_REPLACED in joined
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        assert run_cells(_cell_warning_as_loky_does, [{"k": 1}, {"k": 2}], n_jobs=1,
+                         progress=False, desc="cells") == [{"k": 1}, {"k": 2}]
+        warnings.warn("another", UserWarning, stacklevel=1)
+    assert [str(w.message) for w in seen] == ["another"]

@@ -32,7 +32,6 @@ import numpy as np
 from .._jit import jit, rule
 from .._linalg import (
     append_row,
-    copy_into,
     dot,
     grow_square,
     grow_square_within,
@@ -41,6 +40,7 @@ from .._linalg import (
     rank_one_matvec,
     row_copy,
     row_dense,
+    span_residual,
     sym_matvec,
 )
 from .._linalg import (
@@ -313,19 +313,7 @@ def _pinv_primal_step(X, y, i, t, u, arrays, state):
     full = r == n
     if full and not record and y[i] * s > 0.0:
         return s, NO_UPDATE, state
-    # Coordinates p = Q x and residual e = x - Q^T p (Gram-Schmidt applied twice).
-    copy_into(e, x, n)
-    for j in range(r):
-        p[j] = 0.0
-    for _ in range(2):
-        for j in range(r):
-            p2[j] = dot(Q[j], e, n)
-            p[j] += p2[j]
-        for j in range(r):
-            c = p2[j]
-            for q in range(n):
-                e[q] -= c * Q[j, q]
-    e2 = dot(e, e, n)
+    e2 = span_residual(Q, r, x, e, p, p2)  # p = Q x, e = x - Q^T p
     if full or e2 <= span_tol * dot(x, x, n):
         score = _in_span_margin(c_inv, p, r, s, zc) if record else s
         if y[i] * s > 0.0:

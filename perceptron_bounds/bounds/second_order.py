@@ -300,7 +300,15 @@ class SpanQuantities(SpectrumQuantities):
         computed once per :class:`~.quantities.RunData`."""
         return ctx.cached("span_coordinates", lambda: span_coordinates(
             ctx.X[ctx.rows_mistakes], ctx.kernel, rtol=ctx.run.params["span_tol"],
-            rank_growth=ctx.run.state["rank_growth"]))
+            rank_growth=ctx.run.state["rank_growth"], primal=cls.primal(ctx)))
+
+    @classmethod
+    def primal(cls, ctx) -> bool:
+        """Whether the run kept its basis explicitly (the primal form): the coordinates are
+        then computed in its arithmetic, Gram-Schmidt on the instances (a Cholesky factor of
+        the mistakes' Gram misplaces distances below about 1e-5 once the Gram is as
+        ill-conditioned as span_tol allows, :func:`~.spectra.span_coordinates`)."""
+        return ctx.run.params["form"] == "primal"
 
     @classmethod
     def undefined(cls, ctx) -> str | None:
@@ -341,6 +349,9 @@ class SpanQuantities(SpectrumQuantities):
     @classmethod
     def spectrum(cls, ctx) -> dict:
         L, _, rises = cls.coordinates(ctx)
+        undefined = cls.undefined(ctx)
+        if undefined is not None:  # a zero pivot: the rows after it hold inf and NaN
+            raise np.linalg.LinAlgError(undefined)
         eigenvalues, lambda_star = ctx.cached("span_spectrum",
                                               lambda: coordinate_spectrum(L, rises))
         return {"eigenvalues": eigenvalues, "lambda_star": lambda_star,
@@ -350,7 +361,8 @@ class SpanQuantities(SpectrumQuantities):
     def spectrum_at(cls, ctx, Xk, k) -> dict:
         growth = np.asarray(ctx.run.state.get("rank_growth", ()), dtype=np.int64)
         eigenvalues, lambda_star = span_spectrum(Xk, ctx.kernel, rtol=ctx.run.params["span_tol"],
-                                                 rank_growth=growth[growth < k])
+                                                 rank_growth=growth[growth < k],
+                                                 primal=cls.primal(ctx))
         return {"eigenvalues": eigenvalues, "lambda_star": lambda_star}
 
     @classmethod

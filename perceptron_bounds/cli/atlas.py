@@ -61,8 +61,8 @@ def add_parser(subparsers, name: str) -> argparse.ArgumentParser:
                         help="keep every finished cell in DIR and read it back when run again "
                         "(a killed run resumes)")
     parser.add_argument("--n-jobs", type=int, default=None, metavar="J",
-                        help="parallel workers (joblib; -1 = all cores; default 1, with "
-                        "--quick all cores)")
+                        help="parallel workers of the runs and the figures (joblib; -1 = all "
+                        "cores; default 1, with --quick all cores)")
     parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
                         help="run the cells on the Dask cluster at ADDRESS (e.g. "
                         "tcp://host:8786; needs the dask extra); --cache must then be on a "
@@ -101,7 +101,7 @@ def atlas_command(args) -> int:
         target = os.path.abspath(os.path.join(args.out, "atlas.csv"))
         paths = save_atlas(records, args.out, {"quick": args.quick, "summed": True,
                                                "run_seconds": run_seconds(records)},
-                           csv=target not in map(os.path.abspath, sources))
+                           csv=target not in map(os.path.abspath, sources), n_jobs=_n_jobs(args))
         print(f"atlas: {', '.join(paths)} (from {args.from_csv}, {len(records)} rows)")
         _say_left_out(records)
         return 0
@@ -124,25 +124,29 @@ def atlas_command(args) -> int:
         tasks, skipped = atlas_tasks(names, quick=args.quick, download=args.download)
     except FileNotFoundError as error:
         raise UsageError(f"{error} (on the command line: --download)") from None
+    loaded = time.perf_counter()
+    n_jobs = None if args.scheduler else _n_jobs(args)
     with _scheduler(args.scheduler):
         records = bound_atlas(tasks, algorithms=algorithms, kernels=kernels, epochs=epochs,
-                              variants=not args.quick,
-                              n_jobs=None if args.scheduler else _n_jobs(args), progress=True,
+                              variants=not args.quick, n_jobs=n_jobs, progress=True,
                               cache=args.cache)
-    seconds = time.perf_counter() - start
+    ran = time.perf_counter()
     paths = save_atlas(records, args.out, {
-        "quick": args.quick, "seconds": seconds, "skipped": skipped,
-        "summed": args.cache is not None, "run_seconds": run_seconds(records)})
+        "quick": args.quick, "seconds": ran - start, "skipped": skipped,
+        "summed": args.cache is not None, "run_seconds": run_seconds(records)},
+        n_jobs=n_jobs)
     violated = sum(row["holds"] is False for row in records)
     print(f"atlas: {', '.join(paths)} ({len(records)} rows, {violated} violated, "
-          f"{seconds:.1f} s)")
+          f"{time.perf_counter() - start:.1f} s: data {loaded - start:.1f} s, runs "
+          f"{ran - loaded:.1f} s, files {time.perf_counter() - ran:.1f} s)")
     _say_left_out(records)
     return 0
 
 
 def _n_jobs(args) -> int:
     """``--n-jobs``, or its default: every core for a quick atlas (seconds of work per core,
-    which the workers' start-up does not outweigh), one otherwise."""
+    which the workers' start-up does not outweigh), one otherwise; the cells' and the
+    figures' workers alike."""
     if args.n_jobs is not None:
         return args.n_jobs
     return -1 if args.quick else 1

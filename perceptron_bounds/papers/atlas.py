@@ -16,12 +16,13 @@ from collections import Counter
 from .._files import replacing
 from .._tables import run_label
 from .._version import __version__
-from ..datasets.catalog import CATALOG
 from ..bounds.report import EXPECTATION_SIGMAS, HOLDS_RTOL
+from ..datasets.catalog import CATALOG
 from ..experiments import tightest, write_atlas_csv
+from ..experiments._cells import check_n_jobs, workers_replaced_quietly
 from ..plots.atlas import (
-    plot_atlas_heatmap,
     plot_atlas_drift,
+    plot_atlas_heatmap,
     plot_atlas_noise,
     plot_atlas_ratios,
     plot_atlas_winners,
@@ -84,34 +85,58 @@ def views_left_out(records) -> dict:
             "reason)"}
 
 
-def draw_atlas(records, meta: dict) -> dict:
-    """The figures of the views, by file stem (:data:`VIEWS`; ``atlas-noise`` only when the
-    label-noise family is among the records, ``atlas-drift`` only when the drifting one is, ``atlas-ratios`` only when a bound applies,
-    :func:`views_left_out`): the heat map and the winners of every kernel and epochs, the
-    ratios and the noise of the first (:func:`primary`)."""
+def atlas_views(records) -> list[str]:
+    """The views the records give something to draw, by file stem, in :data:`VIEWS` order:
+    the heat map and the winners always; ``atlas-ratios`` when a bound applies
+    (:func:`views_left_out`); ``atlas-noise`` and ``atlas-drift`` when the label-noise
+    (drifting) family is among the records at more than one rate (number of shifts)."""
     rows = primary(records)
+    names = ["atlas", "atlas-winners"]
+    if "atlas-ratios" not in views_left_out(records):
+        names.append("atlas-ratios")
+    for name, family, prefix in (("atlas-noise", NOISE_FAMILY, NOISE_PREFIX),
+                                 ("atlas-drift", DRIFT_FAMILY, DRIFT_PREFIX)):
+        if len({row["task"] for row in _family(rows, family, prefix)}) > 1:
+            names.append(name)
+    return names
+
+
+def _family(rows, family: str, prefix: str) -> list[dict]:
+    return [row for row in rows if row["dataset"] == family and row["task"].startswith(prefix)]
+
+
+def draw_view(name: str, records, meta: dict):
+    """The figure of one view (a name of :func:`atlas_views`), captioned: the heat map and
+    the winners of every kernel and epochs, the ratios, the noise and the drift of the first
+    (:func:`primary`)."""
+    rows = primary(records)
+    if name in ("atlas", "atlas-winners"):
+        best = tightest(records)
+        fig = (plot_atlas_heatmap if name == "atlas" else plot_atlas_winners)(best)
+    elif name == "atlas-ratios":
+        fig = plot_atlas_ratios(rows)
+    elif name == "atlas-noise":
+        fig = plot_atlas_noise([
+            {**row, "noise": float(row["task"].removeprefix(NOISE_PREFIX))}
+            for row in _family(rows, NOISE_FAMILY, NOISE_PREFIX)])
+    elif name == "atlas-drift":
+        fig = plot_atlas_drift([
+            {**row, "shifts": int(row["task"].removeprefix(DRIFT_PREFIX))}
+            for row in _family(rows, DRIFT_FAMILY, DRIFT_PREFIX)])
+    else:
+        raise ValueError(f"unknown atlas view {name!r} (choose from {', '.join(VIEWS)})")
     kernel, epochs = rows[0]["kernel"], rows[0]["epochs"]
     combos = ", ".join(dict.fromkeys(f"{r['kernel']} x {r['epochs']}" for r in records))
-    every = (f"Kernels x passes: {combos}, in the order given; rows of unit norm; each bound "
-             "with the comparator and margin that make it smallest (theory §4.3).")
-    first = every.replace(f"Kernels x passes: {combos}",
-                          f"Kernel {kernel}, {epochs} pass(es)")
-    best = tightest(records)
-    figures = {"atlas": plot_atlas_heatmap(best), "atlas-winners": plot_atlas_winners(best)}
-    if "atlas-ratios" not in views_left_out(records):
-        figures["atlas-ratios"] = plot_atlas_ratios(rows)
-    noise = [{**row, "noise": float(row["task"].removeprefix(NOISE_PREFIX))} for row in rows
-             if row["dataset"] == NOISE_FAMILY and row["task"].startswith(NOISE_PREFIX)]
-    if len({row["noise"] for row in noise}) > 1:
-        figures["atlas-noise"] = plot_atlas_noise(noise)
-    drift = [{**row, "shifts": int(row["task"].removeprefix(DRIFT_PREFIX))} for row in rows
-             if row["dataset"] == DRIFT_FAMILY and row["task"].startswith(DRIFT_PREFIX)]
-    if len({row["shifts"] for row in drift}) > 1:
-        figures["atlas-drift"] = plot_atlas_drift(drift)
-    for name, fig in figures.items():
-        add_caption(fig, every if name in ("atlas", "atlas-winners") else first,
-                    describe(meta))
-    return figures
+    what = f"Kernels x passes: {combos}" if name in ("atlas", "atlas-winners") else \
+        f"Kernel {kernel}, {epochs} pass(es)"
+    add_caption(fig, f"{what}, in the order given; rows of unit norm; each bound with the "
+                "comparator and margin that make it smallest (theory §4.3).", describe(meta))
+    return fig
+
+
+def draw_atlas(records, meta: dict) -> dict:
+    """The figures of the views, by file stem (:func:`atlas_views`, :func:`draw_view`)."""
+    return {name: draw_view(name, records, meta) for name in atlas_views(records)}
 
 
 def _number(value, digits: int = 3) -> str:
@@ -195,22 +220,47 @@ def atlas_markdown(records, meta: dict) -> str:
     return "\n".join(lines)
 
 
-def save_atlas(records, out, meta: dict, *, csv: bool = True) -> list[str]:
+def save_atlas(records, out, meta: dict, *, csv: bool = True,
+               n_jobs: int | None = None) -> list[str]:
     """Write ``out/atlas.csv`` (unless ``csv`` is False), ``atlas.md`` and the views' PNG
     (150 dpi) and PDF; return the paths. A quick atlas (``meta["quick"]``) has PNGs of 100
-    dpi only: drawing is most of its time, and a PDF takes as long as a PNG."""
+    dpi only: drawing is most of its time, and a PDF takes as long as a PNG.
+
+    The views are drawn and written by ``n_jobs`` joblib workers (as for the cells: None
+    takes ``joblib.parallel_config``'s count, 1 when none is set), the longest first; each
+    view is a figure of its own, so the files are the same whatever ``n_jobs``."""
+    from joblib import Parallel, delayed
+
     if not records:
         raise ValueError("the atlas has no rows: no algorithm ran on any data set")
+    n_jobs = check_n_jobs(n_jobs)
     os.makedirs(out, exist_ok=True)
     base = os.fspath(out)
     paths = [write_atlas_csv(records, os.path.join(base, "atlas.csv"))] if csv else []
     paths.append(save_markdown(atlas_markdown(records, meta), os.path.join(base, "atlas.md")))
-    for name, fig in draw_atlas(records, meta).items():
-        formats = (((".png", {"dpi": 100}),) if meta.get("quick") else
-                   ((".png", {"dpi": 150}), (".pdf", {})))
-        for suffix, options in formats:
-            path = os.path.join(base, name + suffix)
-            with replacing(path) as temp:
-                fig.savefig(temp, **options)
-            paths.append(path)
+    names = atlas_views(records)
+    longest = sorted(names, key=lambda name: -_DRAWING_COST.get(name, 0))
+    with workers_replaced_quietly():
+        written = dict(zip(longest, Parallel(n_jobs=n_jobs)(
+            delayed(_save_view)(name, records, meta, base) for name in longest), strict=True))
+    return paths + [path for name in names for path in written[name]]
+
+
+#: The views' relative drawing times (a quick atlas's, CPU): the order they are handed to
+#: the workers, so that the longest does not start last.
+_DRAWING_COST = {"atlas-ratios": 7, "atlas-drift": 3, "atlas-noise": 3, "atlas": 1,
+                 "atlas-winners": 1}
+
+
+def _save_view(name: str, records, meta: dict, base: str) -> list[str]:
+    """Draw the view ``name`` and write its PNG (and PDF unless quick); the paths."""
+    fig = draw_view(name, records, meta)
+    formats = (((".png", {"dpi": 100}),) if meta.get("quick") else
+               ((".png", {"dpi": 150}), (".pdf", {})))
+    paths = []
+    for suffix, options in formats:
+        path = os.path.join(base, name + suffix)
+        with replacing(path) as temp:
+            fig.savefig(temp, **options)
+        paths.append(path)
     return paths

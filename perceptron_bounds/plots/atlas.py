@@ -38,6 +38,8 @@ WINNER_COLOURS = tuple(f"tab:{name}" for name in (
 LEGEND_ROWS = 20
 #: The colour scale of the heat map: ratios from 1e-3 (a loose bound) to 1 (exact).
 RATIO_RANGE = (1e-3, 1.0)
+#: A panel's log y axis spanning at least this many decades is ticked at its decades only.
+DECADES_ONLY = 2.0
 
 
 def _column(row) -> str:
@@ -66,6 +68,16 @@ def _grid(best):
     cells = {((run_label(row), row["kernel"], row["epochs"]), _column(row)): row
              for row in best}
     return rows, columns, cells, labels
+
+
+def _decades(ax) -> None:
+    """No minor ticks on a log y axis spanning at least :data:`DECADES_ONLY` decades: its
+    labelled decades give the scale, and the eight minor ticks of every decade (a line and
+    a label each, laid out again at every layout pass) were most of the drawing time of the
+    many-panel views; a shorter axis keeps them, as its only labels may be minor ones."""
+    low, high = ax.get_ylim()
+    if low > 0.0 and math.log10(high / low) >= DECADES_ONLY:
+        ax.yaxis.set_minor_locator(NullLocator())
 
 
 def _frame(ax, labels, columns):
@@ -206,6 +218,7 @@ def plot_atlas_ratios(records):
         ax.axhline(1.0, color="k", linewidth=0.8, linestyle="--")
         ax.set_yscale("log")
         ax.set_ylim(low / 2, 2.0)
+        _decades(ax)
         ax.set_title(bound, fontsize=9)
         # the data sets are named under the lowest panel of each column only
         lowest = k + ncols >= len(bounds)
@@ -293,6 +306,7 @@ def _against(records, key: str, xlabel: str, title: str, xscale: str = "linear")
                     ax.plot(*zip(*points, strict=True), linestyle=style, markersize=3,
                             linewidth=1.0, **bound_style(bound))
         ax.set_yscale("log")
+        _decades(ax)
         ax.set_xscale(xscale)
         if xscale == "symlog":  # counts: ticks at the family's values, as numbers
             ax.set_xticks(sorted({row[key] for row in rows}), minor=False)
