@@ -220,7 +220,10 @@ def row_kind(stub, dense, csr, *, csr_fastmath=GATHER, dense_fastmath=CONTIGUOUS
     (:data:`CONTIGUOUS`, or :data:`GATHER` for a sum that must add its terms in
     column order, as a CSR row's sum does), ``csr`` with ``csr_fastmath``:
     :data:`GATHER` when it sums through the row's indices, :data:`CONTIGUOUS`
-    when it sums the row's values alone.
+    when it sums the row's values alone. ``csr`` is always inlined (``forceinline``):
+    unrolled, a CSR body exceeds LLVM's inlining threshold, and a call per row passes
+    the CSR tuple's 21 words on the stack (the Perceptron's CSR loop: 30 ms against
+    22 ms inlined on 100,000 rows of 80 nonzeros).
     ``stub`` itself is what runs with the JIT off: it must call ``csr`` for a
     tuple and ``dense`` otherwise. The three take the same arguments, X first.
 
@@ -231,9 +234,9 @@ def row_kind(stub, dense, csr, *, csr_fastmath=GATHER, dense_fastmath=CONTIGUOUS
     """
     if numba.config.DISABLE_JIT:
         return stub
-    for kind, body, fastmath in ((numba.types.Array, dense, dense_fastmath),
-                                 (numba.types.BaseTuple, csr, csr_fastmath)):
-        options = {**JIT_OPTIONS, "fastmath": set(fastmath)}
+    for kind, body, fastmath, inline in ((numba.types.Array, dense, dense_fastmath, False),
+                                         (numba.types.BaseTuple, csr, csr_fastmath, True)):
+        options = {**JIT_OPTIONS, "fastmath": set(fastmath), "forceinline": inline}
         del options["cache"]  # compiled into, and cached with, the loop that calls it
 
         def select(X, *args, kind=kind, body=body):

@@ -14,7 +14,10 @@ Conventions
   :func:`row_dense`, ...), whose dense or CSR body Numba picks by X's type
   when the loop compiles (:func:`perceptron_bounds._jit.row_kind`): an update
   rule is written once and compiles once per input kind. A dense body sums
-  with ``reassoc`` (vectorised), a CSR body without (a scalar gather).
+  with ``reassoc`` (vectorised), a CSR body without (a scalar gather). A CSR
+  body indexes with unsigned positions and columns (``np.uint64``; validated X
+  has no negative ones): a signed index costs a wrap-around test per access
+  (``a[-1]``), three instructions per array read in the unrolled gather.
 * **Determinism.** With ``fastmath={"reassoc"}`` LLVM vectorises a sum
   and so adds its terms in another order than a plain loop. A loop that also
   writes to an array gets two versions, vectorised and scalar, chosen at run
@@ -74,8 +77,8 @@ def _dense_dot(X, i, w):
 def _csr_dot(X, i, w):
     data, indices, indptr = X
     s = 0.0
-    for p in range(indptr[i], indptr[i + 1]):
-        s += w[indices[p]] * data[p]
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        s += w[np.uint64(indices[p])] * data[p]
     return s
 
 
@@ -125,9 +128,9 @@ def _dense_dot_lanes(X, i, w, square):
 def _csr_dot_lanes(X, i, w, square):
     data, indices, indptr = X
     s0 = s1 = s2 = s3 = 0.0
-    for p in range(indptr[i], indptr[i + 1]):
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
         j = indices[p]
-        term = data[p] * data[p] if square else w[j] * data[p]
+        term = data[p] * data[p] if square else w[np.uint64(j)] * data[p]
         lane = j % 4
         if lane == 0:
             s0 += term
@@ -158,8 +161,8 @@ def _csr_dot_norm(X, i, w):
     data, indices, indptr = X
     s = 0.0
     xx = 0.0
-    for p in range(indptr[i], indptr[i + 1]):
-        s += w[indices[p]] * data[p]
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        s += w[np.uint64(indices[p])] * data[p]
         xx += data[p] * data[p]
     return s, xx
 
@@ -176,8 +179,8 @@ def _dense_axpy(X, i, a, out):
 
 def _csr_axpy(X, i, a, out):
     data, indices, indptr = X
-    for p in range(indptr[i], indptr[i + 1]):
-        out[indices[p]] += a * data[p]
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        out[np.uint64(indices[p])] += a * data[p]
 
 
 def row_axpy_norm(X, i, a, out):
@@ -196,8 +199,8 @@ def _dense_axpy_norm(X, i, a, out):
 def _csr_axpy_norm(X, i, a, out):
     data, indices, indptr = X
     xx = 0.0
-    for p in range(indptr[i], indptr[i + 1]):
-        out[indices[p]] += a * data[p]
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        out[np.uint64(indices[p])] += a * data[p]
         xx += data[p] * data[p]
     return xx
 
@@ -214,8 +217,8 @@ def _dense_axpy_over(X, i, a, d, out):
 
 def _csr_axpy_over(X, i, a, d, out):
     data, indices, indptr = X
-    for p in range(indptr[i], indptr[i + 1]):
-        out[indices[p]] += a * (data[p] / d)
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        out[np.uint64(indices[p])] += a * (data[p] / d)
 
 
 def row_sq_norm(X, i):
@@ -233,7 +236,7 @@ def _dense_sq_norm(X, i):
 def _csr_sq_norm(X, i):
     data, indices, indptr = X
     s = 0.0
-    for p in range(indptr[i], indptr[i + 1]):
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
         s += data[p] * data[p]
     return s
 
@@ -294,8 +297,8 @@ def _dense_dense(X, i, scratch):
 def _csr_dense(X, i, scratch):
     data, indices, indptr = X
     scratch[:] = 0.0
-    for p in range(indptr[i], indptr[i + 1]):
-        scratch[indices[p]] = data[p]
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        scratch[np.uint64(indices[p])] = data[p]
     return scratch
 
 
@@ -314,8 +317,8 @@ def _csr_copy(X, i, out):
     data, indices, indptr = X
     for j in range(out.shape[0]):
         out[j] = 0.0
-    for p in range(indptr[i], indptr[i + 1]):
-        out[indices[p]] = data[p]
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        out[np.uint64(indices[p])] = data[p]
 
 
 def row_nnz(X, i):

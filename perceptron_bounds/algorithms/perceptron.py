@@ -28,7 +28,7 @@ from .native import fit_native_perceptron
 from .ovr import fit_ovr_perceptron
 
 
-@rule
+@rule(inline=True)
 def _perceptron_step(X, y, i, t, u, arrays, state):
     """Rosenblatt's rule on trial t (row i of dense or CSR X): a mistake adds y_i x_i to w."""
     (w,) = arrays
