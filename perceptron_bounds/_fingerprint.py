@@ -23,6 +23,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._jit import jit
+from ._validation import index_arrays
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -77,16 +78,16 @@ def x_part(X, start: int = 0, stop: int | None = None) -> str:
     HX over the sampled rows (see the module docstring).
 
     X is as :func:`~perceptron_bounds._validation.check_X` returns it: a float64
-    C-contiguous ndarray or a CSR matrix with float64 data and int64 index arrays.
+    C-contiguous ndarray or a CSR matrix with float64 data and int32 or int64 index
+    arrays (the same fingerprint for both).
     """
     stop = X.shape[0] if stop is None else stop
     if sp.issparse(X):
-        bits, indices, indptr = X.data.view(np.int64), X.indices, X.indptr
+        bits, (indices, indptr) = X.data.view(np.int64), index_arrays(X)
     else:
         bits, indices, indptr = X.reshape(-1).view(np.int64), _EMPTY, _EMPTY
     step = max(1, -(-(stop - start) // SAMPLED_ROWS))
-    total = _entries_hash(bits, indices.astype(np.int64, copy=False),
-                          indptr.astype(np.int64, copy=False), X.shape[1], start, stop, step)
+    total = _entries_hash(bits, indices, indptr, X.shape[1], start, stop, step)
     return f"{stop - start}x{X.shape[1]}:{int(total):016x}"
 
 

@@ -41,6 +41,7 @@ import scipy.sparse as sp
 from numba.core import cgutils, types
 
 from ._jit import CONTIGUOUS, GATHER, intrinsic, jit, row_kind
+from ._validation import index_arrays, scan_csr
 
 # The runtime overlap test of a vectorised loop compares start addresses against at most
 # 8 lanes x 8 interleaved iterations of float64 (512 bytes): arrays this long pass it.
@@ -349,9 +350,10 @@ def _csr_n_rows(X):
 
 def rows(X):
     """The rows a loop reads (see "Rows" above): dense X itself, or CSR X's
-    ``(data, indices, indptr)`` with int64 index arrays (row slicing gives int32)."""
+    ``(data, indices, indptr)``, the index arrays as validated X holds them (both int32 or
+    both int64, ``_validation.INDEX_KINDS``; others made int64)."""
     if sp.issparse(X):
-        return X.data, *(a.astype(np.int64, copy=False) for a in (X.indices, X.indptr))
+        return X.data, *index_arrays(X)
     return X
 
 
@@ -614,29 +616,16 @@ def _row_norms_loop(X, p, out):
         out[i] = top * s ** (1.0 / p)
 
 
-@jit(fastmath=GATHER)
-def _csr_row_sq_sums(data, indptr, out):
-    """out[i] = the sum of the squares of CSR row i's values.
-
-    A scalar loop: vectorised (``reassoc``), these sums of short rows took 5x longer
-    (100,000 rows of 80 values: 23 ms against 4.5 ms).
-    """
-    for i in range(out.shape[0]):
-        s = 0.0
-        for p in range(indptr[i], indptr[i + 1]):
-            s += data[p] * data[p]
-        out[i] = s
-
-
 def row_sq_norms(X) -> np.ndarray:
-    """x_i . x_i of every row of validated dense or CSR X, in one read of X.
+    """x_i . x_i of every row of validated dense or CSR X, in one read of X, summed in
+    any order (vectorised).
 
     Unlike :func:`row_norms` (p = 2), the squares may underflow or overflow.
     """
     if not sp.issparse(X):
         return np.einsum("ij,ij->i", X, X)
     out = np.empty(X.shape[0])
-    _csr_row_sq_sums(X.data, X.indptr.astype(np.int64, copy=False), out)
+    scan_csr(X.data, *index_arrays(X), X.shape[1], out)
     return out
 
 

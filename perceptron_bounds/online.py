@@ -168,7 +168,7 @@ def run_online(
             )
         n_features = warm_start.n_features
         classes = warm_start.classes if classes is None else classes
-    X = check_X(X, n_features=n_features)
+    X, sq_norms = check_X(X, n_features=n_features, return_sq_norms=True)
     given_classes = classes is not None
     if multiclass is None and warm_start is None:
         y_index, classes = check_class_labels(y, X.shape[0], classes)
@@ -190,7 +190,7 @@ def run_online(
         resolved = spec.resolve({**spec.defaults, **params}, data)
     else:
         resolved = _resolve_warm(spec, params, data, warm_start)
-    check_rows_in_range(spec, resolved, X)
+    check_rows_in_range(spec, resolved, X, sq_norms)
     if (shuffle or spec.randomized) and seed is None:
         seed = draw_seed()
     order = presentation_order(data.n_samples, epochs, shuffle, seed)
@@ -227,8 +227,9 @@ def run_online(
     )
 
 
-def check_rows_in_range(spec, params: dict, X) -> None:
-    """The norm of every row as the algorithm sees it, checked before any trial.
+def check_rows_in_range(spec, params: dict, X, sq_norms=None) -> None:
+    """The norm of every row as the algorithm sees it, checked before any trial
+    (``sq_norms``: the rows' sums of squares, when ``check_X`` has them).
 
     A nonzero row whose norm in the kernel's feature space is outside
     ``kernels.NORM_RANGE`` (below about 1.5e-154: its square underflows) makes its
@@ -241,7 +242,8 @@ def check_rows_in_range(spec, params: dict, X) -> None:
     """
     if spec.instance_map is not None or params.get("normalize", False):
         return
-    check_norms_in_range(X, kernel_of(params) if "kernel" in params else Kernel())
+    check_norms_in_range(X, kernel_of(params) if "kernel" in params else Kernel(),
+                         sq_norms=sq_norms)
 
 
 def _chain(warm_start: OnlineRun | None, hx: str, labels) -> tuple[str, ...]:
