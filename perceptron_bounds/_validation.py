@@ -200,10 +200,11 @@ def scan_csr(data, indices, indptr, n_features, sq):
     ``(finding, row)``: :data:`SCANNED` (row -1) or the first row with another finding.
 
     ``BAD_POINTER`` and ``BAD_COLUMN`` end the scan; ``UNORDERED`` rows are only
-    recorded (the first), the sums go on. A row's columns are checked by its order (one
-    comparison of neighbours, vectorised) and then its first and last; a row in neither
-    order by its smallest and largest. The sums are vectorised (``reassoc``): in
-    another order than a plain loop's, within a few units in the last place.
+    recorded (the first), the sums go on. A row's columns are checked by its order
+    (neighbours compared in the loop that sums the squares, vectorised) and then its
+    first and last; a row in neither order by its smallest and largest. The sums are
+    vectorised (``reassoc``): in another order than a plain loop's, within a few units
+    in the last place.
     """
     nnz = indices.shape[0]
     unordered = -1
@@ -214,16 +215,16 @@ def scan_csr(data, indices, indptr, n_features, sq):
         if end < start or end > nnz:
             return BAD_POINTER, i
         a, b = np.uint64(start), np.uint64(end)
-        s = 0.0
-        for p in range(a, b):
-            s += data[p] * data[p]
-        sq[i] = s
         if b == a:
+            sq[i] = 0.0
             continue
+        s = data[a] * data[a]
         rising = falling = 1
         for p in range(a + np.uint64(1), b):
+            s += data[p] * data[p]
             rising &= indices[p] > indices[p - np.uint64(1)]
             falling &= indices[p] < indices[p - np.uint64(1)]
+        sq[i] = s
         if rising:
             low, high = indices[a], indices[b - np.uint64(1)]
         elif falling:

@@ -98,8 +98,8 @@ _INT32_ARRAY = numba.types.Array(numba.types.int32, 1, "C")
 def _input_kind_free(signature):
     """``signature`` with its rows (a float64 C-contiguous 2-D array or the CSR tuple of
     ``perceptron_bounds._linalg.rows``, int32 or int64 index arrays) named alike, and an
-    int32 array (CSR index arrays passed alone) as int64: signatures that differ only
-    there differ by the input kind."""
+    int32 array or number (CSR index arrays passed alone, an entry of them) as int64:
+    signatures that differ only there differ by the input kind."""
     return tuple(_kind_free(arg) for arg in signature)
 
 
@@ -109,6 +109,8 @@ def _kind_free(arg):
         return "rows"
     if arg == _INT32_ARRAY:
         return numba.types.Array(numba.types.int64, 1, "C")
+    if arg == numba.types.int32:
+        return numba.types.int64
     if isinstance(arg, numba.types.BaseTuple):
         return tuple(_kind_free(item) for item in arg)
     return arg
