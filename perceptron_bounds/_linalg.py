@@ -41,7 +41,7 @@ import scipy.sparse as sp
 from numba.core import cgutils, types
 
 from ._jit import CONTIGUOUS, GATHER, intrinsic, jit, row_kind
-from ._validation import index_arrays, scan_csr
+from ._validation import index_arrays, scan_csr, scan_dense
 
 # The runtime overlap test of a vectorised loop compares start addresses against at most
 # 8 lanes x 8 interleaved iterations of float64 (512 bytes): arrays this long pass it.
@@ -622,10 +622,11 @@ def row_sq_norms(X) -> np.ndarray:
 
     Unlike :func:`row_norms` (p = 2), the squares may underflow or overflow.
     """
-    if not sp.issparse(X):
-        return np.einsum("ij,ij->i", X, X)
     out = np.empty(X.shape[0])
-    scan_csr(X.data, *index_arrays(X), X.shape[1], out)
+    if sp.issparse(X):
+        scan_csr(X.data, *index_arrays(X), X.shape[1], out)
+    else:
+        scan_dense(X, out)
     return out
 
 

@@ -78,8 +78,8 @@ def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int |
     from 0 to at most the number of entries.
 
     With ``return_sq_norms``, returns ``(X, sq)``: ``sq[i]`` = x_i . x_i as
-    :func:`~perceptron_bounds._linalg.row_sq_norms` gives it, from the same read of
-    CSR X (None for dense X).
+    :func:`~perceptron_bounds._linalg.row_sq_norms` gives it, from the same read of X
+    (:func:`scan_dense`, :func:`scan_csr`).
     """
     if sp.issparse(X):
         if not accept_sparse:
@@ -92,7 +92,7 @@ def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int |
         _check_numeric_dtype(X.dtype, name)
         X, sq = _canonical_csr(X, name)
     else:
-        sq = None
+        sq = None  # dense: computed below, after the shape checks
         if isinstance(X, (str, bytes)) or X is None:
             raise TypeError(f"{name} must be an array-like of numbers, got {type(X).__name__}")
         try:
@@ -109,26 +109,27 @@ def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int |
         raise ValueError(f"{name} is empty: shape {X.shape}; at least one sample and one feature")
     if n_features is not None and X.shape[1] != n_features:
         raise ValueError(f"{name} has {X.shape[1]} features, but {n_features} were expected")
-    if sq is None:
-        _check_magnitude(X, name, _sum_of_squares(X.reshape(-1)))
-    else:  # the rows' sums of squares add up to the entries' (a NaN, an overflow stay)
-        with np.errstate(over="ignore"):
-            _check_magnitude(X, name, sq.sum())
+    # An overflow is the signal (unjitted, NumPy would warn on it); the rows' sums add up
+    # to the entries' sum of squares, with its NaN or inf.
+    with np.errstate(over="ignore", invalid="ignore"):
+        if sq is None:
+            sq = np.empty(X.shape[0])
+            scan_dense(X, sq)
+        total = sq.sum()
+    _check_magnitude(X, name, total)
     return (X, sq) if return_sq_norms else X
 
 
 @jit
-def _sum_of_squares_loop(values):
-    s = 0.0
-    for i in range(values.shape[0]):
-        s += values[i] * values[i]
-    return s
-
-
-def _sum_of_squares(values):
-    """sum_i values[i]^2 (inf or NaN when a value is, or when the sum overflows)."""
-    with np.errstate(over="ignore"):  # the overflow is the signal; unjitted, NumPy warns on it
-        return _sum_of_squares_loop(values)
+def scan_dense(X, sq):
+    """sq[i] = the sum of the squares of row i of dense X (vectorised, ``reassoc``): one read
+    of X for check_X's overflow/NaN check and run_online's row-norm check."""
+    for i in range(X.shape[0]):
+        row = X[i]
+        s = 0.0
+        for j in range(row.shape[0]):
+            s += row[j] * row[j]
+        sq[i] = s
 
 
 def _check_magnitude(X, name: str, total: float) -> None:
@@ -258,7 +259,8 @@ def _canonical_csr(X, name: str = "X"):
     X.data = np.require(X.data, requirements="W")
     X.indices, X.indptr = index_arrays(X)
     sq = np.empty(X.shape[0])
-    found, row = scan_csr(X.data, X.indices, X.indptr, X.shape[1], sq)
+    with np.errstate(over="ignore", invalid="ignore"):  # as in check_X
+        found, row = scan_csr(X.data, X.indices, X.indptr, X.shape[1], sq)
     if found == BAD_POINTER:
         raise ValueError(
             f"{name} is a corrupt CSR matrix: its index pointer (indptr) must rise from 0 to "
