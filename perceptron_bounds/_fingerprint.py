@@ -98,6 +98,33 @@ def y_part(labels, start: int = 0, stop: int | None = None) -> str:
     return f":{int(_labels_hash(labels, start, stop)):016x}"
 
 
+@jit
+def _class_hashes(labels, n_classes):
+    """:func:`_labels_hash` of ``labels == k`` for every class k, in one read.
+
+    Row i adds mix(0 ^ i G) to every class's sum and mix(1 ^ i G) to its own class's
+    instead: a sum common to all classes, and per class the differences of its rows
+    (modulo 2^64, so the same sums).
+    """
+    common = np.uint64(0)
+    totals = np.zeros(n_classes, dtype=np.uint64)
+    for i in range(labels.shape[0]):
+        position = np.uint64(i) * _GOLDEN
+        zero = _mix(position)
+        common += zero
+        totals[labels[i]] += _mix(np.uint64(1) ^ position) - zero
+    for k in range(n_classes):
+        totals[k] += common
+    return totals
+
+
+def class_parts(labels, n_classes: int) -> list[str]:
+    """``y_part(labels == k)`` for k = 0..n_classes - 1 (the one-vs-rest class runs'), from
+    one read of the class indices ``labels`` (int64, each below ``n_classes``)."""
+    labels = np.ascontiguousarray(labels, dtype=np.int64)
+    return [f":{int(total):016x}" for total in _class_hashes(labels, n_classes)]
+
+
 def n_rows(fingerprint: str) -> int:
     """The number of rows a fingerprint covers."""
     return int(fingerprint.split("x", 1)[0])

@@ -7,7 +7,7 @@ from contextlib import contextmanager, nullcontext
 
 import numpy as np
 
-from ._fingerprint import x_part, y_part
+from ._fingerprint import class_parts, x_part, y_part
 from ._interrupt import interruptible, reporting
 from ._progress import BAR_DELAY, announcing_compilation, bar
 from ._sequence import check_seed, draw_seed, presentation_order, trial_draws
@@ -246,11 +246,13 @@ def check_rows_in_range(spec, params: dict, X, sq_norms=None) -> None:
                          sq_norms=sq_norms)
 
 
-def _chain(warm_start: OnlineRun | None, hx: str, labels) -> tuple[str, ...]:
+def _chain(warm_start: OnlineRun | None, hx: str, labels, hy: str | None = None
+           ) -> tuple[str, ...]:
     """The run's ``data_fingerprint``: the warm start's chain (when it has one) and this
-    run's (X, labels), X's part ``hx`` computed once."""
+    run's (X, labels), X's part ``hx`` computed once (the labels' part ``hy`` too, if
+    given)."""
     earlier = () if warm_start is None else warm_start.data_fingerprint or ()
-    return (*earlier, hx + y_part(labels))
+    return (*earlier, hx + (y_part(labels) if hy is None else hy))
 
 
 @contextmanager
@@ -313,6 +315,7 @@ def _one_vs_rest(spec, data: Data, order, record: dict, record_margins: bool,
                 results.append(spec.fit(class_data(data, k), order, record["params"], column,
                                         previous[k]))
             margins[:, k] = column
+    parts = class_parts(data.y, n_classes)
     class_runs = tuple(
         OnlineRun(
             **record,
@@ -322,7 +325,7 @@ def _one_vs_rest(spec, data: Data, order, record: dict, record_margins: bool,
             margins=np.ascontiguousarray(margins[:, k]) if record_margins else None,
             hypothesis=result.hypothesis,
             state=result.state,
-            data_fingerprint=_chain(previous[k], hx, data.y == k),
+            data_fingerprint=_chain(previous[k], hx, None, parts[k]),
             queried_trials=result.queried_trials,
         )
         for k, result in enumerate(results)
