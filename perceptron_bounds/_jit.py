@@ -23,7 +23,9 @@ options below hold everywhere:
 
 Loops receive only float64 C-contiguous arrays, int64 arrays and scalars, so
 each compiles for exactly one signature per input kind: the rows X are a 2-D
-array or the CSR tuple ``(data, indices, indptr)``, and a loop reads them only
+array or the CSR tuple ``(data, indices, indptr)`` (index arrays both int32, as
+scipy makes them, or both int64: two kinds, each compiled when first given,
+``_validation.INDEX_KINDS``), and a loop reads them only
 through row-access helpers (:func:`row_kind`) that Numba picks by X's type
 when it compiles. A loop's frame (the trial loop, the Ctrl-C check, margins
 and the update log) is written once and specialised per update rule by
@@ -140,8 +142,9 @@ def jit(func=None, *, fastmath=CONTIGUOUS):
     compiled code is cached on disk; sums may be reassociated (vectorised dot
     products), but no other fast-math flag is on, so comparisons such as
     ``y * margin <= 0`` stay exact; a division by zero gives inf or nan as in NumPy.
-    Pass the loop float64 C-contiguous arrays, int64 index arrays and scalars only,
-    so that it compiles for one signature. ``@jit(fastmath=GATHER)`` compiles a
+    Pass the loop float64 C-contiguous arrays, int64 arrays (a CSR tuple's index arrays:
+    both int32 or both int64) and scalars only, so that it compiles for one signature
+    per input kind. ``@jit(fastmath=GATHER)`` compiles a
     function whose sums measure faster unvectorised (module docstring).
 
     Parameters
