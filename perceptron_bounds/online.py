@@ -174,7 +174,10 @@ def run_online(
         y_index, classes = check_class_labels(y, X.shape[0], classes)
         if classes.shape[0] > 2:
             multiclass = "ovr"
-    if multiclass is None:
+        # y checked once: the class indices, or check_labels' -1/+1 from them (classes[1]
+        # maps to +1, theory §1.6)
+        y_fit = y_index if multiclass else 2.0 * y_index - 1.0
+    elif multiclass is None:
         y_fit, classes = check_labels(y, X.shape[0], classes)
     else:
         y_fit, classes = check_class_labels(y, X.shape[0], classes)
