@@ -33,6 +33,15 @@ and the Ballseptron's loops on the CSR data within 1.2x of the Perceptron's
 (issue 32); a fresh process importing the package and making a small run with
 a warm Numba cache in < 2 s.
 
+Floors of the CSR targets (measured 2026-11-27, load 0.7): the loop on a w that makes
+no mistake takes 1.05x its rows' ``X @ w`` (both sum each row in order, a chain of
+dependent additions), so the loop's 1.4x ``X @ w`` is the 44% mistakes' updates. End to
+end is the loop (15.2 ms) plus one read of X for the input checks (3.8 ms), 19 ms
+against scikit-learn's 25.8: 1.36x at best, below the 1.5x of issue 32 (measured
+1.20x). PA-I updates on 99% of the trials and the Ballseptron (r = 0.1) on all,
+against the Perceptron's 44%: what they add to its time is their updates, not the
+reading (1.14x and 1.23x).
+
 Times are CPU times of the calling thread by default (``--clock wall`` for
 wall time): on a machine shared with other jobs they do not count the time the
 process waits for a core. Every contender does its work in that thread
