@@ -23,6 +23,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._jit import jit
+from ._validation import index_arrays
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -50,14 +51,14 @@ def _entries_hash(bits, indices, indptr, n_columns, start, stop, step):
     total = np.uint64(0)
     dense = indptr.shape[0] == 0
     for i in range(start, stop, step):
-        low = i * n_columns if dense else indptr[i]
-        high = (i + 1) * n_columns if dense else indptr[i + 1]
-        for p in range(low, high):
+        low = np.uint64(i * n_columns if dense else indptr[i])
+        high = np.uint64((i + 1) * n_columns if dense else indptr[i + 1])
+        row = np.uint64((i - start) * n_columns)
+        for p in range(low, high):  # unsigned: no wrap-around test per read (4x faster)
             value = np.uint64(bits[p])
             if (value << np.uint64(1)) == np.uint64(0):  # 0.0 and -0.0
                 continue
-            column = p - low if dense else indices[p]
-            position = np.uint64((i - start) * n_columns + column)
+            position = row + (p - low if dense else np.uint64(indices[p]))
             mixed = (value ^ (position * _GOLDEN)) * _M1  # one multiply: X is long
             total += mixed ^ (mixed >> np.uint64(29))
     return total
@@ -77,16 +78,16 @@ def x_part(X, start: int = 0, stop: int | None = None) -> str:
     HX over the sampled rows (see the module docstring).
 
     X is as :func:`~perceptron_bounds._validation.check_X` returns it: a float64
-    C-contiguous ndarray or a CSR matrix with float64 data and int64 index arrays.
+    C-contiguous ndarray or a CSR matrix with float64 data and int32 or int64 index
+    arrays (the same fingerprint for both).
     """
     stop = X.shape[0] if stop is None else stop
     if sp.issparse(X):
-        bits, indices, indptr = X.data.view(np.int64), X.indices, X.indptr
+        bits, (indices, indptr) = X.data.view(np.int64), index_arrays(X)
     else:
         bits, indices, indptr = X.reshape(-1).view(np.int64), _EMPTY, _EMPTY
     step = max(1, -(-(stop - start) // SAMPLED_ROWS))
-    total = _entries_hash(bits, indices.astype(np.int64, copy=False),
-                          indptr.astype(np.int64, copy=False), X.shape[1], start, stop, step)
+    total = _entries_hash(bits, indices, indptr, X.shape[1], start, stop, step)
     return f"{stop - start}x{X.shape[1]}:{int(total):016x}"
 
 
@@ -95,6 +96,33 @@ def y_part(labels, start: int = 0, stop: int | None = None) -> str:
     labels = np.ascontiguousarray(labels, dtype=np.int64)
     stop = labels.shape[0] if stop is None else stop
     return f":{int(_labels_hash(labels, start, stop)):016x}"
+
+
+@jit
+def _class_hashes(labels, n_classes):
+    """:func:`_labels_hash` of ``labels == k`` for every class k, in one read.
+
+    Row i adds mix(0 ^ i G) to every class's sum and mix(1 ^ i G) to its own class's
+    instead: a sum common to all classes, and per class the differences of its rows
+    (modulo 2^64, so the same sums).
+    """
+    common = np.uint64(0)
+    totals = np.zeros(n_classes, dtype=np.uint64)
+    for i in range(labels.shape[0]):
+        position = np.uint64(i) * _GOLDEN
+        zero = _mix(position)
+        common += zero
+        totals[labels[i]] += _mix(np.uint64(1) ^ position) - zero
+    for k in range(n_classes):
+        totals[k] += common
+    return totals
+
+
+def class_parts(labels, n_classes: int) -> list[str]:
+    """``y_part(labels == k)`` for k = 0..n_classes - 1 (the one-vs-rest class runs'), from
+    one read of the class indices ``labels`` (int64, each below ``n_classes``)."""
+    labels = np.ascontiguousarray(labels, dtype=np.int64)
+    return [f":{int(total):016x}" for total in _class_hashes(labels, n_classes)]
 
 
 def n_rows(fingerprint: str) -> int:

@@ -27,7 +27,9 @@ options below hold everywhere:
 
 Loops receive only float64 C-contiguous arrays, int64 arrays and scalars, so
 each compiles for exactly one signature per input kind: the rows X are a 2-D
-array or the CSR tuple ``(data, indices, indptr)``, and a loop reads them only
+array or the CSR tuple ``(data, indices, indptr)`` (index arrays both int32, as
+scipy makes them, or both int64: two kinds, each compiled when first given,
+``_validation.INDEX_KINDS``), and a loop reads them only
 through row-access helpers (:func:`row_kind`) that Numba picks by X's type
 when it compiles. A loop's frame (the trial loop, the Ctrl-C check, margins
 and the update log) is written once and specialised per update rule by
@@ -146,8 +148,9 @@ def jit(func=None, *, fastmath=CONTIGUOUS):
     reassociated (vectorised dot products), but no other fast-math flag is on, so
     comparisons such as ``y * margin <= 0`` stay exact; a division by zero gives inf
     or nan as in NumPy; it cannot be passed to jitted code as a first-class function.
-    Pass the loop float64 C-contiguous arrays, int64 index arrays and scalars only,
-    so that it compiles for one signature. ``@jit(fastmath=GATHER)`` compiles a
+    Pass the loop float64 C-contiguous arrays, int64 arrays (a CSR tuple's index arrays:
+    both int32 or both int64) and scalars only, so that it compiles for one signature
+    per input kind. ``@jit(fastmath=GATHER)`` compiles a
     function whose sums measure faster unvectorised (module docstring).
 
     Parameters
@@ -226,7 +229,10 @@ def row_kind(stub, dense, csr, *, csr_fastmath=GATHER, dense_fastmath=CONTIGUOUS
     (:data:`CONTIGUOUS`, or :data:`GATHER` for a sum that must add its terms in
     column order, as a CSR row's sum does), ``csr`` with ``csr_fastmath``:
     :data:`GATHER` when it sums through the row's indices, :data:`CONTIGUOUS`
-    when it sums the row's values alone.
+    when it sums the row's values alone. ``csr`` is always inlined (``forceinline``):
+    unrolled, a CSR body exceeds LLVM's inlining threshold, and a call per row passes
+    the CSR tuple's 21 words on the stack (the Perceptron's CSR loop: 30 ms against
+    22 ms inlined on 100,000 rows of 80 nonzeros).
     ``stub`` itself is what runs with the JIT off: it must call ``csr`` for a
     tuple and ``dense`` otherwise. The three take the same arguments, X first.
 
@@ -237,9 +243,9 @@ def row_kind(stub, dense, csr, *, csr_fastmath=GATHER, dense_fastmath=CONTIGUOUS
     """
     if numba.config.DISABLE_JIT:
         return stub
-    for kind, body, fastmath in ((numba.types.Array, dense, dense_fastmath),
-                                 (numba.types.BaseTuple, csr, csr_fastmath)):
-        options = {**JIT_OPTIONS, "fastmath": set(fastmath)}
+    for kind, body, fastmath, inline in ((numba.types.Array, dense, dense_fastmath, False),
+                                         (numba.types.BaseTuple, csr, csr_fastmath, True)):
+        options = {**JIT_OPTIONS, "fastmath": set(fastmath), "forceinline": inline}
         del options["cache"]  # compiled into, and cached with, the loop that calls it
 
         def select(X, *args, kind=kind, body=body):

@@ -14,7 +14,10 @@ Conventions
   :func:`row_dense`, ...), whose dense or CSR body Numba picks by X's type
   when the loop compiles (:func:`perceptron_bounds._jit.row_kind`): an update
   rule is written once and compiles once per input kind. A dense body sums
-  with ``reassoc`` (vectorised), a CSR body without (a scalar gather).
+  with ``reassoc`` (vectorised), a CSR body without (a scalar gather). A CSR
+  body indexes with unsigned positions and columns (``np.uint64``; validated X
+  has no negative ones): a signed index costs a wrap-around test per access
+  (``a[-1]``), three instructions per array read in the unrolled gather.
 * **Determinism.** With ``fastmath={"reassoc"}`` LLVM vectorises a sum
   and so adds its terms in another order than a plain loop. A loop that also
   writes to an array gets two versions, vectorised and scalar, chosen at run
@@ -38,6 +41,7 @@ import scipy.sparse as sp
 from numba.core import cgutils, types
 
 from ._jit import CONTIGUOUS, GATHER, intrinsic, jit, row_kind
+from ._validation import index_arrays, scan_csr, scan_dense
 
 # The runtime overlap test of a vectorised loop compares start addresses against at most
 # 8 lanes x 8 interleaved iterations of float64 (512 bytes): arrays this long pass it.
@@ -74,8 +78,8 @@ def _dense_dot(X, i, w):
 def _csr_dot(X, i, w):
     data, indices, indptr = X
     s = 0.0
-    for p in range(indptr[i], indptr[i + 1]):
-        s += w[indices[p]] * data[p]
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        s += w[np.uint64(indices[p])] * data[p]
     return s
 
 
@@ -125,9 +129,9 @@ def _dense_dot_lanes(X, i, w, square):
 def _csr_dot_lanes(X, i, w, square):
     data, indices, indptr = X
     s0 = s1 = s2 = s3 = 0.0
-    for p in range(indptr[i], indptr[i + 1]):
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
         j = indices[p]
-        term = data[p] * data[p] if square else w[j] * data[p]
+        term = data[p] * data[p] if square else w[np.uint64(j)] * data[p]
         lane = j % 4
         if lane == 0:
             s0 += term
@@ -158,8 +162,8 @@ def _csr_dot_norm(X, i, w):
     data, indices, indptr = X
     s = 0.0
     xx = 0.0
-    for p in range(indptr[i], indptr[i + 1]):
-        s += w[indices[p]] * data[p]
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        s += w[np.uint64(indices[p])] * data[p]
         xx += data[p] * data[p]
     return s, xx
 
@@ -176,8 +180,8 @@ def _dense_axpy(X, i, a, out):
 
 def _csr_axpy(X, i, a, out):
     data, indices, indptr = X
-    for p in range(indptr[i], indptr[i + 1]):
-        out[indices[p]] += a * data[p]
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        out[np.uint64(indices[p])] += a * data[p]
 
 
 def row_axpy_norm(X, i, a, out):
@@ -196,8 +200,8 @@ def _dense_axpy_norm(X, i, a, out):
 def _csr_axpy_norm(X, i, a, out):
     data, indices, indptr = X
     xx = 0.0
-    for p in range(indptr[i], indptr[i + 1]):
-        out[indices[p]] += a * data[p]
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        out[np.uint64(indices[p])] += a * data[p]
         xx += data[p] * data[p]
     return xx
 
@@ -214,8 +218,8 @@ def _dense_axpy_over(X, i, a, d, out):
 
 def _csr_axpy_over(X, i, a, d, out):
     data, indices, indptr = X
-    for p in range(indptr[i], indptr[i + 1]):
-        out[indices[p]] += a * (data[p] / d)
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        out[np.uint64(indices[p])] += a * (data[p] / d)
 
 
 def row_sq_norm(X, i):
@@ -233,7 +237,7 @@ def _dense_sq_norm(X, i):
 def _csr_sq_norm(X, i):
     data, indices, indptr = X
     s = 0.0
-    for p in range(indptr[i], indptr[i + 1]):
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
         s += data[p] * data[p]
     return s
 
@@ -294,8 +298,8 @@ def _dense_dense(X, i, scratch):
 def _csr_dense(X, i, scratch):
     data, indices, indptr = X
     scratch[:] = 0.0
-    for p in range(indptr[i], indptr[i + 1]):
-        scratch[indices[p]] = data[p]
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        scratch[np.uint64(indices[p])] = data[p]
     return scratch
 
 
@@ -314,8 +318,8 @@ def _csr_copy(X, i, out):
     data, indices, indptr = X
     for j in range(out.shape[0]):
         out[j] = 0.0
-    for p in range(indptr[i], indptr[i + 1]):
-        out[indices[p]] = data[p]
+    for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        out[np.uint64(indices[p])] = data[p]
 
 
 def row_nnz(X, i):
@@ -346,9 +350,10 @@ def _csr_n_rows(X):
 
 def rows(X):
     """The rows a loop reads (see "Rows" above): dense X itself, or CSR X's
-    ``(data, indices, indptr)`` with int64 index arrays (row slicing gives int32)."""
+    ``(data, indices, indptr)``, the index arrays as validated X holds them (both int32 or
+    both int64, ``_validation.INDEX_KINDS``; others made int64)."""
     if sp.issparse(X):
-        return X.data, *(a.astype(np.int64, copy=False) for a in (X.indices, X.indptr))
+        return X.data, *index_arrays(X)
     return X
 
 
@@ -663,29 +668,17 @@ def _row_norms_loop(X, p, out):
         out[i] = top * s ** (1.0 / p)
 
 
-@jit(fastmath=GATHER)
-def _csr_row_sq_sums(data, indptr, out):
-    """out[i] = the sum of the squares of CSR row i's values.
-
-    A scalar loop: vectorised (``reassoc``), these sums of short rows took 5x longer
-    (100,000 rows of 80 values: 23 ms against 4.5 ms).
-    """
-    for i in range(out.shape[0]):
-        s = 0.0
-        for p in range(indptr[i], indptr[i + 1]):
-            s += data[p] * data[p]
-        out[i] = s
-
-
 def row_sq_norms(X) -> np.ndarray:
-    """x_i . x_i of every row of validated dense or CSR X, in one read of X.
+    """x_i . x_i of every row of validated dense or CSR X, in one read of X, summed in
+    any order (vectorised).
 
     Unlike :func:`row_norms` (p = 2), the squares may underflow or overflow.
     """
-    if not sp.issparse(X):
-        return np.einsum("ij,ij->i", X, X)
     out = np.empty(X.shape[0])
-    _csr_row_sq_sums(X.data, X.indptr.astype(np.int64, copy=False), out)
+    if sp.issparse(X):
+        scan_csr(X.data, *index_arrays(X), X.shape[1], out)
+    else:
+        scan_dense(X, out)
     return out
 
 

@@ -1,9 +1,9 @@
 """Input checks shared by every public wrapper.
 
 The wrappers validate, the jitted loops trust: everything that reaches a loop
-is a float64 C-contiguous array (or a CSR matrix with float64 data and int64
-index arrays), an int64 array, or a Python scalar of the right kind. Errors
-name the argument, the allowed range and the value received.
+is a float64 C-contiguous array (or a CSR matrix with float64 data and index
+arrays of one of :data:`INDEX_KINDS`), an int64 array, or a Python scalar of the
+right kind. Errors name the argument, the allowed range and the value received.
 """
 
 from __future__ import annotations
@@ -17,6 +17,11 @@ import scipy.sparse as sp
 
 from ._jit import jit
 
+#: The index arrays a CSR matrix keeps (both arrays of one kind): scipy's int32, for
+#: the matrices whose entries and columns it can count, and int64. A loop compiles for
+#: each kind it is given, when it is first given it; any other index arrays are made int64.
+INDEX_KINDS = (np.dtype(np.int32), np.dtype(np.int64))
+
 
 @dataclass(frozen=True)
 class Data:
@@ -25,7 +30,8 @@ class Data:
     Attributes
     ----------
     X : ndarray of shape (n_samples, n_features) or scipy.sparse.csr_matrix
-        float64, C-contiguous when dense; CSR with int64 ``indices``/``indptr``.
+        float64, C-contiguous when dense; CSR with ``indices``/``indptr`` both
+        int32 or both int64 (:data:`INDEX_KINDS`).
     y : ndarray of shape (n_samples,)
         Binary: labels mapped to -1.0 / +1.0 (theory §1.6). Multiclass (the
         ``fit_ovr`` and ``fit_native`` hooks): int64 class indices 0..K-1
@@ -56,15 +62,24 @@ class Data:
         return sp.issparse(self.X)
 
 
-def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int | None = None):
+def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int | None = None,
+            return_sq_norms: bool = False):
     """Return ``X`` as a writeable float64 C-contiguous ndarray or CSR matrix.
 
-    A CSR result has float64 data, int64 ``indices``/``indptr`` and no
-    duplicate entries (they are summed, on a copy, as ``X.toarray()`` would).
+    A CSR result has float64 data, ``indices``/``indptr`` of one of
+    :data:`INDEX_KINDS` (scipy's int32 kept as given: no copy) and no duplicate
+    entries (they are summed, on a copy, as ``X.toarray()`` would); its entries,
+    index ranges and row order are checked in one compiled read (:func:`scan_csr`).
     Raises ``TypeError`` for non-numeric or (when not accepted) sparse input and
     ``ValueError`` for a wrong number of dimensions, rows of different lengths,
     empty data, a feature count different from ``n_features``, NaN or infinite
-    values, or values so large that the sum of their squares overflows.
+    values, values so large that the sum of their squares overflows, or (CSR) a
+    column index outside [0, n_features) or an index pointer that does not rise
+    from 0 to at most the number of entries.
+
+    With ``return_sq_norms``, returns ``(X, sq)``: ``sq[i]`` = x_i . x_i as
+    :func:`~perceptron_bounds._linalg.row_sq_norms` gives it, from the same read of X
+    (:func:`scan_dense`, :func:`scan_csr`).
     """
     if sp.issparse(X):
         if not accept_sparse:
@@ -75,8 +90,9 @@ def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int |
         if X.ndim != 2:
             raise ValueError(f"{name} must be 2-D, got {X.ndim}-D")
         _check_numeric_dtype(X.dtype, name)
-        X = _canonical_csr(X)
+        X, sq = _canonical_csr(X, name)
     else:
+        sq = None  # dense: computed below, after the shape checks
         if isinstance(X, (str, bytes)) or X is None:
             raise TypeError(f"{name} must be an array-like of numbers, got {type(X).__name__}")
         try:
@@ -93,28 +109,37 @@ def check_X(X, *, name: str = "X", accept_sparse: bool = True, n_features: int |
         raise ValueError(f"{name} is empty: shape {X.shape}; at least one sample and one feature")
     if n_features is not None and X.shape[1] != n_features:
         raise ValueError(f"{name} has {X.shape[1]} features, but {n_features} were expected")
-    _check_magnitude(X, name)
-    return X
+    # An overflow is the signal (unjitted, NumPy would warn on it); the rows' sums add up
+    # to the entries' sum of squares, with its NaN or inf.
+    with np.errstate(over="ignore", invalid="ignore"):
+        if sq is None:
+            sq = np.empty(X.shape[0])
+            scan_dense(X, sq)
+        total = sq.sum()
+    _check_magnitude(X, name, total)
+    return (X, sq) if return_sq_norms else X
 
 
 @jit
-def _sum_of_squares(values):
-    """sum_i values[i]^2 (inf or NaN when a value is, or when the sum overflows)."""
-    s = 0.0
-    for i in range(values.shape[0]):
-        s += values[i] * values[i]
-    return s
+def scan_dense(X, sq):
+    """sq[i] = the sum of the squares of row i of dense X (vectorised, ``reassoc``): one read
+    of X for check_X's overflow/NaN check and run_online's row-norm check."""
+    for i in range(X.shape[0]):
+        row = X[i]
+        s = 0.0
+        for j in range(row.shape[0]):
+            s += row[j] * row[j]
+        sq[i] = s
 
 
-def _check_magnitude(X, name: str) -> None:
-    """Raise ``ValueError`` for NaN, infinity, or values whose squares overflow float64.
+def _check_magnitude(X, name: str, total: float) -> None:
+    """Raise ``ValueError`` for NaN, infinity, or values whose squares overflow float64,
+    given ``total``, the sum of the squares of X's entries.
 
-    One pass (the sum of squares): the loops square and multiply entries of X, and an
-    overflow there would turn margins into inf or NaN and silently change the mistakes.
+    The loops square and multiply entries of X, and an overflow there would turn margins
+    into inf or NaN and silently change the mistakes.
     """
     values = X.data if sp.issparse(X) else X
-    with np.errstate(over="ignore"):  # the overflow is the signal; unjitted, NumPy warns on it
-        total = _sum_of_squares(values.reshape(-1))
     if not np.isfinite(total):
         check_finite(X, name)
         raise ValueError(
@@ -164,29 +189,100 @@ def _duplicates(indices, indptr, n_features, markers_allowed):
     return 0
 
 
-def _canonical_csr(X):
-    """X as a CSR matrix with float64 data, writeable int64 index arrays and no duplicates."""
+#: :func:`scan_csr`'s findings: nothing wrong, an index pointer that falls or leaves
+#: [0, nnz], a column index outside [0, n_features), a row neither strictly increasing
+#: nor strictly decreasing (it may name a column twice).
+SCANNED, BAD_POINTER, BAD_COLUMN, UNORDERED = 0, 1, 2, 3
+
+
+@jit
+def scan_csr(data, indices, indptr, n_features, sq):
+    """One read of the CSR arrays: sq[i] = the sum of the squares of row i's values, and
+    ``(finding, row)``: :data:`SCANNED` (row -1) or the first row with another finding.
+
+    ``BAD_POINTER`` and ``BAD_COLUMN`` end the scan; ``UNORDERED`` rows are only
+    recorded (the first), the sums go on. A row's columns are checked by its order
+    (neighbours compared in the loop that sums the squares, vectorised) and then its
+    first and last; a row in neither order by its smallest and largest. The sums are
+    vectorised (``reassoc``): in another order than a plain loop's, within a few units
+    in the last place.
+    """
+    nnz = indices.shape[0]
+    unordered = -1
+    if indptr[0] != 0:
+        return BAD_POINTER, 0
+    for i in range(indptr.shape[0] - 1):
+        start, end = indptr[i], indptr[i + 1]
+        if end < start or end > nnz:
+            return BAD_POINTER, i
+        a, b = np.uint64(start), np.uint64(end)
+        if b == a:
+            sq[i] = 0.0
+            continue
+        s = data[a] * data[a]
+        rising = falling = 1
+        for p in range(a + np.uint64(1), b):
+            s += data[p] * data[p]
+            rising &= indices[p] > indices[p - np.uint64(1)]
+            falling &= indices[p] < indices[p - np.uint64(1)]
+        sq[i] = s
+        if rising:
+            low, high = indices[a], indices[b - np.uint64(1)]
+        elif falling:
+            low, high = indices[b - np.uint64(1)], indices[a]
+        else:
+            low = high = indices[a]
+            for p in range(a, b):
+                low = min(low, indices[p])
+                high = max(high, indices[p])
+            if unordered < 0:
+                unordered = i
+        if low < 0 or high >= n_features:
+            return BAD_COLUMN, i
+    return (SCANNED, -1) if unordered < 0 else (UNORDERED, unordered)
+
+
+def index_arrays(X):
+    """X's (indices, indptr) as the loops take them: kept when both are of one of
+    :data:`INDEX_KINDS`, else both int64; read-only ones copied (Numba types them
+    apart, and the loops compile for writeable arrays only)."""
+    kind = X.indices.dtype if X.indices.dtype == X.indptr.dtype in INDEX_KINDS else np.int64
+    return tuple(np.require(a, kind, "W") for a in (X.indices, X.indptr))
+
+
+def _canonical_csr(X, name: str = "X"):
+    """(X, sq): X as a CSR matrix with float64 data, writeable index arrays of one of
+    :data:`INDEX_KINDS`, checked index ranges and no duplicates; sq its rows' sums of
+    squares (:func:`scan_csr`)."""
     X = sp.csr_matrix(X, dtype=np.float64)
-    # scipy's constructors shrink index arrays to int32 where they fit, so the
-    # int64 arrays the loops compile for are set on the new matrix directly.
-    X.indices = X.indices.astype(np.int64, copy=False)
-    X.indptr = X.indptr.astype(np.int64, copy=False)
-    # Read-only arrays (a memmap, a frozen array) are copied: Numba types them
-    # apart, and the loops compile for writeable arrays only.
-    X.data, X.indices, X.indptr = (
-        np.require(a, requirements="W") for a in (X.data, X.indices, X.indptr)
-    )
-    # scipy's flag (sorted indices, no duplicates) is a quick test; else a scan, whose marks
-    # (one per column) are not made when there are more columns than entries: then a sort.
-    if not X.has_canonical_format and _duplicates(
+    # Set on the matrix directly: scipy's constructors choose index kinds of their own.
+    X.data = np.require(X.data, requirements="W")
+    X.indices, X.indptr = index_arrays(X)
+    sq = np.empty(X.shape[0])
+    with np.errstate(over="ignore", invalid="ignore"):  # as in check_X
+        found, row = scan_csr(X.data, X.indices, X.indptr, X.shape[1], sq)
+    if found == BAD_POINTER:
+        raise ValueError(
+            f"{name} is a corrupt CSR matrix: its index pointer (indptr) must rise from 0 to "
+            f"at most its {X.indices.shape[0]} entries, but does not at row {row}")
+    if found == BAD_COLUMN:
+        columns = X.indices[X.indptr[row]:X.indptr[row + 1]]
+        bad = columns[(columns < 0) | (columns >= X.shape[1])][0]
+        raise ValueError(
+            f"{name} row {row} stores column {bad}, outside [0, {X.shape[1]}) for its "
+            f"{X.shape[1]} columns: a corrupt CSR matrix")
+    # Sorted rows (or rows in falling order, as SciPy's products write them) name no
+    # column twice; others are checked with marks (one per column), not made when there
+    # are more columns than entries: then a sort.
+    if found == UNORDERED and _duplicates(
             X.indices, X.indptr, X.shape[1], X.shape[1] <= X.indices.shape[0]) != 0:
         # Duplicate entries of a row add up, as in X.toarray(), before a loop that writes
         # a row into a dense vector or squares its entries sees them. On a copy: the
         # caller's arrays may be shared.
         X = X.copy()
         X.sum_duplicates()
-        return _canonical_csr(X)
-    return X
+        return _canonical_csr(X, name)
+    return X, sq
 
 
 def _check_numeric_dtype(dtype, name: str) -> None:

@@ -385,10 +385,13 @@ def check_feature_norms(X, kernel: Kernel) -> np.ndarray:
 _SURELY_IN_RANGE = (4.0 * float(np.finfo(np.float64).tiny), float(np.finfo(np.float64).max) / 4.0)
 
 
-def check_norms_in_range(X, kernel: Kernel, norms: np.ndarray | None = None) -> None:
+def check_norms_in_range(X, kernel: Kernel, norms: np.ndarray | None = None,
+                         sq_norms: np.ndarray | None = None) -> None:
     """The refusal of :func:`check_feature_norms`, without the norms it returns.
 
-    ``norms`` are the feature-space norms when already computed (else computed here).
+    ``norms`` are the feature-space norms when already computed (else computed here),
+    ``sq_norms`` the rows' plain sums of squares (linear kernel; as ``check_X`` returns
+    them with ``return_sq_norms``).
     With the linear kernel the check takes the norms scaled by each row's largest entry
     before squaring (:func:`~perceptron_bounds._linalg.row_norms`), which do not
     underflow; they are computed only when a row's plain sum of squares
@@ -398,7 +401,7 @@ def check_norms_in_range(X, kernel: Kernel, norms: np.ndarray | None = None) -> 
     """
     if kernel.is_linear:
         low, high = _SURELY_IN_RANGE
-        sq = row_sq_norms(X)
+        sq = row_sq_norms(X) if sq_norms is None else sq_norms
         suspects = np.flatnonzero(~((sq >= low) & (sq <= high)))
         if not suspects.size:
             return

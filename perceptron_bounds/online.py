@@ -7,7 +7,7 @@ from contextlib import contextmanager, nullcontext
 
 import numpy as np
 
-from ._fingerprint import x_part, y_part
+from ._fingerprint import class_parts, x_part, y_part
 from ._interrupt import interruptible, reporting
 from ._progress import BAR_DELAY, announcing_compilation, bar
 from ._sequence import check_seed, draw_seed, presentation_order, trial_draws
@@ -168,13 +168,16 @@ def run_online(
             )
         n_features = warm_start.n_features
         classes = warm_start.classes if classes is None else classes
-    X = check_X(X, n_features=n_features)
+    X, sq_norms = check_X(X, n_features=n_features, return_sq_norms=True)
     given_classes = classes is not None
     if multiclass is None and warm_start is None:
         y_index, classes = check_class_labels(y, X.shape[0], classes)
         if classes.shape[0] > 2:
             multiclass = "ovr"
-    if multiclass is None:
+        # y checked once: the class indices, or check_labels' -1/+1 from them (classes[1]
+        # maps to +1, theory §1.6)
+        y_fit = y_index if multiclass else 2.0 * y_index - 1.0
+    elif multiclass is None:
         y_fit, classes = check_labels(y, X.shape[0], classes)
     else:
         y_fit, classes = check_class_labels(y, X.shape[0], classes)
@@ -190,7 +193,7 @@ def run_online(
         resolved = spec.resolve({**spec.defaults, **params}, data)
     else:
         resolved = _resolve_warm(spec, params, data, warm_start)
-    check_rows_in_range(spec, resolved, X)
+    check_rows_in_range(spec, resolved, X, sq_norms)
     if (shuffle or spec.randomized) and seed is None:
         seed = draw_seed()
     order = presentation_order(data.n_samples, epochs, shuffle, seed)
@@ -227,8 +230,9 @@ def run_online(
     )
 
 
-def check_rows_in_range(spec, params: dict, X) -> None:
-    """The norm of every row as the algorithm sees it, checked before any trial.
+def check_rows_in_range(spec, params: dict, X, sq_norms=None) -> None:
+    """The norm of every row as the algorithm sees it, checked before any trial
+    (``sq_norms``: the rows' sums of squares, when ``check_X`` has them).
 
     A nonzero row whose norm in the kernel's feature space is outside
     ``kernels.NORM_RANGE`` (below about 1.5e-154: its square underflows) makes its
@@ -241,14 +245,17 @@ def check_rows_in_range(spec, params: dict, X) -> None:
     """
     if spec.instance_map is not None or params.get("normalize", False):
         return
-    check_norms_in_range(X, kernel_of(params) if "kernel" in params else Kernel())
+    check_norms_in_range(X, kernel_of(params) if "kernel" in params else Kernel(),
+                         sq_norms=sq_norms)
 
 
-def _chain(warm_start: OnlineRun | None, hx: str, labels) -> tuple[str, ...]:
+def _chain(warm_start: OnlineRun | None, hx: str, labels, hy: str | None = None
+           ) -> tuple[str, ...]:
     """The run's ``data_fingerprint``: the warm start's chain (when it has one) and this
-    run's (X, labels), X's part ``hx`` computed once."""
+    run's (X, labels), X's part ``hx`` computed once (the labels' part ``hy`` too, if
+    given)."""
     earlier = () if warm_start is None else warm_start.data_fingerprint or ()
-    return (*earlier, hx + y_part(labels))
+    return (*earlier, hx + (y_part(labels) if hy is None else hy))
 
 
 @contextmanager
@@ -311,6 +318,7 @@ def _one_vs_rest(spec, data: Data, order, record: dict, record_margins: bool,
                 results.append(spec.fit(class_data(data, k), order, record["params"], column,
                                         previous[k]))
             margins[:, k] = column
+    parts = class_parts(data.y, n_classes)
     class_runs = tuple(
         OnlineRun(
             **record,
@@ -320,7 +328,7 @@ def _one_vs_rest(spec, data: Data, order, record: dict, record_margins: bool,
             margins=np.ascontiguousarray(margins[:, k]) if record_margins else None,
             hypothesis=result.hypothesis,
             state=result.state,
-            data_fingerprint=_chain(previous[k], hx, data.y == k),
+            data_fingerprint=_chain(previous[k], hx, None, parts[k]),
             queried_trials=result.queried_trials,
         )
         for k, result in enumerate(results)

@@ -117,21 +117,28 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 _DENSE_ROWS = numba.types.Array(numba.types.float64, 2, "C")
-_CSR_ROWS = numba.types.Tuple((numba.types.Array(numba.types.float64, 1, "C"),
-                               *[numba.types.Array(numba.types.int64, 1, "C")] * 2))
+_CSR_ROWS = tuple(numba.types.Tuple((numba.types.Array(numba.types.float64, 1, "C"),
+                                     *[numba.types.Array(index, 1, "C")] * 2))
+                  for index in (numba.types.int32, numba.types.int64))
+_INT32_ARRAY = numba.types.Array(numba.types.int32, 1, "C")
 
 
 def _input_kind_free(signature):
     """``signature`` with its rows (a float64 C-contiguous 2-D array or the CSR tuple of
-    ``perceptron_bounds._linalg.rows``) named alike: signatures that differ only there
-    differ by the input kind."""
+    ``perceptron_bounds._linalg.rows``, int32 or int64 index arrays) named alike, and an
+    int32 array or number (CSR index arrays passed alone, an entry of them) as int64:
+    signatures that differ only there differ by the input kind."""
     return tuple(_kind_free(arg) for arg in signature)
 
 
 def _kind_free(arg):
     """``arg`` with rows named alike, also inside a tuple (the kernel engine's source)."""
-    if arg in (_DENSE_ROWS, _CSR_ROWS):
+    if arg == _DENSE_ROWS or arg in _CSR_ROWS:
         return "rows"
+    if arg == _INT32_ARRAY:
+        return numba.types.Array(numba.types.int64, 1, "C")
+    if arg == numba.types.int32:
+        return numba.types.int64
     if isinstance(arg, numba.types.BaseTuple):
         return tuple(_kind_free(item) for item in arg)
     return arg
@@ -140,8 +147,9 @@ def _kind_free(arg):
 @pytest.fixture(scope="session", autouse=True)
 def every_loop_compiles_for_one_signature():
     """After the whole session, each jitted function has at most one signature per input
-    kind, dense or CSR rows (README, "Development"; perceptron_bounds/_jit.py: loops receive
-    only float64 C-contiguous arrays, int64 arrays and scalars)."""
+    kind, dense rows or CSR rows with int32 or int64 indices (README, "Development";
+    perceptron_bounds/_jit.py: loops receive only float64 C-contiguous arrays, int64 arrays,
+    CSR index arrays and scalars)."""
     yield
     for info in pkgutil.walk_packages(perceptron_bounds.__path__, "perceptron_bounds."):
         module = importlib.import_module(info.name)
@@ -149,7 +157,7 @@ def every_loop_compiles_for_one_signature():
             jitted = isinstance(obj, numba.core.registry.CPUDispatcher)
             if jitted and obj.__module__ == module.__name__:
                 kinds = {_input_kind_free(signature) for signature in obj.signatures}
-                assert len(kinds) <= 1 and len(obj.signatures) <= 2, (
+                assert len(kinds) <= 1 and len(obj.signatures) <= 3, (
                     f"{module.__name__}.{name}: {obj.signatures}")
 
 

@@ -7,7 +7,7 @@ import scipy.sparse as sp
 from conftest import noisy_separable
 
 from perceptron_bounds import run_online
-from perceptron_bounds._fingerprint import x_part, y_part
+from perceptron_bounds._fingerprint import class_parts, x_part, y_part
 from perceptron_bounds.bounds import bounds_over_time, evaluate
 from perceptron_bounds.estimators import Perceptron
 
@@ -113,3 +113,11 @@ def test_a_large_x_is_sampled_and_another_data_set_still_refused(monkeypatch):
     other = X.copy()
     other[step] *= 2.0  # a sampled row differs
     assert x_part(other) != x_part(X)
+
+
+def test_class_parts_are_the_class_runs_label_parts():
+    """One read of the class indices gives each one-vs-rest class run's y_part."""
+    rng = np.random.default_rng(5)
+    for n, n_classes in ((1, 2), (500, 3), (2000, 10)):
+        y = rng.integers(0, n_classes, n)
+        assert class_parts(y, n_classes) == [y_part(y == k) for k in range(n_classes)]

@@ -115,3 +115,49 @@ def test_a_poly_kernel_that_overflows_is_refused(algorithm, kernel):
     with pytest.raises(ValueError, match=r"kernel='poly' .* overflows float64 on X: .*= 10\^"):
         run_online(algorithm, X, Y, kernel="poly", **kernel)
     run_online(algorithm, X, Y, kernel="poly", degree=30, gamma=1.0)  # large but finite
+
+
+def _csr(indices, indptr, n_columns=3):
+    """A CSR matrix of ones with these index arrays, built without scipy's checks."""
+    X = sp.csr_matrix((3, n_columns))
+    X.data, X.indices, X.indptr = np.ones(len(indices)), np.array(indices), np.array(indptr)
+    return X
+
+
+@pytest.mark.parametrize(
+    "X_bad, match",
+    [
+        (_csr([0, 3, 1], [0, 1, 2, 3]), r"X row 1 stores column 3, outside \[0, 3\)"),
+        (_csr([0, -1, 1], [0, 1, 2, 3]), r"X row 1 stores column -1, outside \[0, 3\)"),
+        (_csr([2, 0, 5, 1], [0, 1, 3, 4]), r"X row 1 stores column 5"),  # unordered row
+        (_csr([0, 1, 2], [0, 2, 1, 3]), r"index pointer \(indptr\) must rise .* at row 1"),
+        (_csr([0, 1, 2], [0, 4, 2, 3]), r"at most its 3 entries, but does not at row 0"),
+    ],
+)
+def test_corrupt_csr_index_arrays_are_refused(X_bad, match):
+    for kind in (np.int32, np.int64):
+        X_bad.indices, X_bad.indptr = X_bad.indices.astype(kind), X_bad.indptr.astype(kind)
+        with pytest.raises(ValueError, match=match):
+            run_online("perceptron", X_bad, [1, -1, 1])
+
+
+def test_csr_index_arrays_are_used_as_given():
+    """scipy's int32 index arrays reach the loops without a copy (issue 32); int64 ones too,
+    and other integer kinds become int64. Each kind gives the same run."""
+    from perceptron_bounds._linalg import rows
+    from perceptron_bounds._validation import check_X
+
+    runs = []
+    for kind in (np.int32, np.int64, np.int16):
+        Xs = sp.csr_matrix(X)
+        Xs.indices, Xs.indptr = Xs.indices.astype(kind), Xs.indptr.astype(kind)
+        checked = check_X(Xs)
+        _, indices, indptr = rows(checked)
+        assert indices.dtype == indptr.dtype == (np.int64 if kind == np.int16 else kind)
+        if kind != np.int16:
+            assert np.shares_memory(indices, Xs.indices) and np.shares_memory(indptr, Xs.indptr)
+        runs.append(run_online("perceptron", Xs, Y, epochs=2))
+    for run in runs[1:]:
+        np.testing.assert_array_equal(run.mistake_trials, runs[0].mistake_trials)
+        np.testing.assert_array_equal(run.weights, runs[0].weights)
+        assert run.data_fingerprint == runs[0].data_fingerprint

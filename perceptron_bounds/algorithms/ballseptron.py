@@ -66,7 +66,7 @@ from .native import fit_native_ballseptron
 from .ovr import fit_ovr_ballseptron
 
 
-@rule
+@rule(inline=True)
 def _ballseptron_primal_step(X, y, i, t, u, arrays, state):
     """Fig. 2 on trial t over a dense or CSR row, with w = scale * v.
 

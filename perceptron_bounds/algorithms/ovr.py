@@ -326,16 +326,16 @@ def _multiclass_mistakes(scores, y_index, out):
     count."""
     m = 0
     for t in range(scores.shape[0]):
-        own = scores[t, y_index[t]]
-        top = -np.inf
-        nan = False
-        for r in range(scores.shape[1]):
-            if r != y_index[t]:
-                v = scores[t, r]
-                nan = nan or v != v
-                top = max(top, v)
-        if not nan and own <= top:
-            out[m] = t
+        row = scores[t]
+        y = y_index[t]
+        own = row[y]
+        reached = nan = False  # own <= max_{r != y} s_r iff some other s_r >= own
+        for r in range(row.shape[0]):  # without branches: K compares, vectorised
+            other = r != y
+            reached |= other & (row[r] >= own)
+            nan |= other & (row[r] != row[r])
+        out[m] = t
+        if reached and not nan:
             m += 1
     return m
 

@@ -142,7 +142,7 @@ def _fit(data, order, params, margins, previous) -> LoopResult:
     # The margins at the mistakes give ||v_j|| by recurrence: record them always.
     scores = margins if margins.shape[0] else np.empty(order.shape[0])
     if params["form"] == "primal":
-        w0 = np.zeros(data.n_features) if previous is None else previous.weights
+        w0 = None if previous is None else previous.weights
         trials, weights = fit_primal(data, order, scores, w0)
     else:
         trials, final = fit_dual(data, order, params, scores, previous)

@@ -57,7 +57,7 @@ def powers_of_five() -> np.ndarray:
 
 def csr(data, indices, indptr, shape) -> sp.csr_matrix:
     """The CSR matrix of these arrays, kept as they are: scipy's constructor would shrink
-    int64 index arrays to int32, which the loops' input checks widen again (a copy each)."""
+    int64 index arrays to int32 (a copy; the loops take both kinds)."""
     X = sp.csr_matrix(shape, dtype=np.float64)
     X.data, X.indices, X.indptr = data, indices, indptr
     return X
