@@ -56,7 +56,7 @@ def primal(repeats, rng):
     y = np.where(X @ u > 0, 1.0, -1.0)
     y[rng.random(y.shape[0]) < 0.05] *= -1
     order = np.arange(X.shape[0], dtype=np.int64)
-    none, empty = np.empty(0), np.empty(0, dtype=np.int64)
+    none = np.empty(0)
     w_fixed = np.full(100, 0.1)
     print(f"{'primal, 100000 x 100, 1 epoch':34s} {'seconds':>8s} {'/ floor':>8s} "
           f"{'updates':>8s}")
