@@ -98,6 +98,7 @@ from ..kernel_engine import (
 from ..kernels import kernel_of
 from ..registry import LoopResult
 from ._cases import MARGIN_ERROR, MISTAKE, NO_UPDATE, ball_case, scale_in_range
+from ._common import scaled_start, scaled_state
 
 
 def class_labels(y_index: np.ndarray, k: int) -> np.ndarray:
@@ -148,17 +149,16 @@ row_kind(_prefetch_row, _dense_prefetch, _csr_prefetch)
 
 
 @jit
-def _ovr_primal_loop(X, y, order, r, ball, V, norm_sq, margins, cases):
+def _ovr_primal_loop(X, y, order, r, ball, V, scale, norm_sq, margins, cases):
     """K binary Perceptrons (Ballseptrons with ``ball``) over dense or CSR rows,
-    w^k = scale_k V[k], as the binary rule keeps them.
+    w^k = scale[k] V[k], as the binary rule keeps them.
 
-    ``norm_sq`` holds the classes' ||w||^2 (updated by the binary rule's
-    recurrence); V ends as W. ``cases[t, k]`` receives the case of class k on
-    trial t.
+    ``V``, ``scale`` and ``norm_sq`` (the classes' ||w||^2, updated by the binary
+    rule's recurrence) are updated in place. ``cases[t, k]`` receives the case of
+    class k on trial t.
     """
     n_trials = order.shape[0]
     n_classes = V.shape[0]
-    scale = np.ones(n_classes)
     for t in range(n_trials):
         if t % EVERY == 0 and stop_requested(t):  # Ctrl-C: return trials 0..t-1
             break
@@ -187,8 +187,6 @@ def _ovr_primal_loop(X, y, order, r, ball, V, norm_sq, margins, cases):
                     scale[k] = 1.0
                 norm_sq[k] = max(a * a * norm_sq[k] + 2.0 * a * yk * s + row_sq_norm(X, i), 0.0)
             row_axpy(X, i, yk / scale[k], v)
-    for k in range(n_classes):
-        V[k] *= scale[k]
 
 
 @jit
@@ -361,16 +359,20 @@ def _class_runs(previous, n_classes: int):
 
 
 def _fit_primal(data, order, r, ball, margins, cases, runs):
-    """Primal loops; returns (hypotheses, ||w||^2 per class)."""
+    """Primal loops; returns (hypotheses, ||w||^2 per class, the state each class keeps).
+
+    As the binary rules: a warm start continues each class's w = scale * v and (the
+    Ballseptron's) ||w||^2 as its loop kept them (:func:`scaled_start`)."""
     n_classes = data.classes.shape[0]
-    if runs is None:
-        W = np.zeros((n_classes, data.n_features))
-    else:
-        W = np.array([np.array(run.weights, dtype=np.float64) for run in runs])
-    # As the binary rule: ||w||^2 of the starting weights by NumPy's dot.
-    norm_sq = np.array([float(w @ w) for w in (np.array(row) for row in W)])
-    _ovr_primal_loop(rows(data.X), data.y, order, r, ball, W, norm_sq, margins, cases)
-    return [LinearHypothesis(W[k].copy()) for k in range(n_classes)], norm_sq
+    starts = [scaled_start(None if runs is None else runs[k], data.n_features)
+              for k in range(n_classes)]
+    V = np.array([v for v, _ in starts]).reshape(n_classes, data.n_features)
+    scale = np.array([c for _, c in starts], dtype=np.float64)
+    norm_sq = np.zeros(n_classes) if runs is None else np.array(
+        [float(run.state.get("norm_sq", run.weights @ run.weights)) for run in runs])
+    _ovr_primal_loop(rows(data.X), data.y, order, r, ball, V, scale, norm_sq, margins, cases)
+    hypotheses = [LinearHypothesis(V[k] * scale[k]) for k in range(n_classes)]
+    return hypotheses, norm_sq, [scaled_state(V[k].copy(), scale[k]) for k in range(n_classes)]
 
 
 def _fit_dual(data, order, params, r, ball, margins, cases, runs):
@@ -412,9 +414,10 @@ def _fit_ovr(data, order, params, r, ball, margins, previous) -> list[LoopResult
     runs = _class_runs(previous, n_classes)
     cases = np.empty(margins.shape, dtype=np.int8)
     if params["form"] == "primal":
-        hypotheses, norm_sq = _fit_primal(data, order, r, ball, margins, cases, runs)
+        hypotheses, norm_sq, kept = _fit_primal(data, order, r, ball, margins, cases, runs)
     else:
         hypotheses, norm_sq = _fit_dual(data, order, params, r, ball, margins, cases, runs)
+        kept = [{}] * n_classes
     results = []
     for k in range(n_classes):
         mistakes = np.flatnonzero(cases[:, k] == MISTAKE)
@@ -422,7 +425,7 @@ def _fit_ovr(data, order, params, r, ball, margins, previous) -> list[LoopResult
             results.append(LoopResult(mistakes, hypotheses[k],
                                       margin_error_trials=np.flatnonzero(
                                           cases[:, k] == MARGIN_ERROR),
-                                      state={"norm_sq": float(norm_sq[k])}))
+                                      state={"norm_sq": float(norm_sq[k]), **kept[k]}))
         else:
             results.append(LoopResult(mistakes, hypotheses[k]))
     return results
