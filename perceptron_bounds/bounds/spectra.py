@@ -125,7 +125,7 @@ def _primal_span_loop(Xm, scratch, rtol, forced, L, pivots, rises, Q, e, p, p2):
     """
     m = L.shape[0]
     n = Q.shape[1]
-    r = 0
+    r = np.int64(0)  # not the literal 0, which span_residual would compile for apart
     for k in range(m):
         if stop_requested(k):  # Ctrl-C: the caller raises KeyboardInterrupt
             break
