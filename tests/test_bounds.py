@@ -564,8 +564,9 @@ def test_docstring_examples_run(module):
 
 @pytest.mark.parametrize("variant", ["inverse", "pinv"])
 def test_a_failed_eigensolver_makes_the_second_order_bound_not_applicable(monkeypatch, variant):
-    """LAPACK's eigensolver can stop with 'Internal Error.' on ill-conditioned Gram matrices of
-    mixed-scale data: evaluate reports the bound not applicable instead of raising."""
+    """LAPACK's eigensolver (the pinv bound's SVD) can stop with 'Internal Error.' on
+    ill-conditioned Gram matrices of mixed-scale data: evaluate reports the bound not
+    applicable instead of raising."""
     import scipy.linalg
 
     from perceptron_bounds.bounds import spectra
@@ -574,6 +575,7 @@ def test_a_failed_eigensolver_makes_the_second_order_bound_not_applicable(monkey
         raise scipy.linalg.LinAlgError("Internal Error.")
 
     monkeypatch.setattr(spectra.scipy.linalg, "eigvalsh", failing)
+    monkeypatch.setattr(spectra.scipy.linalg, "svdvals", failing)
     rng = np.random.default_rng(0)
     X = rng.standard_normal((30, 4)) * 10.0 ** rng.uniform(-3, 8, (30, 1))
     y = np.where(rng.standard_normal(30) > 0, 1, -1)

@@ -7,7 +7,7 @@ import pytest
 from perceptron_bounds import run_online
 from perceptron_bounds.bounds import HingeProfile, bounds_over_time, evaluate
 from perceptron_bounds.bounds.second_order import second_order_bound
-from perceptron_bounds.bounds.spectra import span_coordinates
+from perceptron_bounds.bounds.spectra import coordinate_spectrum, span_coordinates
 from perceptron_bounds.kernels import Kernel
 
 
@@ -108,6 +108,26 @@ def test_pinv_bound_applies_where_a_primal_runs_rank_rise_is_real():
     u = np.array([1.0, -2.0, 1.0]) / np.sqrt(6.0)
     row = next(row for row in evaluate(run, X, y, u=u).rows if row.name == "second_order_pinv")
     assert row.applies and row.holds and row.quantities["rank"] == 3, row
+
+
+def test_pinv_lambda_star_to_the_precision_of_the_singular_values():
+    # MNIST 10-class class 1 (span_tol 1e-9, rank 586): lambda* is 1.2e-14 against a largest
+    # eigenvalue of 269, below what an eigendecomposition of L_k^T L_k resolves; it read 0 and
+    # the bound infinite. Here the same at small size: lambda* = 5e-19 at the second mistake
+    # (X_2 X_2^T = [[1, 1], [1, 1 + 1e-18]]); the eigendecomposition read 7.5e-19, a bound
+    # smaller than its own formula gives.
+    X = np.array([[1.0, 0.0, 0.0], [1.0, 1e-9, 0.0], [1.0, 0.0, 0.0], [-1.0, 0.0, 0.0]])
+    y = np.array([1.0, -1.0, -1.0, 1.0])
+    run = run_online("second_order", X, y, variant="pinv", span_tol=1e-20, form="primal")
+    assert run.mistake_rows.tolist() == [0, 1, 2, 3]
+    assert run.state["rank_growth"].tolist() == [0, 1]
+    eigenvalues, lambda_star = coordinate_spectrum(*span_coordinates(
+        X, Kernel(), rtol=1e-20, rank_growth=run.state["rank_growth"], primal=True)[::2])
+    assert lambda_star == pytest.approx(5e-19, rel=1e-9)
+    assert eigenvalues == pytest.approx([7.5e-19, 4.0], rel=1e-9)  # X_4 X_4^T: det 3e-18
+    row = next(row for row in evaluate(run, X, y).rows if row.name == "second_order_pinv")
+    assert row.applies and row.holds, row
+    assert row.quantities["lambda_star"] == pytest.approx(5e-19, rel=1e-9)
 
 
 @pytest.mark.parametrize("seed", range(6))

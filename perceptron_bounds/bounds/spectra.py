@@ -279,8 +279,9 @@ def span_spectrum(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None, primal=False):
     -----
     The coordinates of the mistakes in an orthonormal basis of their span come
     from one ordered incremental Cholesky pass (O(m r^2) kernel values, no
-    eigendecomposition per mistake). lambda* needs an eigendecomposition only
-    at the last mistake of each run of consecutive rank increases: while the
+    eigendecomposition per mistake). lambda* needs the singular values of the
+    coordinates (:func:`coordinate_spectrum`) only at the last mistake of each
+    run of consecutive rank increases: while the
     rank stays, X_k X_k^T grows by a PSD term inside its range, so its positive
     eigenvalues do not decrease (Weyl); a rank increase is a rank-one update of
     the embedded matrix, so its smallest positive eigenvalue does not increase
@@ -292,28 +293,47 @@ def span_spectrum(Xm, kernel, rtol=SPAN_RTOL, rank_growth=None, primal=False):
 
 def coordinate_spectrum(L, rises):
     """(positive eigenvalues, lambda*) of the mistakes whose coordinates are the rows of L, the
-    rank rising where ``rises`` is 1 (:func:`span_coordinates`; see :func:`span_spectrum`)."""
+    rank rising where ``rises`` is 1 (:func:`span_coordinates`; see :func:`span_spectrum`).
+
+    The eigenvalues of X~_k X~_k^T = L_k L_k^T are the squared singular values of L_k, read
+    from a triangular factor R (R^T R = L_k^T L_k) updated by QR as the rows come: a singular
+    value is exact to about machine precision of the largest, so an eigenvalue to about
+    machine precision of sqrt(lambda_max lambda), not of lambda_max as an eigendecomposition
+    of L_k^T L_k gives it. On MNIST 10-class class 1 (span_tol 1e-9, rank 586) lambda* is
+    1.2e-14 against lambda_max 269: an eigendecomposition of L_k^T L_k put it at or below 0,
+    the bound infinite, though no positive eigenvalue of a pseudoinverse run is 0.
+    """
     m, rank = L.shape
     if rank == 0:
         return np.zeros(0), np.inf
     lambda_star = np.inf
-    M = np.zeros((rank, rank))
+    R = np.zeros((0, 0))
     done = 0
     r = 0
     for k in range(m - 1):  # the last mistake's matrix is decomposed in full below
         r += rises[k]
         if rises[k] and not rises[k + 1]:
-            block = L[done:k + 1, :r]
-            M[:r, :r] += block.T @ block
+            R = _stacked_factor(R, L[done:k + 1, :r])
             done = k + 1
-            low = scipy.linalg.eigvalsh(M[:r, :r], subset_by_index=[0, 0], check_finite=False)
-            lambda_star = min(lambda_star, max(float(low[0]), 0.0))
-    block = L[done:]
-    M += block.T @ block
-    eigenvalues = np.maximum(scipy.linalg.eigvalsh(M, check_finite=False), 0.0)
+            lambda_star = min(lambda_star, float(scipy.linalg.svdvals(
+                R, check_finite=False)[-1]) ** 2)
+    R = _stacked_factor(R, L[done:])
+    eigenvalues = scipy.linalg.svdvals(R, check_finite=False)[::-1] ** 2
     # X_m X_m^T is a candidate too; when the run did not end on a rank increase its smallest
     # eigenvalue is no smaller than the last candidate's, so taking it changes nothing.
     return eigenvalues, min(lambda_star, float(eigenvalues[0]))
+
+
+def _stacked_factor(R, block):
+    """Upper triangular factor F (r x r, r = block's columns) of [R 0; block] by QR, so that
+    F^T F = R^T R + block^T block (R square, of at most r columns; the rows of a pseudoinverse
+    run's first r basis directions span them all)."""
+    r = block.shape[1]
+    stacked = np.zeros((R.shape[0] + block.shape[0], r))
+    stacked[:R.shape[0], :R.shape[1]] = R
+    stacked[R.shape[0]:] = block
+    factor = scipy.linalg.qr(stacked, mode="r", check_finite=False)[0]
+    return factor[:r]
 
 
 def update_spectrum(ctx) -> np.ndarray:
