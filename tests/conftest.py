@@ -170,20 +170,17 @@ def parsed_files_cached_in_a_temporary_folder(tmp_path_factory, monkeypatch):
     monkeypatch.setenv(CACHE_ENV, str(tmp_path_factory.mktemp("parsed")))
 
 
-#: The SIGINT handler of this process before any test (Python's, which raises
-#: KeyboardInterrupt).
-_SIGINT_AT_START = signal.getsignal(signal.SIGINT)
-
-
 @pytest.fixture(autouse=True)
 def sigint_handler_as_at_start():
-    """Every test starts with the SIGINT handler the process started with, SIGINT unblocked.
-    In the parallel run (9 of ``test_interrupt``'s Ctrl-C tests failed there, their child
-    processes ignoring SIGINT) a test file run earlier in the same pytest-xdist process had
-    left SIGINT ignored or blocked, which child processes inherit."""
+    """Every test starts with Python's SIGINT handler (which raises KeyboardInterrupt),
+    SIGINT unblocked. In the parallel run (9 of ``test_interrupt``'s Ctrl-C tests failed
+    there, their child processes ignoring SIGINT) a test file run earlier in the same
+    pytest-xdist process had left SIGINT ignored or blocked, which child processes
+    inherit; and pytest started as a background job of a non-interactive shell starts
+    with SIGINT ignored, where Python installs no handler of its own."""
     if threading.current_thread() is threading.main_thread():
-        if signal.getsignal(signal.SIGINT) is not _SIGINT_AT_START:
-            signal.signal(signal.SIGINT, _SIGINT_AT_START)
+        if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         if hasattr(signal, "pthread_sigmask"):  # a blocked SIGINT is inherited too
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     yield
