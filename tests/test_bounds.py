@@ -224,7 +224,19 @@ def eigvalsh_calls(monkeypatch):
     return calls
 
 
-def test_each_matrix_is_decomposed_once(eigvalsh_calls):
+@pytest.fixture
+def svdvals_calls(monkeypatch):
+    """The matrices scipy.linalg.svdvals is called on (the pseudoinverse bound's spectra)."""
+    import scipy.linalg
+
+    calls, original = [], scipy.linalg.svdvals
+    monkeypatch.setattr(scipy.linalg, "svdvals",
+                        lambda A, *args, **kwargs: calls.append(A.copy()) or original(
+                            A, *args, **kwargs))
+    return calls
+
+
+def test_each_matrix_is_decomposed_once(eigvalsh_calls, svdvals_calls):
     X, y, u = make_separable(300, 6, margin=0.05, label_noise=0.1, seed=6)
     for variant in ("inverse", "adaptive", "pinv"):
         eigvalsh_calls.clear()
@@ -234,8 +246,10 @@ def test_each_matrix_is_decomposed_once(eigvalsh_calls):
         for i, A in enumerate(eigvalsh_calls):
             assert not any(A.shape == B.shape and np.allclose(A, B) for B in eigvalsh_calls[:i])
     eigvalsh_calls.clear()
+    svdvals_calls.clear()
     eig, lambda_star = span_spectrum(np.eye(3), Kernel())  # the rank rises at the last mistake
-    assert len(eigvalsh_calls) == 1 and lambda_star == pytest.approx(1.0)
+    # the span's spectrum: singular values of its triangular factor, taken once
+    assert len(svdvals_calls) == 1 and not eigvalsh_calls and lambda_star == pytest.approx(1.0)
 
 
 def test_run_quantities_over_each_set_of_trials():
