@@ -212,28 +212,27 @@ def test_span_spectrum_follows_the_runs_rank_decisions():
     assert span_spectrum(np.zeros((0, 3)), Kernel())[1] == np.inf
 
 
-@pytest.fixture
-def eigvalsh_calls(monkeypatch):
-    """The matrices scipy.linalg.eigvalsh is called on, while the test runs."""
+def _recorded_calls(monkeypatch, name):
+    """The matrices scipy.linalg's function ``name`` is called on, while the test runs."""
     import scipy.linalg
 
-    calls, original = [], scipy.linalg.eigvalsh
-    monkeypatch.setattr(scipy.linalg, "eigvalsh",
+    calls, original = [], getattr(scipy.linalg, name)
+    monkeypatch.setattr(scipy.linalg, name,
                         lambda A, *args, **kwargs: calls.append(A.copy()) or original(
                             A, *args, **kwargs))
     return calls
+
+
+@pytest.fixture
+def eigvalsh_calls(monkeypatch):
+    """The matrices scipy.linalg.eigvalsh is called on."""
+    return _recorded_calls(monkeypatch, "eigvalsh")
 
 
 @pytest.fixture
 def svdvals_calls(monkeypatch):
     """The matrices scipy.linalg.svdvals is called on (the pseudoinverse bound's spectra)."""
-    import scipy.linalg
-
-    calls, original = [], scipy.linalg.svdvals
-    monkeypatch.setattr(scipy.linalg, "svdvals",
-                        lambda A, *args, **kwargs: calls.append(A.copy()) or original(
-                            A, *args, **kwargs))
-    return calls
+    return _recorded_calls(monkeypatch, "svdvals")
 
 
 def test_each_matrix_is_decomposed_once(eigvalsh_calls, svdvals_calls):
