@@ -29,7 +29,7 @@
 import importlib
 import pkgutil
 
-from .alma import alma_updates, step_sums
+from .alma import alma_separable_updates, alma_theorems, alma_updates, step_sums
 from .arow import arow_bound, arow_q
 from .ballseptron import ballseptron_beta, ballseptron_corrected, ballseptron_d1
 from .budget_perceptron import rbp_expected_mistakes
@@ -89,6 +89,8 @@ __all__ = [
     "HingeProfile",
     "MulticlassBoundReport",
     "RunData",
+    "alma_separable_updates",
+    "alma_theorems",
     "alma_updates",
     "arow_bound",
     "arow_q",
