@@ -94,7 +94,7 @@ def _brute_theorem_3(gamma, p, alpha, B, C):
 
 
 def _separable_rows(rng, n, d, gamma, p):
-    """n rows of unit p-norm with x_1 = y gamma, so that u = e_1 separates them with margin gamma."""
+    """n rows of unit p-norm with x_1 = y gamma: u = e_1 separates them with margin gamma."""
     y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
     X = rng.standard_normal((n, d))
     X[:, 1:] *= ((1 - gamma**p) ** (1 / p) / np.sum(np.abs(X[:, 1:]) ** p, axis=1)
@@ -151,8 +151,8 @@ def test_each_step_of_the_proof_holds_on_reference_runs(p, alpha):
 
 
 @pytest.mark.parametrize("p", [2.0, 3.0, 5.0])
-@pytest.mark.parametrize(("alpha", "B", "C"), [(1.0, 1.0, math.sqrt(2)), (0.9, 1 / 0.9, math.sqrt(2)),
-                                               (0.5, 4.0, 0.3), (0.2, 0.2, 3.0)])
+@pytest.mark.parametrize(("alpha", "B", "C"), [
+    (1.0, 1.0, math.sqrt(2)), (0.9, 1 / 0.9, math.sqrt(2)), (0.5, 4.0, 0.3), (0.2, 0.2, 3.0)])
 def test_each_step_of_theorem_3_holds_on_reference_runs(p, alpha, B, C):
     # separable data presented for many epochs, so that ALMA keeps updating
     rng = np.random.default_rng(int(10 * p + 10 * alpha + C))
@@ -326,8 +326,9 @@ def test_many_updates_at_small_margins_stay_below(p, alpha):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("p", [2.0, 3.0])
-@pytest.mark.parametrize(("alpha", "B", "C"), [(1.0, 1.0, math.sqrt(2)), (0.9, 1 / 0.9, math.sqrt(2)),
-                                               (0.5, 2.0, 0.3), (1.0, 1.0, 3.0), (0.05, 0.2, 1.0)])
+@pytest.mark.parametrize(("alpha", "B", "C"), [
+    (1.0, 1.0, math.sqrt(2)), (0.9, 1 / 0.9, math.sqrt(2)), (0.5, 2.0, 0.3), (1.0, 1.0, 3.0),
+    (0.05, 0.2, 1.0)])
 def test_many_updates_at_smaller_margins_stay_below_theorem_3(p, alpha, B, C):
     # 300 rows 0.005 or 0.01 apart for 200 epochs: up to tens of thousands of updates, the
     # small-C cases past Theorem 3's 2^17 iterated steps (its closed form reported)

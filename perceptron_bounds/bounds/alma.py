@@ -160,8 +160,8 @@ def _floor_or_inf(x):
 
 
 def _tail(c2, K, tau_K, beta):
-    """Theorem 3 past K iterated steps: floor(1 / mu^2), mu = min(t_K / sqrt(K), 2 beta / (2 rho + c2)),
-    rho = 1 / (1 + sqrt(K / (K + 1))) (theory §4.8, Theorem 3's closed forms)."""
+    """Theorem 3 past K iterated steps: floor(1 / mu^2), mu = min(t_K / sqrt(K),
+    2 beta / (2 rho + c2)), rho = 1 / (1 + sqrt(K / (K + 1))) (theory §4.8, Theorem 3, step 7)."""
     rho = 1.0 / (1.0 + math.sqrt(K / (K + 1.0)))
     slope = max(K / (tau_K * (1.0 - _MARGIN)) ** 2, (2.0 * rho + c2) ** 2 / 4.0)
     with np.errstate(over="ignore", divide="ignore"):
@@ -366,12 +366,13 @@ def _value(q, gamma, D2):
 
 ALMA_SEPARABLE = register_bound(Bound(
     name="alma_separable", source="theory §4.8 (derived)", provider="p_norm_updates",
-    label=r"alma_separable: largest m with $\Phi_m \leq 1/2$ and $\Psi_m \leq 0$, $D_2 = 0$",
+    label=(r"alma_separable: largest m with $\Phi_m \leq 1/2$, $\Psi_m \leq 0$, $t_m \leq 1$ "
+           r"($D_2 = 0$)"),
     value=lambda q, gamma: _value(q, gamma, 0.0), theory="§4.8",
     quantities=("R_p", "p", "min_margin"), conditions=(SEPARATION,)))
 
 ALMA_D2 = register_bound(Bound(
     name="alma_d2", source="theory §4.8 (derived)", provider="p_norm_updates",
-    label=r"alma_d2: largest m with $\Phi_m \leq 1/2$ and $\Psi_m \leq 0$",
+    label=r"alma_d2: largest m with $\Phi_m \leq 1/2$, $\Psi_m \leq 0$ ($t_m \leq 1$ if $D_2 = 0$)",
     value=lambda q, gamma: _value(q, gamma, q.D2(gamma)), theory="§4.8",
     quantities=("R_p", "p", "D2")))
