@@ -269,6 +269,9 @@ def test_theorem_3_degenerate_parameters_stay_finite_fast_or_inf():
         assert alma_separable_updates(0.1, 2.0, 1.0, 1e300, 1e10) == pytest.approx(
             1e40 / (4e20 * 0.01), rel=1e-9)
         assert 0 < alma_separable_updates(0.5, 2.0, 0.9, 1.0, 1e-8) < np.inf
+        # c2 near 1e250: the tail's t_K underflows when squared, the closed form stands
+        assert alma_separable_updates(1.0, 2.0, 0.5, 1e150, 1e100) == pytest.approx(
+            (1e250 / 2e100) ** 2, rel=1e-9)
 
 
 def test_vectorised_over_gamma_and_prefixes_and_monotone():

@@ -55,7 +55,7 @@ EULER_GAMMA = 0.57721566490153286
 ZETA_HALF = -1.4603545088095868  # zeta(1/2)
 # The search for the first j with Phi(j) > 1/2 stops here: beyond, the bound is inf.
 _LIMIT = 2.0**1000
-# Theorem 3's recursion is iterated for at most _CAP updates; beyond, its closed form is reported.
+# Theorem 3's recursion is iterated for at most _CAP updates; beyond, its tail's closed form.
 _CAP = 2**17
 # t_j counts as above 1 only when its float64 value exceeds 1 + _MARGIN. Every term is positive,
 # so each step adds at most 8 units of roundoff (2^-53) to the relative error of t_j: at most
@@ -163,8 +163,9 @@ def _tail(c2, K, tau_K, beta):
     """Theorem 3 past K iterated steps: floor(1 / mu^2), mu = min(t_K / sqrt(K),
     2 beta / (2 rho + c2)), rho = 1 / (1 + sqrt(K / (K + 1))) (theory §4.8, Theorem 3, step 7)."""
     rho = 1.0 / (1.0 + math.sqrt(K / (K + 1.0)))
-    slope = max(K / (tau_K * (1.0 - _MARGIN)) ** 2, (2.0 * rho + c2) ** 2 / 4.0)
-    with np.errstate(over="ignore", divide="ignore"):
+    with np.errstate(over="ignore", divide="ignore"):  # inf: no bound beyond the closed form
+        slope = np.maximum((np.sqrt(K) / (np.float64(tau_K) * (1.0 - _MARGIN))) ** 2,
+                           (2.0 * rho + np.float64(c2)) ** 2 / 4.0)
         return _floor_or_inf(slope / beta**2)
 
 
@@ -287,7 +288,7 @@ def alma_theorems(gamma, p, alpha, B, C, D2=0.0):
     _last_passing(0, *flat, _S, _H, first)
     _last_passing(1, *flat, _S, _H, second)
     third = np.where(D2 == 0.0, alma_separable_updates(gamma, p, alpha, B, C), np.inf)
-    bounds = (first.reshape(shape), second.reshape(shape), np.broadcast_to(third, shape))
+    bounds = (first.reshape(shape), second.reshape(shape), np.broadcast_to(third, shape).copy())
     return bounds if shape else tuple(float(x) for x in bounds)
 
 
