@@ -74,6 +74,8 @@ nb_execution_raise_on_error = True
 nb_execution_in_temp = True
 nb_execution_show_tb = True
 nb_merge_streams = True
+# a lesson that writes to stderr (a warning a student would see) fails the -W build
+nb_output_stderr = "warn"
 
 # --- gallery (sphinx-gallery) ----------------------------------------------------------
 QUICK = pb_docs.quick_build()

@@ -36,6 +36,25 @@ def missing_requirements() -> list[str]:
     return [name for name in REQUIRED if importlib.util.find_spec(name) is None]
 
 
+def _pb_docs():
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        import pb_docs
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    return pb_docs
+
+
+def runs_in_the_build(script: Path) -> bool:
+    """Whether the quick build (this session's, with the ``docs`` extra) executes the example
+    ``script``: it has a quick mode or runs fast at full size, and reads no real data set."""
+    if missing_requirements():
+        return False
+    pb_docs = _pb_docs()
+    return (pb_docs.offers_quick(script) or script.stem in pb_docs.FAST_AT_FULL_SIZE) and (
+        not pb_docs.needs_real_data(script))
+
+
 @functools.cache
 def build_site() -> tuple[Path, subprocess.CompletedProcess]:
     """Build the site (quick, ``-W --keep-going``); return the HTML folder and the process."""

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from docs_site import ROOT, build_site, missing_requirements
+from docs_site import ROOT, build_site, missing_requirements, runs_in_the_build
 
 import perceptron_bounds
 
@@ -69,6 +69,25 @@ def test_every_example_script_has_a_gallery_page_with_its_output(site):
         assert figures, f"{page.name}: no figure"
         for src in figures:
             assert (page.parent / src).is_file(), f"{page.name}: {src} missing"
+
+
+def test_the_build_ran_every_script_it_should_and_each_printed(site):
+    """The scripts the quick build executes (in place of ``test_notebooks``) ran and printed."""
+    due = [path for path in sorted(EXAMPLES.glob("*.py")) if runs_in_the_build(path)]
+    assert due
+    pages = {path.stem: path for path in (site / "auto_examples").glob("*/*.html")}
+    for script in due:
+        assert "sphx-glr-script-out" in _text(pages[script.stem]), f"{script.stem} did not run"
+
+
+def test_every_lesson_was_executed_without_stderr(site):
+    """Each lesson's page shows its cells' outputs (the build executed it; a cell writing to
+    stderr fails the build: ``nb_output_stderr = "warn"`` under ``-W``)."""
+    lessons = sorted((EXAMPLES / "notebooks").glob("*.ipynb"))
+    assert lessons
+    for lesson in lessons:
+        page = _text(site / "lessons" / f"{lesson.stem}.html")
+        assert "cell_output" in page, f"{lesson.stem} was not executed"
 
 
 def test_teaching_animation_is_embedded(site):

@@ -96,13 +96,10 @@ def test_rbf_gram_of_large_norm_rows_is_the_difference_form(kind):
     assert np.all(kernel.diagonal(A) == 1.0)
 
 
-@pytest.mark.parametrize("algorithm", ["perceptron", "ballseptron", "native"])
-def test_rbf_bounds_hold_on_rows_of_norm_1e8(algorithm):
-    """200 seeds of 12 rows at norm 1e8, gamma 0.5: before the stable squared distance
-    13 of 200 seeds violated a bound and evaluate raised on most of the others."""
+def _rbf_bounds_hold_on_rows_of_norm_1e8(algorithm, seeds):
     from perceptron_bounds.bounds import evaluate
 
-    for seed in range(200):
+    for seed in seeds:
         rng = np.random.default_rng(seed)
         X = 1e8 + rng.standard_normal((12, 5))
         y = np.arange(12) % 3 if algorithm == "native" else rng.permutation([1, -1] * 6)
@@ -112,3 +109,17 @@ def test_rbf_bounds_hold_on_rows_of_norm_1e8(algorithm):
         run = run_online(name, X, y, kernel="rbf", gamma=0.5, epochs=3, **kwargs)
         for row in evaluate(run, X, y).rows:
             assert row.holds is not False, (seed, row)
+
+
+@pytest.mark.parametrize("algorithm", ["perceptron", "ballseptron", "native"])
+def test_rbf_bounds_hold_on_rows_of_norm_1e8(algorithm):
+    """12 rows at norm 1e8, gamma 0.5: before the stable squared distance 13 of 200 seeds
+    violated a bound and evaluate raised on most of the others (here the first 50 seeds;
+    the other 150 are slow)."""
+    _rbf_bounds_hold_on_rows_of_norm_1e8(algorithm, range(50))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("algorithm", ["perceptron", "ballseptron", "native"])
+def test_rbf_bounds_hold_on_rows_of_norm_1e8_slow(algorithm):
+    _rbf_bounds_hold_on_rows_of_norm_1e8(algorithm, range(50, 200))

@@ -9,6 +9,11 @@ offers it, ``MPLBACKEND=Agg``, in a temporary working directory, so nothing
 is written into the repository. A script without a quick mode runs at paper
 size; those that then take minutes are listed in ``SLOW_SCRIPTS`` and marked
 ``slow``.
+
+With the ``docs`` extra installed (the ``test`` extra brings it), the documentation
+site's quick build (``tests/test_docs.py``) executes the lessons and the scripts it
+runs, failing on an error and on a lesson's output to stderr; those are not run a
+second time here (each took 10-50 s), and ``test_docs`` checks each one's output.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from docs_site import missing_requirements, runs_in_the_build
 from nbclient import NotebookClient
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -73,6 +79,8 @@ def jupyter_path(tmp_path_factory) -> str:
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
 def test_notebook_runs(path, jupyter_path, tmp_path, monkeypatch):
+    if not missing_requirements():
+        pytest.skip("the documentation build executes the lessons (tests/test_docs.py)")
     monkeypatch.setenv("JUPYTER_PATH", jupyter_path)
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(nb, kernel_name=KERNEL, timeout=CELL_TIMEOUT,
@@ -92,6 +100,8 @@ def _script_case(script: Path):
 
 @pytest.mark.parametrize("script", [_script_case(s) for s in SCRIPTS])
 def test_example_script_runs(script, tmp_path):
+    if runs_in_the_build(script):
+        pytest.skip("the documentation build executes it (tests/test_docs.py)")
     args = [sys.executable, str(script), *(["--quick"] if _quick(script) else [])]
     env = dict(os.environ, MPLBACKEND="Agg")
     done = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True,
