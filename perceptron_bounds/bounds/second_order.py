@@ -287,13 +287,13 @@ class SpectrumQuantities(Quantities):
     def a_of_trials(cls, run, mistakes_before) -> np.ndarray | None:
         """The a of a Second-Order run with a parameter on each trial, given the number of
         mistakes before it (a, or the run's a_k = c R^2 k, k = mistakes + 1); None for the
-        other runs."""
-        if run.algorithm != "second_order" or run.params["variant"] not in ("inverse",
-                                                                           "adaptive"):
-            return None
-        if run.params["variant"] == "inverse":
+        other runs (no ``variant`` of these two: the pseudoinverse, the subclasses' runs)."""
+        variant = run.params.get("variant")
+        if variant == "inverse":
             return np.full(mistakes_before.shape, float(run.params["a"]))
-        return np.asarray(run.state["a_k"], dtype=np.float64)[mistakes_before]
+        if variant == "adaptive":
+            return np.asarray(run.state["a_k"], dtype=np.float64)[mistakes_before]
+        return None
 
     @classmethod
     def arithmetic(cls, ctx) -> dict:
