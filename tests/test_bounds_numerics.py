@@ -219,3 +219,28 @@ def test_second_order_log_term_keeps_eigenvalues_far_below_a():
     report = evaluate(run, X, y, u=X[0] / np.abs(X[0]).max())
     assert report.holds and all(row.value > 0 for row in report.rows)
     assert second_order_bound([1e-220], 1e182, 0.0, 0.0, 1e-110) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("params", [
+    {"variant": "inverse", "a": 5.364951328416084e+179},
+    {"variant": "inverse", "a": 5.364951328416084e+179, "form": "dual"},
+    {"variant": "adaptive", "c": 0.06},
+])
+def test_second_order_bound_not_applicable_where_a_score_underflows(params):
+    # The second showing of row 0 scores ||x_0||^2 / a = 1.6e-399 > 0 in exact arithmetic
+    # (one mistake), 0 in float64 (a second one): the bound (1.93) must not be held against it
+    # (found by the adversarial test, seed 1294).
+    X = np.array([[-1.1967302802983839e-110, 2.691970322102072e-110],
+                  [2.8235106042322496e+90, -1.201544981771172e+90]])
+    y = np.array([1.0, -1.0])
+    run = run_online("second_order", X, y, epochs=2, **params)
+    assert run.mistake_trials.tolist() == [0, 2]
+    for report in (evaluate(run, X, y), evaluate(run, X, y, u=X[0] / np.abs(X[0]).max())):
+        assert report.rows and all(not row.applies for row in report.rows)
+        assert all("reach 1e-399" in row.reason or "reach 1e-400" in row.reason
+                   for row in report.rows), [row.reason for row in report.rows]
+    curves = bounds_over_time(run, X, y, u=X[0], gamma=1e-110)
+    assert not curves and "outside float64's normal range" in curves.notes[-1]
+    # One epoch: row 0 is not scored again, every score is a normal number: the bound applies.
+    once = run_online("second_order", X, y, **params)
+    assert all(row.applies and row.holds for row in evaluate(once, X, y).rows)

@@ -45,6 +45,13 @@ the supports in one matrix product, the supports added inside the block
 corrected for exactly, and a cache of these values across epochs. The
 per-mistake work above is the loops' own.
 
+Numerical range (theory §4.4): with a parameter (fixed a, a_k) the numbers of a run
+scale with a as well as with the rows, ||x_t|| ||x_p|| / a in a score and ||x|| / a in
+a mistake's update. Where they leave float64's normal range the run is computed all the
+same, but it is no longer the exact-arithmetic algorithm (a score of 1e-399 is 0, and a
+mistake): ``evaluate`` reports its bounds not applicable. ||x_t||^2 / a a normal
+float64 number for every row keeps every run in range.
+
 Record (what the second-order bounds read, theory §3): ``run.params`` holds a, c,
 span_tol, the kernel and the form used; ``X[run.mistake_rows]`` is X_m; the
 hypothesis (``SecondOrderHypothesis``, ``SecondOrderKernelHypothesis`` or

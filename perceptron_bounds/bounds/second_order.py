@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .declaration import Bound, Quantities, register_bound, register_provider
+from .declaration import Bound, Quantities, Requirement, register_bound, register_provider
 from .providers import at_gamma, hinge, is_trial, top_margin
 from .quantities import HingeProfile
 from .spectra import (
@@ -182,6 +182,61 @@ def second_order_pinv_bound(eigenvalues, lambda_star, u_energy, D, gamma):
     return combine_root(D, gamma, u_energy * spectral)
 
 
+#: log10 of the ends of float64's normal range, where the run's scores must stay (theory §4.4).
+LOG_NORMAL = (float(np.log10(np.finfo(np.float64).tiny)),
+              float(np.log10(np.finfo(np.float64).max)))
+
+
+def score_scales(norms, mistaken, a):
+    """(lowest, highest) log10 of the scales of the numbers a Second-Order run with a
+    parameter computes (theory §4.4), or (0, 0) when it computes none but zeros.
+
+    On trial t its score sums terms of size up to ||x_t|| max_p ||x_p|| / a_t, p over the
+    mistakes before t, and a mistake's update A^{-1} x has entries of size up to ||x|| / a
+    and adds ||x||^2 / a to 1: the lowest is the least of the first two, the highest the
+    largest of the first and the third, in logs (they may leave float64's range).
+
+    Parameters
+    ----------
+    norms : ndarray
+        ||x_t|| of each trial's instance (feature space).
+    mistaken : ndarray of bool
+        Whether each trial was a mistake.
+    a : ndarray
+        The parameter a_t each trial used.
+    """
+    with np.errstate(divide="ignore"):
+        log_n, log_a = np.log10(norms), np.log10(a)
+    largest = np.maximum.accumulate(np.where(mistaken, log_n, -np.inf))
+    before = np.concatenate(([-np.inf], largest[:-1]))  # over the mistakes before t
+    score = (log_n + before - log_a)[np.isfinite(log_n) & np.isfinite(before)]
+    update = (log_n - log_a)[mistaken & np.isfinite(log_n)]
+    if not score.size + update.size:
+        return 0.0, 0.0
+    low = min(np.min(score, initial=np.inf), np.min(update, initial=np.inf))
+    high = max(np.max(score, initial=-np.inf), np.max(log_n[mistaken] + update, initial=-np.inf))
+    return float(low), float(high)
+
+
+def _in_range(q) -> bool:
+    low, high = q.score_scales
+    return bool(LOG_NORMAL[0] <= low and high <= LOG_NORMAL[1])
+
+
+def _range_reason(q) -> str:
+    low, high = q.score_scales
+    return (f"the run's scores and updates reach 1e{low if low < LOG_NORMAL[0] else high:.0f}, "
+            "outside float64's normal range [2.2e-308, 1.8e308]: they underflow or overflow "
+            "there (a score that underflows to 0 counts as a mistake), so the run is not the "
+            "exact-arithmetic one the theorem is about (theory §4.4); rescale X or "
+            f"{q.range_parameter}")
+
+
+#: SO with a (fixed or a_k) is the exact-arithmetic algorithm only while its numbers stay
+#: normal float64 numbers (theory §4.4).
+IN_RANGE = Requirement(_in_range, _range_reason)
+
+
 class SpectrumQuantities(Quantities):
     """D (a function of gamma), the eigenvalues of X_m X_m^T, u_energy, a, c, R, a_m, m.
 
@@ -229,6 +284,35 @@ class SpectrumQuantities(Quantities):
         return cls.parameters(run)
 
     @classmethod
+    def a_of_trials(cls, run, mistakes_before) -> np.ndarray | None:
+        """The a of a Second-Order run with a parameter on each trial, given the number of
+        mistakes before it (a, or the run's a_k = c R^2 k, k = mistakes + 1); None for the
+        other runs (no ``variant`` of these two: the pseudoinverse, the subclasses' runs)."""
+        variant = run.params.get("variant")
+        if variant == "inverse":
+            return np.full(mistakes_before.shape, float(run.params["a"]))
+        if variant == "adaptive":
+            return np.asarray(run.state["a_k"], dtype=np.float64)[mistakes_before]
+        return None
+
+    @classmethod
+    def arithmetic(cls, ctx) -> dict:
+        """``score_scales`` of the whole run (:func:`score_scales`; (0, 0) where there is no
+        parameter a), computed once per :class:`~.quantities.RunData`."""
+        def compute():
+            run = ctx.run
+            mistaken = is_trial(run, run.mistake_trials)
+            before = np.cumsum(mistaken) - mistaken
+            a = cls.a_of_trials(run, before)
+            if a is None:
+                return 0.0, 0.0
+            return score_scales(ctx.norms[ctx.rows_all], mistaken, a)
+
+        adaptive = ctx.run.params.get("variant") == "adaptive"
+        return {"score_scales": ctx.cached("score_scales", compute),
+                "range_parameter": "c" if adaptive else "a"}
+
+    @classmethod
     def whole(cls, ctx, comp, tightened):
         run = ctx.run
         used = cls.trials(run)
@@ -251,7 +335,7 @@ class SpectrumQuantities(Quantities):
                    m=ctx.m, kernel_linear=ctx.kernel.is_linear, margins=profile.margins,
                    scale=max(ctx.radius(ctx.rows_all), top_margin(profile)),
                    common={"trials": cls.scopes[tightened], "u_energy": energy},
-                   **spectral, **cls.parameters(run))
+                   **spectral, **cls.parameters(run), **cls.arithmetic(ctx))
 
     @classmethod
     def prefixes(cls, ctx, comp, gamma, tightened):
@@ -265,13 +349,15 @@ class SpectrumQuantities(Quantities):
         k_of_t = np.cumsum(is_used)
         m_of_t = np.cumsum(is_trial(run, run.mistake_trials))
         rows = run.sample_index[trials]
+        arithmetic = cls.arithmetic(ctx)  # the whole run's, at every prefix
         pieces = []
         for k in range(trials.shape[0] + 1):
             at = k_of_t == k
             if at.any():
                 spectral = cls.spectrum_at(ctx, ctx.X[rows[:k]], k)
                 pieces.append((cls(tightened=tightened, D=at_gamma(D[at]), u_energy=energy[k],
-                                   m=int(m_of_t[at][0]), **spectral, **cls.parameters_at(run, k)),
+                                   m=int(m_of_t[at][0]), **spectral, **cls.parameters_at(run, k),
+                                   **arithmetic),
                                at, None))
         return pieces
 
@@ -383,14 +469,16 @@ SECOND_ORDER = register_bound(Bound(
     source=lambda q: "003 Thm 1" + ("" if q.kernel_linear else " / Cor. 1 (kernel)"),
     value=lambda q, gamma: second_order_bound(q.eigenvalues, q.a, q.u_energy, q.D(gamma),
                                               gamma),
-    quantities=("D", "u_energy", "a"), applies=_variant("inverse")))
+    quantities=("D", "u_energy", "a"), conditions=(IN_RANGE,),
+    applies=_variant("inverse")))
 
 SECOND_ORDER_ADAPTIVE = register_bound(Bound(
     name="second_order_adaptive", label="second_order_adaptive (SO, Thm 3)",
     provider="mistake_spectrum", source="003 Thm 3 (derived)",
     value=lambda q, gamma: second_order_adaptive_bound(
         q.eigenvalues, q.c, q.R, max(q.m, 1), q.u_energy, q.D(gamma), gamma),
-    quantities=("D", "u_energy", "c", "a_m", "R"), applies=_variant("adaptive")))
+    quantities=("D", "u_energy", "c", "a_m", "R"), conditions=(IN_RANGE,),
+    applies=_variant("adaptive")))
 
 SECOND_ORDER_PINV = register_bound(Bound(
     name="second_order_pinv", label="second_order_pinv (SO, Thm 4)", provider="span_spectrum",
