@@ -357,6 +357,26 @@ def test_adaptive_rejects_a_c_whose_a_k_overflows(monkeypatch):
         run_online("second_order", X, y, variant="adaptive", c=1e308)
 
 
+@pytest.mark.parametrize("form", ["primal", "dual"])
+def test_adaptive_with_a_c_lost_against_the_rows_is_one_line(form):
+    """c = 1e-300 on rows of norm 1e100: a_k I + X_k X_k^T is singular in float64 and its
+    Cholesky factor raised numpy's LinAlgError through the loop (a traceback)."""
+    rng = np.random.default_rng(1)
+    X = 1e100 * rng.standard_normal((20, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    params = dict(variant="adaptive", c=1e-300, form=form, epochs=3)
+    with pytest.raises(ValueError, match=r"^c=1e-300 is too small for this data: .*singular"
+                                         r" in float64.*use a larger c$"):
+        run_online("second_order", X, y, **params)
+    if form == "dual":  # two rows stay in range there: the failed warm start changes nothing
+        previous = run_online("second_order", X[:2], y[:2], **params)
+        before = {key: np.copy(value) for key, value in previous.state.items()}
+        with pytest.raises(ValueError, match="c=1e-300 is too small"):
+            run_online("second_order", X, y, **params, warm_start=previous)
+        for key, value in before.items():
+            np.testing.assert_array_equal(previous.state[key], value)
+
+
 def test_bad_parameter_types():
     X, y = noisy_separable(n_samples=10, n_features=3)
     with pytest.raises(TypeError, match="a must be a real number"):

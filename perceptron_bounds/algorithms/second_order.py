@@ -177,19 +177,36 @@ def _fit_inverse(data, order, params, margins, previous):
 
 
 def _fit_adaptive(data, order, params, margins, previous):
-    """a_k = c R^2 k (Fig. 4): a fresh Cholesky factor of a_k I + X_k X_k^T (or G_k) per mistake."""
+    """a_k = c R^2 k (Fig. 4): a fresh Cholesky factor of a_k I + X_k X_k^T (or G_k) per mistake.
+
+    In exact arithmetic a_k I + X_k X_k^T is positive definite; in float64 a shift
+    a_k below the rounding of X_k X_k^T (c under about 1e-16 times n) is lost, the
+    matrix is singular and the run a one-line ``ValueError`` naming c (nothing of a
+    warm start's ``previous`` is changed: the loop works on copies).
+    """
     kernel = kernel_of(params)
     kdiag = kernel.diagonal(data.X)
     r2 = _squared_radius(kdiag, previous, params["R2"])
     c_r2 = params["c"] * r2
     k0 = 0 if previous is None else previous.state["k"]
     k_max = k0 + order.shape[0] + 1
-    record = margins.shape[0] > 0
     if not np.isfinite(c_r2 * k_max):
         raise ValueError(
             f"c={params['c']!r} is too large for this data: a_k = c R^2 k overflows float64 "
             f"(R^2 = {r2:g}, k up to {k_max})"
         )
+    try:
+        return _run_adaptive(data, order, kernel, r2, c_r2, k0, params, margins, previous)
+    except np.linalg.LinAlgError:
+        raise ValueError(
+            f"c={params['c']!r} is too small for this data: a_k I + X_k X_k^T with "
+            f"a_k = c R^2 k (R^2 = {r2:g}) is singular in float64, the shift lost against "
+            "the rows' products; use a larger c") from None
+
+
+def _run_adaptive(data, order, kernel, r2, c_r2, k0, params, margins, previous):
+    """:func:`_fit_adaptive`'s run, its parameters checked."""
+    record = margins.shape[0] > 0
     if params["form"] == "primal":
         n = data.n_features
         if previous is None:
