@@ -244,3 +244,21 @@ def test_second_order_bound_not_applicable_where_a_score_underflows(params):
     # One epoch: row 0 is not scored again, every score is a normal number: the bound applies.
     once = run_online("second_order", X, y, **params)
     assert all(row.applies and row.holds for row in evaluate(once, X, y).rows)
+
+
+def test_selective_second_order_bound_not_applicable_where_a_score_underflows():
+    # The selective Second-Order's matrix is a I + the queried mistakes' rows; here both
+    # mistakes are queried (trial 0 scores 0, trial 2 about 1e-399: probability b / (b + |p|)
+    # near 1), the run is the Second-Order's above, and its expected-mistake bound
+    # (theory §4.13) takes the same range condition (theory §4.4).
+    X = np.array([[-1.1967302802983839e-110, 2.691970322102072e-110],
+                  [2.8235106042322496e+90, -1.201544981771172e+90]])
+    y = np.array([1.0, -1.0])
+    run = run_online("selective_second_order", X, y, epochs=2, a=5.364951328416084e+179, b=1.0)
+    assert run.mistake_trials.tolist() == [0, 2] and run.update_trials.tolist() == [0, 2]
+    report = evaluate(run, X, y)
+    assert report.rows and all(not row.applies for row in report.rows)
+    assert all("outside float64's normal range" in row.reason and "rescale X or a" in row.reason
+               for row in report.rows)
+    once = run_online("selective_second_order", X, y, a=5.364951328416084e+179, b=1.0)
+    assert all(row.applies for row in evaluate(once, X, y).rows)

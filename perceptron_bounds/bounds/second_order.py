@@ -301,12 +301,12 @@ class SpectrumQuantities(Quantities):
         parameter a), computed once per :class:`~.quantities.RunData`."""
         def compute():
             run = ctx.run
-            mistaken = is_trial(run, run.mistake_trials)
-            before = np.cumsum(mistaken) - mistaken
+            updated = is_trial(run, cls.trials(run))  # the rows the matrix A is made of
+            before = np.cumsum(updated) - updated
             a = cls.a_of_trials(run, before)
             if a is None:
                 return 0.0, 0.0
-            return score_scales(ctx.norms[ctx.rows_all], mistaken, a)
+            return score_scales(ctx.norms[ctx.rows_all], updated, a)
 
         adaptive = ctx.run.params.get("variant") == "adaptive"
         return {"score_scales": ctx.cached("score_scales", compute),

@@ -31,7 +31,7 @@ import numpy as np
 from .declaration import Bound, register_bound, register_provider
 from .providers import FirstOrderQuantities
 from .spectra import update_spectrum
-from .second_order import SpectrumQuantities, a_log_term
+from .second_order import IN_RANGE, SpectrumQuantities, a_log_term
 
 
 def selective_perceptron_bound(R, b, D1, gamma):
@@ -146,6 +146,11 @@ class SelectiveSpectrumQuantities(SpectrumQuantities):
     def parameters(cls, run) -> dict:
         return {"a": float(run.params["a"]), "b": float(run.params["b"])}
 
+    @classmethod
+    def a_of_trials(cls, run, updates_before) -> np.ndarray:
+        """The fixed a on every trial (the range check of theory §4.4, as the Second-Order's)."""
+        return np.full(updates_before.shape, float(run.params["a"]))
+
 
 register_provider("selective_first_order", SelectiveQuantities)
 register_provider("selective_spectrum", SelectiveSpectrumQuantities)
@@ -164,4 +169,4 @@ SELECTIVE_SECOND_ORDER = register_bound(Bound(
     source="CGZ06 selective Second-Order (derived, theory §4.13)",
     value=lambda q, gamma: selective_second_order_bound(q.eigenvalues, q.a, q.b, q.u_energy,
                                                         q.D(gamma), gamma),
-    quantities=("D", "u_energy", "a", "b")))
+    quantities=("D", "u_energy", "a", "b"), conditions=(IN_RANGE,)))
