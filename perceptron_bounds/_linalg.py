@@ -544,6 +544,25 @@ def prefetch(typingctx, array, index):
     return types.void(array, index), codegen
 
 
+#: Entries of float64 in a cache line (64 bytes).
+LINE = 8
+
+
+def line_rows(n_rows: int, n_columns: int) -> np.ndarray:
+    """Zeros for n_rows rows of n_columns float64 entries, each row starting a cache line.
+
+    A C-contiguous (n_rows, n_columns rounded up to a multiple of :data:`LINE`) view of a
+    buffer whose first entry sits on a 64-byte boundary; row r is ``out[r, :n_columns]``.
+    For rows a loop reads and writes in full vectors many times a trial (the one-vs-rest
+    weights): NumPy places an array on a 16-byte boundary, and on this CPU a vectorised
+    loop whose 32-byte accesses straddle cache lines took 1.15x as long.
+    """
+    width = -(-n_columns // LINE) * LINE
+    buffer = np.zeros(n_rows * width + LINE)
+    start = (-buffer.ctypes.data % (8 * LINE)) // 8
+    return buffer[start:start + n_rows * width].reshape(n_rows, width)
+
+
 @jit
 def copy_into(out, v, n):
     """out[:n] = v[:n], entry by entry (1-D float64 arrays).

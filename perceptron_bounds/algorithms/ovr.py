@@ -12,10 +12,11 @@ and, through the Perceptron's, ``"voted_perceptron"``.
 
 Forms
 -----
-* ``primal``: a K x n weight matrix W, row k the binary run's w; a trial reads
-  x_t once and computes the K scores w^k . x_t, each summed exactly as the
-  binary loop sums it (dense rows, or CSR rows where the Ballseptron keeps
-  w^k = scale_k v^k).
+* ``primal``: a K x n weight matrix W, row k the binary run's w (each row
+  starting a cache line); a trial reads x_t once and computes the K scores
+  w^k . x_t, each summed exactly as the binary loop sums it (dense rows, or
+  CSR rows where the Ballseptron keeps w^k = scale_k v^k), then updates the
+  classes that update.
 * ``dual``: one support list shared by the K problems, held by the
   kernel-row engine (:mod:`perceptron_bounds.kernel_engine`). A trial on
   which any class updates (a mistake, or a Ballseptron margin error) appends
@@ -84,7 +85,18 @@ import scipy.sparse as sp
 
 from .._interrupt import EVERY, stop_requested
 from .._jit import jit, row_kind, rule
-from .._linalg import capacity, dot, grow_vector, prefetch, row_axpy, row_dot, row_sq_norm, rows
+from .._linalg import (
+    LINE,
+    capacity,
+    dot,
+    grow_vector,
+    line_rows,
+    prefetch,
+    row_axpy,
+    row_dot,
+    row_sq_norm,
+    rows,
+)
 from .._validation import Data
 from ..hypothesis import KernelHypothesis, LinearHypothesis
 from ..kernel_engine import (
@@ -122,8 +134,8 @@ def _case(signed_margin, norm_sq, r, ball):
 
 
 # Rows are fetched this many trials ahead (the fastest of 1, 2 and 4 on shuffled 100-feature
-# rows), one cache line (8 float64 or int64 entries) at a time.
-_AHEAD, _LINE = 2, 8
+# rows; 2 to 8 alike in the loop as it is now), one cache line at a time.
+_AHEAD = 2
 
 
 def _prefetch_row(X, i):
@@ -133,13 +145,13 @@ def _prefetch_row(X, i):
 
 def _dense_prefetch(X, i):
     row = X[i]
-    for j in range(0, row.shape[0], _LINE):
+    for j in range(0, row.shape[0], LINE):
         prefetch(row, j)
 
 
 def _csr_prefetch(X, i):
     data, indices, indptr = X
-    for p in range(indptr[i], indptr[i + 1], _LINE):
+    for p in range(indptr[i], indptr[i + 1], LINE):
         prefetch(data, p)
         prefetch(indices, p)
 
@@ -148,9 +160,9 @@ row_kind(_prefetch_row, _dense_prefetch, _csr_prefetch)
 
 
 @jit
-def _ovr_primal_loop(X, y, order, r, ball, V, scale, norm_sq, margins, cases):
+def _ovr_primal_loop(X, y, order, r, ball, V, n_features, scale, norm_sq, margins, cases):
     """K binary Perceptrons (Ballseptrons with ``ball``) over dense or CSR rows,
-    w^k = scale[k] V[k], as the binary rule keeps them.
+    w^k = scale[k] V[k, :n_features], as the binary rule keeps them.
 
     ``V``, ``scale`` and ``norm_sq`` (the classes' ||w||^2, updated by the binary
     rule's recurrence) are updated in place. ``cases[k, t]`` receives the case of
@@ -169,7 +181,7 @@ def _ovr_primal_loop(X, y, order, r, ball, V, scale, norm_sq, margins, cases):
         # All K scores first: the dot products run back to back, free of the updates' branches.
         scores = margins[t]
         for k in range(n_classes):
-            scores[k] = row_dot(X, i, V[k]) * scale[k]
+            scores[k] = row_dot(X, i, V[k, :n_features]) * scale[k]
         # Then all K cases, listing the classes that update without a branch: on hard data
         # each class updates on about half the trials, and a branch per class, mispredicted
         # half the time, made the loop 1.4x as long.
@@ -181,11 +193,13 @@ def _ovr_primal_loop(X, y, order, r, ball, V, scale, norm_sq, margins, cases):
             cases[k, t] = case
             updating[n_updating] = k
             n_updating += case != NO_UPDATE
-        _updates(X, i, label, scores, factors, updating, n_updating, ball, V, scale, norm_sq)
+        _updates(X, i, label, scores, factors, updating, n_updating, ball, V, n_features, scale,
+                 norm_sq)
 
 
 @rule(inline=True)
-def _updates(X, i, label, scores, factors, updating, n_updating, ball, V, scale, norm_sq):
+def _updates(X, i, label, scores, factors, updating, n_updating, ball, V, n_features, scale,
+             norm_sq):
     """The updates of the classes k = updating[:n_updating] on row i, each as its binary
     rule makes it: w^k = scale[k] V[k] <- a w^k + y^k x_i (a = factors[k]; 1 for the
     Perceptron), the Ballseptron's scale folded into V[k] when out of range and its
@@ -197,7 +211,7 @@ def _updates(X, i, label, scores, factors, updating, n_updating, ball, V, scale,
     for u in range(n_updating):
         k = updating[u]
         yk = 1.0 if label == k else -1.0
-        v = V[k]
+        v = V[k, :n_features]
         if ball:
             a = factors[k]
             product = scale[k] * a
@@ -388,13 +402,18 @@ def _fit_primal(data, order, r, ball, margins, cases, runs):
     n_classes = data.classes.shape[0]
     starts = [scaled_start(None if runs is None else runs[k], data.n_features)
               for k in range(n_classes)]
-    V = np.array([v for v, _ in starts]).reshape(n_classes, data.n_features)
+    n = data.n_features
+    V = line_rows(n_classes, n)  # the K dot products and axpys of a trial in whole lines
+    if runs is not None:
+        for k, (v, _) in enumerate(starts):
+            V[k, :n] = v
     scale = np.array([c for _, c in starts], dtype=np.float64)
     norm_sq = np.zeros(n_classes) if runs is None else np.array(
         [float(run.state.get("norm_sq", run.weights @ run.weights)) for run in runs])
-    _ovr_primal_loop(rows(data.X), data.y, order, r, ball, V, scale, norm_sq, margins, cases)
-    hypotheses = [LinearHypothesis(V[k] * scale[k]) for k in range(n_classes)]
-    return hypotheses, norm_sq, [scaled_state(V[k].copy(), scale[k]) for k in range(n_classes)]
+    _ovr_primal_loop(rows(data.X), data.y, order, r, ball, V, n, scale, norm_sq, margins, cases)
+    hypotheses = [LinearHypothesis(V[k, :n] * scale[k]) for k in range(n_classes)]
+    return hypotheses, norm_sq, [scaled_state(V[k, :n].copy(), scale[k])
+                                 for k in range(n_classes)]
 
 
 def _fit_dual(data, order, params, r, ball, margins, cases, runs):
