@@ -80,11 +80,17 @@ from threadpoolctl import threadpool_limits
 
 from perceptron_bounds import run_online
 from perceptron_bounds._jit import jit
-from perceptron_bounds._linalg import row_dot
+from perceptron_bounds._linalg import LINE, line_zeros, row_dot
 from perceptron_bounds._sequence import presentation_order
 from perceptron_bounds._validation import Data, check_X
 from perceptron_bounds.algorithms import get
-from perceptron_bounds.algorithms.ovr import _AHEAD, _prefetch_row, class_data, class_labels
+from perceptron_bounds.algorithms.ovr import (
+    _AHEAD,
+    _prefetch_row,
+    _trial_row,
+    class_data,
+    class_labels,
+)
 
 N_CLASSES = 10
 LINEAR_TARGET, KERNEL_TARGET = 2.0, 0.5
@@ -140,16 +146,17 @@ def measure(X, y, params, epochs, shuffle, repeats):
 
 
 @jit
-def _scores_only(X, order, W, scores):
-    """scores[t, k] = w^k . x_{order[t]}, each summed as the binary loop sums it: the
-    one-vs-rest loop's reads (rows fetched as far ahead) and dot products without its
-    updates."""
+def _scores_only(X, order, W, n_features, scores, x):
+    """scores[t, k] = w^k . x_{order[t]}, w^k = W[k, :n_features], each summed as the
+    binary loop sums it: the one-vs-rest loop's reads (rows fetched as far ahead, copied
+    into ``x``) and dot products, without its updates."""
     n_trials = order.shape[0]
     for t in range(n_trials):
         if t + _AHEAD < n_trials:
             _prefetch_row(X, order[t + _AHEAD])
+        R, row = _trial_row(X, order[t], x)
         for k in range(W.shape[0]):
-            scores[t, k] = row_dot(X, order[t], W[k])
+            scores[t, k] = row_dot(R, row, W[k, :n_features])
 
 
 def end_to_end(X, y, params, epochs, shuffle, repeats):
@@ -163,7 +170,10 @@ def end_to_end(X, y, params, epochs, shuffle, repeats):
     if not params:
         order = presentation_order(X.shape[0], epochs, shuffle, 0)
         scores = np.empty((order.shape[0], N_CLASSES))
-        floor = {"scores": lambda: _scores_only(X, order, W, scores)}
+        n = X.shape[1]
+        lines = line_zeros(N_CLASSES, -(-n // LINE) * LINE)  # as the loop keeps W
+        lines[:, :n] = W
+        floor = {"scores": lambda: _scores_only(X, order, lines, n, scores, line_zeros(1, n))}
     with threadpool_limits(1):
         times = race({"ovr": lambda: run_online("perceptron", X, y, multiclass="ovr",
                                                 **options),
