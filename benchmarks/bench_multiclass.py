@@ -40,30 +40,33 @@ shuffled rows the binary run waits for every row from memory, which the
 one-vs-rest loop hides by fetching rows ahead.
 
 Issue 32's end-to-end target, as measured (2 cores shared with other work, load
-2.3-2.7; the code before issue 32's second pass, main at fccbe14, run alternately
-with this one, two runs each, ``--repeats 5``). Argmax data in order: end to end
-2.06-2.11x ``X @ W.T`` before, 1.61-1.65x now (the hook 1.82-1.99x before,
-1.28-1.29x now); clusters in order 1.17-1.23x, met, before and now (no updates:
-mistakes/T = 0). What is left is floor, each part measured alone in the same
-process:
+1.4-2.2; main at fccbe14, before issue 32's second pass, run alternately with
+this code, two runs each, ``--repeats 5``): argmax data in order, end to end
+2.09-2.28x ``X @ W.T`` before, 1.56-1.68x now (1.53-1.54x in a process timing
+nothing else, best of 11); the hook 1.79-1.84x before, 1.19-1.22x now.
+Clusters in order: 1.16-1.24x, met before and now (no updates: mistakes/T = 0).
+What is left is floor, each part timed alone in the same process:
 
-* the K scores alone: 0.70-0.79x in order. x_t is read from memory once; the
-  K dot products read it again from L1 and read W, two loads per
-  multiplication (the binary loop's own vectorised sum, whose rounding the
-  class runs must reproduce, cannot be fused across classes: another order of
-  additions is another last bit).
+* the K scores alone (``scores/XW``): 0.69-0.70x in order. x_t is read from
+  memory once, copied to a row that starts a cache line, and read again from L1
+  by the K dot products with W's rows, two loads per multiplication: each is
+  the binary loop's own vectorised sum, whose rounding the class runs must
+  reproduce, so the K sums cannot be fused into one pass over x_t (another
+  order of additions is another last bit).
 * the updates: on argmax data each class updates on 45% of the trials, 4.5
-  axpys of a 100-entry row a trial, about 0.5x (loads and stores of W's rows);
-  the loop (1.28x) is the scores and the updates, with little left between.
-* around the loop, 0.33x: the validation read of X (0.16x, at memory
-  bandwidth, as ``X.sum()``), the labels' and X's fingerprints (0.07x), the
-  multiclass mistakes from the margins and the class runs' trials from their
-  cases (0.08x), the rest Python.
+  axpys of a 100-entry row a trial, about 0.5x (the loads and stores of W's
+  rows); the hook (1.2x) is the scores and the updates, little else.
+* around the loop, 0.33x: the validation read of X (0.16x, at memory bandwidth,
+  as long as ``X.sum()``), the labels' check and the fingerprints of X and of
+  the K class labellings (0.08x), the multiclass mistakes read from the margins
+  and the class runs' trials from their cases (0.08x), the rest Python.
 
-On shuffled rows the scores alone already take 1.22-1.28x (the rows come from
-memory in random order; fetching them 2 to 8 trials ahead measured alike), so
-the end-to-end ratio there is 2.3-2.6x (argmax) and 1.85-1.9x (clusters),
-against 2.5-3.0x and 1.7-2.0x before.
+On shuffled rows the scores alone take 1.05x (rows come from memory in random
+order; fetching them 2 to 8 trials ahead measured alike) and the end-to-end
+ratio is 2.15-2.26x (argmax; 2.94-3.05x before) and 1.83-2.01x (clusters;
+1.81-1.85x before). Compile: this pass adds no compiled function (its update rule
+and row helpers compile into the loop); the cold compile of the one-vs-rest run
+measured 1.2-1.4 s against 1.1-1.4 s before (three runs each, empty cache).
 
 Run: ``python benchmarks/bench_multiclass.py [--repeats 3] [--small] [--only linear|kernel]``.
 """
