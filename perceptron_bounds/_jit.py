@@ -235,8 +235,8 @@ def row_kind(stub, dense, csr, *, csr_fastmath=GATHER, dense_fastmath=CONTIGUOUS
     the CSR tuple's 21 words on the stack (the Perceptron's CSR loop: 30 ms against
     22 ms inlined on 100,000 rows of 80 nonzeros). ``dense`` is inlined with
     ``dense_inline``: for a body called many times a trial, where the call (its 13 words
-    passed on the stack, its overlap test) costs as much as the work (the one-vs-rest
-    loop's axpy, up to K a trial).
+    passed on the stack, its overlap test, an atomic reference count on each array
+    passed) costs as much as the work (the one-vs-rest loop's axpy, up to K a trial).
     ``stub`` itself is what runs with the JIT off: it must call ``csr`` for a
     tuple and ``dense`` otherwise. The three take the same arguments, X first.
 

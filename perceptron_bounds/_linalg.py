@@ -799,11 +799,13 @@ def normalize_rows(X, p: float):
 row_kind(row_dot_lanes, _dense_dot_lanes, _csr_dot_lanes, dense_fastmath=GATHER)
 
 # The CSR bodies that read a row's values alone, contiguously, are vectorised too. The dense
-# axpy is inlined: the one-vs-rest loop makes up to K a trial (its 450,000 updates on 100,000
-# x 100 rows, replayed alone: 17 ms as calls, 10 ms inlined).
+# axpy and copy are inlined: the one-vs-rest loop makes up to K axpys a trial (its 450,000
+# updates on 100,000 x 100 rows, replayed alone: 17 ms as calls, 10 ms inlined) and a copy,
+# and an array passed to a call costs it two atomic reference counts.
 for _name in ("dot", "dot_norm", "axpy", "axpy_norm", "axpy_over", "sq_norm", "stable_norm",
               "values", "dense", "copy", "nnz", "n_rows", "symmetric_matvec"):
     _stub = globals()[_name if _name == "n_rows" else f"row_{_name}"]
     _contiguous = _name in ("sq_norm", "stable_norm", "values", "nnz", "n_rows")
     row_kind(_stub, globals()[f"_dense_{_name}"], globals()[f"_csr_{_name}"],
-             csr_fastmath=CONTIGUOUS if _contiguous else GATHER, dense_inline=_name == "axpy")
+             csr_fastmath=CONTIGUOUS if _contiguous else GATHER,
+             dense_inline=_name in ("axpy", "copy"))

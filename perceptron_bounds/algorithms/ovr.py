@@ -160,24 +160,38 @@ def _csr_prefetch(X, i):
 row_kind(_prefetch_row, _dense_prefetch, _csr_prefetch)
 
 
-def _trial_row(X, i, x):
-    """(rows, index) through which a trial reads row i: for dense X, the row copied into
-    ``x``, a (1, n) array starting a cache line (X's rows start where NumPy placed X; read
-    in vectors straddling lines by the K dot products and the updates, the loop took 1.08x
-    as long, the Ballseptron's 1.12x); CSR X and i themselves. The same values, summed by
-    the same helpers."""
-    return (_csr_trial_row if isinstance(X, tuple) else _dense_trial_row)(X, i, x)
+def _trial_rows(X, x):
+    """The rows through which the trials read X: for dense X, ``x``, a (1, n) array that
+    starts a cache line, into which :func:`_trial_row` copies each trial's row (X's rows
+    start where NumPy placed X; read in vectors straddling lines by the K dot products
+    and the updates, the loop took 1.08x as long, the Ballseptron's 1.12x); CSR X itself.
+    The same values, summed by the same helpers."""
+    return (_csr_trial_rows if isinstance(X, tuple) else _dense_trial_rows)(X, x)
 
 
-def _dense_trial_row(X, i, x):
-    row_copy(X, i, x[0])
-    return x, 0
+def _dense_trial_rows(X, x):
+    return x
 
 
-def _csr_trial_row(X, i, x):
-    return X, i
+def _csr_trial_rows(X, x):
+    return X
 
 
+def _trial_row(X, i, x_row):
+    """The index of row i in :func:`_trial_rows`, after copying it to ``x_row`` (dense X)."""
+    return (_csr_trial_row if isinstance(X, tuple) else _dense_trial_row)(X, i, x_row)
+
+
+def _dense_trial_row(X, i, x_row):
+    row_copy(X, i, x_row)
+    return 0
+
+
+def _csr_trial_row(X, i, x_row):
+    return i
+
+
+row_kind(_trial_rows, _dense_trial_rows, _csr_trial_rows)
 row_kind(_trial_row, _dense_trial_row, _csr_trial_row)
 
 
@@ -188,8 +202,12 @@ def _ovr_primal_loop(X, y, order, r, ball, V, n_features, scale, norm_sq, margin
 
     ``V``, ``scale`` and ``norm_sq`` (the classes' ||w||^2, updated by the binary
     rule's recurrence) are updated in place. ``cases[k, t]`` receives the case of
-    class k on trial t; ``x`` is the trial row's buffer (:func:`_trial_row`).
+    class k on trial t; ``x`` is the trial row's buffer (:func:`_trial_rows`).
+    Arrays are indexed, not viewed, trial by trial: a view costs atomic reference counts
+    (the loop took 1.05x as long).
     """
+    R = _trial_rows(X, x)
+    x_row = x[0]
     n_trials = order.shape[0]
     n_classes = V.shape[0]
     updating = np.empty(n_classes, dtype=np.int64)
@@ -200,11 +218,10 @@ def _ovr_primal_loop(X, y, order, r, ball, V, n_features, scale, norm_sq, margin
         i = order[t]
         if t + _AHEAD < n_trials:
             _prefetch_row(X, order[t + _AHEAD])
-        R, row = _trial_row(X, i, x)
+        row = _trial_row(X, i, x_row)
         # All K scores first: the dot products run back to back, free of the updates' branches.
-        scores = margins[t]
         for k in range(n_classes):
-            scores[k] = row_dot(R, row, V[k, :n_features]) * scale[k]
+            margins[t, k] = row_dot(R, row, V[k, :n_features]) * scale[k]
         # Then all K cases, listing the classes that update without a branch: on hard data
         # each class updates on about half the trials, and a branch per class, mispredicted
         # half the time, made the loop 1.4x as long.
@@ -212,21 +229,21 @@ def _ovr_primal_loop(X, y, order, r, ball, V, n_features, scale, norm_sq, margin
         n_updating = 0
         for k in range(n_classes):
             yk = 1.0 if label == k else -1.0
-            case, factors[k] = _case(yk * scores[k], norm_sq[k], r, ball)
+            case, factors[k] = _case(yk * margins[t, k], norm_sq[k], r, ball)
             cases[k, t] = case
             updating[n_updating] = k
             n_updating += case != NO_UPDATE
-        _updates(R, row, label, scores, factors, updating, n_updating, ball, V, n_features,
+        _updates(R, row, label, margins, t, factors, updating, n_updating, ball, V, n_features,
                  scale, norm_sq)
 
 
 @rule(inline=True)
-def _updates(X, i, label, scores, factors, updating, n_updating, ball, V, n_features, scale,
-             norm_sq):
-    """The updates of the classes k = updating[:n_updating] on row i, each as its binary
-    rule makes it: w^k = scale[k] V[k] <- a w^k + y^k x_i (a = factors[k]; 1 for the
-    Perceptron), the Ballseptron's scale folded into V[k] when out of range and its
-    ||w^k||^2 recurrence.
+def _updates(X, i, label, margins, t, factors, updating, n_updating, ball, V, n_features,
+             scale, norm_sq):
+    """The updates of the classes k = updating[:n_updating] on row i (trial t, scores
+    margins[t]), each as its binary rule makes it: w^k = scale[k] V[k] <- a w^k + y^k x_i
+    (a = factors[k]; 1 for the Perceptron), the Ballseptron's scale folded into V[k]
+    when out of range and its ||w^k||^2 recurrence.
 
     A rule, inlined into the loop and compiled without reference counts: in the loop,
     the view V[k] cost three atomic counts an update (the loop took 10% longer).
@@ -243,8 +260,8 @@ def _updates(X, i, label, scores, factors, updating, n_updating, ball, V, n_feat
             else:
                 v *= product
                 scale[k] = 1.0
-            norm_sq[k] = max(a * a * norm_sq[k] + 2.0 * a * yk * scores[k] + row_sq_norm(X, i),
-                             0.0)
+            norm_sq[k] = max(a * a * norm_sq[k] + 2.0 * a * yk * margins[t, k]
+                             + row_sq_norm(X, i), 0.0)
         row_axpy(X, i, yk / scale[k], v)
 
 
