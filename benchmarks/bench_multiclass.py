@@ -39,34 +39,34 @@ so the same mistakes): the arithmetic, not the memory, sets its time. On
 shuffled rows the binary run waits for every row from memory, which the
 one-vs-rest loop hides by fetching rows ahead.
 
-Issue 32's end-to-end target, as measured (2 cores shared with other work, load
-1.4-2.2; main at fccbe14, before issue 32's second pass, run alternately with
-this code, two runs each, ``--repeats 5``): argmax data in order, end to end
-2.09-2.28x ``X @ W.T`` before, 1.56-1.68x now (1.53-1.54x in a process timing
-nothing else, best of 11); the hook 1.79-1.84x before, 1.19-1.22x now.
-Clusters in order: 1.16-1.24x, met before and now (no updates: mistakes/T = 0).
-What is left is floor, each part timed alone in the same process:
+Issue 32's end-to-end target, as measured on 2 quiet cores (load 0.5-1.3; main at
+fccbe14, before issue 32's second pass, run alternately with this code, ``--repeats
+5``): argmax data in order, end to end 2.11-2.33x ``X @ W.T`` before, 1.49-1.57x
+now (1.49x in a process timing nothing else, best of 15; at load 2-7 it rises to
+1.55-1.7x, the product less than the loop); the hook 1.78-2.05x before, 1.16-1.19x
+now. Clusters in order (no updates: mistakes/T = 0): 1.19-1.32x before, 1.14-1.20x
+now. What is left is floor, each part timed alone in the same process:
 
-* the K scores alone (``scores/XW``): 0.69-0.70x in order. x_t is read from
+* the K scores alone (``scores/XW``): 0.61-0.62x in order. x_t is read from
   memory once, copied to a row that starts a cache line, and read again from L1
   by the K dot products with W's rows, two loads per multiplication: each is
   the binary loop's own vectorised sum, whose rounding the class runs must
   reproduce, so the K sums cannot be fused into one pass over x_t (another
   order of additions is another last bit).
 * the updates: on argmax data each class updates on 45% of the trials, 4.5
-  axpys of a 100-entry row a trial, about 0.5x (the loads and stores of W's
-  rows); the hook (1.2x) is the scores and the updates, little else.
+  axpys of a 100-entry row a trial, about 0.55x (the loads and stores of W's
+  rows); the hook is the scores and the updates, little else.
 * around the loop, 0.33x: the validation read of X (0.16x, at memory bandwidth,
   as long as ``X.sum()``), the labels' check and the fingerprints of X and of
   the K class labellings (0.08x), the multiclass mistakes read from the margins
   and the class runs' trials from their cases (0.08x), the rest Python.
 
-On shuffled rows the scores alone take 1.05x (rows come from memory in random
-order; fetching them 2 to 8 trials ahead measured alike) and the end-to-end
-ratio is 2.15-2.26x (argmax; 2.94-3.05x before) and 1.83-2.01x (clusters;
-1.81-1.85x before). Compile: this pass adds no compiled function (its update rule
-and row helpers compile into the loop); the cold compile of the one-vs-rest run
-measured 1.2-1.4 s against 1.1-1.4 s before (three runs each, empty cache).
+On shuffled rows the scores alone take 1.03-1.06x (rows come from memory in
+random order; fetching them 2 to 8 trials ahead measured alike) and end to end
+takes 2.03-2.11x (argmax; 2.70-3.11x before) and 1.64-1.70x (clusters; 1.74-1.81x
+before). Compile: this pass adds no compiled function (its update rule and row
+helpers compile into the loop); the cold compile of the one-vs-rest run measured
+1.2-1.4 s against 1.1-1.4 s before (three runs each, empty cache).
 
 Run: ``python benchmarks/bench_multiclass.py [--repeats 3] [--small] [--only linear|kernel]``.
 """
@@ -91,6 +91,7 @@ from perceptron_bounds.algorithms.ovr import (
     _AHEAD,
     _prefetch_row,
     _trial_row,
+    _trial_rows,
     class_data,
     class_labels,
 )
@@ -153,11 +154,13 @@ def _scores_only(X, order, W, n_features, scores, x):
     """scores[t, k] = w^k . x_{order[t]}, w^k = W[k, :n_features], each summed as the
     binary loop sums it: the one-vs-rest loop's reads (rows fetched as far ahead, copied
     into ``x``) and dot products, without its updates."""
+    R = _trial_rows(X, x)
+    x_row = x[0]
     n_trials = order.shape[0]
     for t in range(n_trials):
         if t + _AHEAD < n_trials:
             _prefetch_row(X, order[t + _AHEAD])
-        R, row = _trial_row(X, order[t], x)
+        row = _trial_row(X, order[t], x_row)
         for k in range(W.shape[0]):
             scores[t, k] = row_dot(R, row, W[k, :n_features])
 

@@ -201,7 +201,7 @@ def _ovr_primal_loop(X, y, order, r, ball, V, n_features, scale, norm_sq, margin
     w^k = scale[k] V[k, :n_features], as the binary rule keeps them.
 
     ``V``, ``scale`` and ``norm_sq`` (the classes' ||w||^2, updated by the binary
-    rule's recurrence) are updated in place. ``cases[k, t]`` receives the case of
+    rule's recurrence) are updated in place. ``cases[t, k]`` receives the case of
     class k on trial t; ``x`` is the trial row's buffer (:func:`_trial_rows`).
     Arrays are indexed, not viewed, trial by trial: a view costs atomic reference counts
     (the loop took 1.05x as long).
@@ -230,7 +230,7 @@ def _ovr_primal_loop(X, y, order, r, ball, V, n_features, scale, norm_sq, margin
         for k in range(n_classes):
             yk = 1.0 if label == k else -1.0
             case, factors[k] = _case(yk * margins[t, k], norm_sq[k], r, ball)
-            cases[k, t] = case
+            cases[t, k] = case
             updating[n_updating] = k
             n_updating += case != NO_UPDATE
         _updates(R, row, label, margins, t, factors, updating, n_updating, ball, V, n_features,
@@ -289,7 +289,7 @@ def _ovr_dual_loop(src, st, m, y, r, ball, index, coef, lengths, scale, norm_sq,
     s_{index[k, q]} with the coefficients coef[k, q], q < lengths[k], in the
     order of its updates, and w^k = scale[k] sum_q coef[k, q] K(s_{index[k, q]}, .).
     A trial on which any class updates appends x_t to the list once, and
-    y^k / scale[k] to the row of each class that updated. ``cases[k, t]``
+    y^k / scale[k] to the row of each class that updated. ``cases[t, k]``
     receives the case of class k on trial t and ``margins[t, k]`` its margin;
     ``lengths``, ``scale`` and ``norm_sq`` are updated in place. Returns
     (engine state, m, index, coef) with the buffers possibly regrown.
@@ -317,7 +317,7 @@ def _ovr_dual_loop(src, st, m, y, r, ball, index, coef, lengths, scale, norm_sq,
             margins[t, k] = s
             yk = 1.0 if y[i] == k else -1.0
             case, a = _case(yk * s, norm_sq[k], r, ball)
-            cases[k, t] = case
+            cases[t, k] = case
             if case == NO_UPDATE:
                 continue
             if not appended:
@@ -494,8 +494,9 @@ def _fit_ovr(data, order, params, r, ball, margins, previous) -> list[LoopResult
         raise ValueError(f"margins must have shape (T, K) = {(order.shape[0], n_classes)}, got "
                          f"{margins.shape}")
     runs = _class_runs(previous, n_classes)
-    # class k's cases contiguous: its trials found in one sequential read
-    cases = np.empty((n_classes, order.shape[0]), dtype=np.int8)
+    # a trial's K cases in one line: class k's cases contiguous instead (a faster search for
+    # its trials) made the loop write K lines a trial, 1.03x as long in order, 1.08x shuffled
+    cases = np.empty(margins.shape, dtype=np.int8)
     if params["form"] == "primal":
         hypotheses, norm_sq, kept = _fit_primal(data, order, r, ball, margins, cases, runs)
     else:
@@ -503,11 +504,11 @@ def _fit_ovr(data, order, params, r, ball, margins, previous) -> list[LoopResult
         kept = [{}] * n_classes
     results = []
     for k in range(n_classes):
-        mistakes = np.flatnonzero(cases[k] == MISTAKE)
+        mistakes = np.flatnonzero(cases[:, k] == MISTAKE)
         if ball:
             results.append(LoopResult(mistakes, hypotheses[k],
                                       margin_error_trials=np.flatnonzero(
-                                          cases[k] == MARGIN_ERROR),
+                                          cases[:, k] == MARGIN_ERROR),
                                       state={"norm_sq": float(norm_sq[k]), **kept[k]}))
         else:
             results.append(LoopResult(mistakes, hypotheses[k]))
