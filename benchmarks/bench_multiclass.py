@@ -63,10 +63,11 @@ now. What is left is floor, each part timed alone in the same process:
 
 On shuffled rows the scores alone take 1.03-1.06x (rows come from memory in
 random order; fetching them 2 to 8 trials ahead measured alike) and end to end
-takes 2.03-2.11x (argmax; 2.70-3.11x before) and 1.64-1.70x (clusters; 1.74-1.81x
-before). Compile: this pass adds no compiled function (its update rule and row
-helpers compile into the loop); the cold compile of the one-vs-rest run measured
-1.2-1.4 s against 1.1-1.4 s before (three runs each, empty cache).
+takes 2.02-2.11x (argmax; 2.70-3.11x before) and 1.64-1.79x (clusters, unchanged:
+1.70-1.81x before). Compile: this pass adds no cached function, but its update rule and row
+helpers compile into the loop: with an empty cache, after three binary runs
+(their compile unchanged, 2.7-2.8 s), the one-vs-rest run took 1.17-1.21 s against
+0.97-1.02 s before (three runs each).
 
 Run: ``python benchmarks/bench_multiclass.py [--repeats 3] [--small] [--only linear|kernel]``.
 """
