@@ -220,7 +220,8 @@ def rule(func=None, *, returns_arrays=False, inline=False):
     return stub
 
 
-def row_kind(stub, dense, csr, *, csr_fastmath=GATHER, dense_fastmath=CONTIGUOUS):
+def row_kind(stub, dense, csr, *, csr_fastmath=GATHER, dense_fastmath=CONTIGUOUS,
+             dense_inline=False):
     """Make ``stub(X, ...)`` run ``dense`` for a 2-D array X and ``csr`` for a CSR tuple X.
 
     The choice is made when a loop compiles (``numba.extending.overload``, one
@@ -232,7 +233,10 @@ def row_kind(stub, dense, csr, *, csr_fastmath=GATHER, dense_fastmath=CONTIGUOUS
     when it sums the row's values alone. ``csr`` is always inlined (``forceinline``):
     unrolled, a CSR body exceeds LLVM's inlining threshold, and a call per row passes
     the CSR tuple's 21 words on the stack (the Perceptron's CSR loop: 30 ms against
-    22 ms inlined on 100,000 rows of 80 nonzeros).
+    22 ms inlined on 100,000 rows of 80 nonzeros). ``dense`` is inlined with
+    ``dense_inline``: for a body called many times a trial, where the call (its 13 words
+    passed on the stack, its overlap test, an atomic reference count on each array
+    passed) costs as much as the work (the one-vs-rest loop's axpy, up to K a trial).
     ``stub`` itself is what runs with the JIT off: it must call ``csr`` for a
     tuple and ``dense`` otherwise. The three take the same arguments, X first.
 
@@ -243,7 +247,7 @@ def row_kind(stub, dense, csr, *, csr_fastmath=GATHER, dense_fastmath=CONTIGUOUS
     """
     if numba.config.DISABLE_JIT:
         return stub
-    for kind, body, fastmath, inline in ((numba.types.Array, dense, dense_fastmath, False),
+    for kind, body, fastmath, inline in ((numba.types.Array, dense, dense_fastmath, dense_inline),
                                          (numba.types.BaseTuple, csr, csr_fastmath, True)):
         options = {**JIT_OPTIONS, "fastmath": set(fastmath), "forceinline": inline}
         del options["cache"]  # compiled into, and cached with, the loop that calls it
