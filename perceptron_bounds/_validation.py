@@ -139,9 +139,9 @@ def _check_magnitude(X, name: str, total: float) -> None:
     The loops square and multiply entries of X, and an overflow there would turn margins
     into inf or NaN and silently change the mistakes.
     """
-    values = X.data if sp.issparse(X) else X
     if not np.isfinite(total):
         check_finite(X, name)
+        values = X.data if sp.issparse(X) else X
         raise ValueError(
             f"{name} holds values too large for float64 arithmetic: the sum of its squared "
             f"entries overflows (largest |value| {np.abs(values).max():g}); scale {name} down"

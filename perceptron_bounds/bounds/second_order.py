@@ -187,34 +187,36 @@ LOG_NORMAL = (float(np.log10(np.finfo(np.float64).tiny)),
               float(np.log10(np.finfo(np.float64).max)))
 
 
-def score_scales(norms, mistaken, a):
+def score_scales(norms, updated, a):
     """(lowest, highest) log10 of the scales of the numbers a Second-Order run with a
     parameter computes (theory §4.4), or (0, 0) when it computes none but zeros.
 
     On trial t its score sums terms of size up to ||x_t|| max_p ||x_p|| / a_t, p over the
-    mistakes before t, and a mistake's update A^{-1} x has entries of size up to ||x|| / a
-    and adds ||x||^2 / a to 1: the lowest is the least of the first two, the highest the
-    largest of the first and the third, in logs (they may leave float64's range).
+    updates before t (the rows its matrix A holds), and an update's A^{-1} x has entries of
+    size up to ||x|| / a and adds ||x||^2 / a to 1: the lowest is the least of the first
+    two, the highest the largest of the first and the third, in logs (they may leave
+    float64's range).
 
     Parameters
     ----------
     norms : ndarray
         ||x_t|| of each trial's instance (feature space).
-    mistaken : ndarray of bool
-        Whether each trial was a mistake.
+    updated : ndarray of bool
+        Whether each trial was an update (a mistake of the Second-Order Perceptron, a
+        queried mistake of the selective one).
     a : ndarray
         The parameter a_t each trial used.
     """
     with np.errstate(divide="ignore"):
         log_n, log_a = np.log10(norms), np.log10(a)
-    largest = np.maximum.accumulate(np.where(mistaken, log_n, -np.inf))
-    before = np.concatenate(([-np.inf], largest[:-1]))  # over the mistakes before t
+    largest = np.maximum.accumulate(np.where(updated, log_n, -np.inf))
+    before = np.concatenate(([-np.inf], largest[:-1]))  # over the updates before t
     score = (log_n + before - log_a)[np.isfinite(log_n) & np.isfinite(before)]
-    update = (log_n - log_a)[mistaken & np.isfinite(log_n)]
+    update = (log_n - log_a)[updated & np.isfinite(log_n)]
     if not score.size + update.size:
         return 0.0, 0.0
     low = min(np.min(score, initial=np.inf), np.min(update, initial=np.inf))
-    high = max(np.max(score, initial=-np.inf), np.max(log_n[mistaken] + update, initial=-np.inf))
+    high = max(np.max(score, initial=-np.inf), np.max(log_n[updated] + update, initial=-np.inf))
     return float(low), float(high)
 
 
@@ -284,15 +286,15 @@ class SpectrumQuantities(Quantities):
         return cls.parameters(run)
 
     @classmethod
-    def a_of_trials(cls, run, mistakes_before) -> np.ndarray | None:
+    def a_of_trials(cls, run, updates_before) -> np.ndarray | None:
         """The a of a Second-Order run with a parameter on each trial, given the number of
-        mistakes before it (a, or the run's a_k = c R^2 k, k = mistakes + 1); None for the
-        other runs (no ``variant`` of these two: the pseudoinverse, the subclasses' runs)."""
+        updates (mistakes) before it (a, or the run's a_k = c R^2 k, k = updates + 1); None
+        for the other runs (no ``variant`` of these two: the pseudoinverse, AROW's)."""
         variant = run.params.get("variant")
         if variant == "inverse":
-            return np.full(mistakes_before.shape, float(run.params["a"]))
+            return np.full(updates_before.shape, float(run.params["a"]))
         if variant == "adaptive":
-            return np.asarray(run.state["a_k"], dtype=np.float64)[mistakes_before]
+            return np.asarray(run.state["a_k"], dtype=np.float64)[updates_before]
         return None
 
     @classmethod
