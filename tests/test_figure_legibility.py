@@ -104,6 +104,19 @@ def home(tmp_path_factory):
     monkeypatch.undo()
 
 
+def test_the_winners_colours_are_distinct_and_none_is_black_or_grey():
+    """A winner drawn in tab:gray read as the grey of a cell where no bound applies (the
+    Higher-Order Perceptron's rows of atlas-winners)."""
+    from matplotlib.colors import to_rgb
+
+    from perceptron_bounds.plots.atlas import WINNER_COLOURS
+
+    rgb = [to_rgb(colour) for colour in WINNER_COLOURS]
+    assert len(set(rgb)) == len(rgb) == 30
+    assert all(max(c) - min(c) > 0.2 for c in rgb), [
+        name for name, c in zip(WINNER_COLOURS, rgb, strict=True) if max(c) - min(c) <= 0.2]
+
+
 def test_bounds_mnist_is_readable(home):
     _, fig, _ = bounds_mnist.bounds_mnist(quick=True, data_home=home)
     assert problems(fig) == []

@@ -28,10 +28,11 @@ from .style import bound_handles, bound_style, figure_legend, series_style, vari
 #: The columns every view reads.
 ATLAS_KEYS = ("dataset", "task", "algorithm", "bound", "variant", "value", "ratio")
 #: The colours of the winning bounds' cells: thirty distinct ones, none black (the
-#: mistakes' colour in every figure).
+#: mistakes' colour in every figure) and none a grey (a cell where no bound applies).
 WINNER_COLOURS = tuple(f"tab:{name}" for name in (
-    "blue", "orange", "green", "red", "purple", "brown", "pink", "gray", "olive", "cyan")) + (
-    "navy", "gold", "lime", "maroon", "teal", "violet", "darkslategray", "coral", "khaki",
+    "blue", "orange", "green", "red", "purple", "brown", "pink")) + ("magenta",) + tuple(
+    f"tab:{name}" for name in ("olive", "cyan")) + (
+    "navy", "gold", "lime", "maroon", "teal", "violet", "darkgoldenrod", "coral", "khaki",
     "indigo", "saddlebrown", "deepskyblue", "orchid", "darkgreen", "salmon", "slateblue",
     "darkorange", "turquoise", "crimson", "yellowgreen")
 #: Entries per column of a legend, beyond which it takes another column.
